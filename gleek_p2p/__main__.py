@@ -1,0 +1,7 @@
+"""``python -m gleek_p2p`` is the ``gleek`` command."""
+
+import sys
+
+from gleek_p2p.cli import main
+
+sys.exit(main())

@@ -1,0 +1,47 @@
+"""Strategies by name: ``random``, ``heuristic``, ``module:Class``, ``exec:'CMD'``."""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+
+from gleek_p2p.bots.strategy import RandomStrategy, Strategy
+from gleek_p2p.errors import GleekError
+
+
+def make_strategy(spec: str, seed: bytes = b"", seat: int = 0) -> Strategy:
+    """Build one strategy from its command-line spelling."""
+    spec = spec.strip()
+    seat_seed = hashlib.sha256(b"gleek-p2p/bot-seed\x00" + seed + bytes([seat])).digest()
+    if spec == "random":
+        return RandomStrategy(seat_seed)
+    if spec == "heuristic":
+        from gleek_p2p.bots.heuristic import HeuristicStrategy
+
+        return HeuristicStrategy(seat_seed)
+    if spec.startswith("exec:"):
+        from gleek_p2p.bots.exec_bot import ExecStrategy
+
+        return ExecStrategy(spec[len("exec:"):])
+    if ":" in spec:
+        module_name, _, class_name = spec.partition(":")
+        try:
+            cls = getattr(importlib.import_module(module_name), class_name)
+        except (ImportError, AttributeError) as exc:
+            raise GleekError(f"cannot load strategy {spec!r}: {exc}") from exc
+        if not (isinstance(cls, type) and issubclass(cls, Strategy)):
+            raise GleekError(f"{spec!r} is not a gleek_p2p.bots.Strategy subclass")
+        return cls()
+    raise GleekError(
+        f"unknown strategy {spec!r}: use random, heuristic, module:Class or exec:'COMMAND'"
+    )
+
+
+def make_strategies(specs: str, players: int, seed: bytes) -> list[Strategy]:
+    """One strategy per seat from 'a,b,c' (a single name is used for every seat)."""
+    names = [s for s in specs.split(",") if s.strip()] or ["heuristic"]
+    if len(names) == 1:
+        names = names * players
+    if len(names) != players:
+        raise GleekError(f"this variant needs {players} strategies, got {len(names)}")
+    return [make_strategy(name, seed, seat) for seat, name in enumerate(names)]

@@ -1,0 +1,104 @@
+"""The bodies of the ``gleek selfplay``, ``gleek verify`` and peer commands."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from gleek_p2p.bots.registry import make_strategies
+from gleek_p2p.errors import GleekError
+from gleek_p2p.log.store import LogStore, scan
+from gleek_p2p.report import json_report, text_report
+from gleek_p2p.rules import VARIANTS
+from gleek_p2p.selfplay import selfplay
+from gleek_p2p.table.verify import VerifyReport, verify_records
+
+
+def run_selfplay(args: argparse.Namespace) -> int:
+    """Play a signed session in one process and write its log."""
+    variant = VARIANTS[args.variant]
+    seed = str(args.seed).encode()
+    strategies = make_strategies(args.bots, variant.players, seed)
+    out = Path(args.out)
+    if out.exists():
+        raise GleekError(f"{out} already exists; choose another --out")
+    result = selfplay(variant, args.hands, seed, strategies)
+    with LogStore.open(out) as store:
+        for record in result.records:
+            store.append(record)
+    totals = result.tables[0].hands[-1].state.totals if result.tables[0].hands else ()
+    names = result.tables[0].roster.names
+    from gleek_p2p.report import pence
+
+    print(f"{len(result.records)} events, {len(result.tables[0].hands)} hands; totals: "
+          + ", ".join(f"{n} {pence(t, True)}" for n, t in zip(names, totals, strict=True)))
+    print(out)
+    return 0
+
+
+def read_log(path: Path) -> tuple[list[bytes], str]:
+    """The records of a log file, read without changing it, and a note on its tail."""
+    data = path.read_bytes()
+    records, good = scan(data, path)
+    note = "" if good == len(data) else f"{len(data) - good} bytes of torn tail ignored"
+    return records, note
+
+
+def verify_file(path: Path, progress: bool = False) -> VerifyReport:
+    """Verify a session log file (no change to the file)."""
+    try:
+        records, _note = read_log(path)
+    except GleekError as exc:
+        return VerifyReport(readable=False, error=str(exc))
+    bar = _ProgressBar() if progress else None
+    report = verify_records(records, bar.update if bar else None)
+    if bar:
+        bar.close()
+    return report
+
+
+def run_verify(args: argparse.Namespace) -> int:
+    """``gleek verify FILE``: exit 0 fair and complete, 1 violations, 2 unreadable."""
+    path = Path(args.file)
+    if not path.exists():
+        print(f"gleek: no such file: {path}", file=sys.stderr)
+        return 2
+    show_progress = not args.no_progress and not args.json and sys.stderr.isatty()
+    report = verify_file(path, show_progress)
+    if args.json:
+        print(json.dumps(json_report(report), indent=2))
+    else:
+        print(text_report(report))
+    return report.exit_code
+
+
+class _ProgressBar:
+    """A one-line progress bar on stderr, for long logs on a terminal."""
+
+    def __init__(self) -> None:
+        self._shown = -1
+
+    def update(self, done: int, total: int) -> None:
+        if total < 200:
+            return
+        percent = done * 100 // max(1, total)
+        if percent == self._shown:
+            return
+        self._shown = percent
+        filled = percent * 30 // 100
+        sys.stderr.write(f"\rverifying [{'#' * filled}{'.' * (30 - filled)}] {percent:3d}%")
+        sys.stderr.flush()
+
+    def close(self) -> None:
+        if self._shown >= 0:
+            sys.stderr.write("\r" + " " * 50 + "\r")
+            sys.stderr.flush()
+
+
+def run_peer_command(args: argparse.Namespace) -> int:
+    """``gleek local``, ``gleek play`` and ``gleek bot``."""
+    from gleek_p2p.peer_commands import run
+
+    return run(args)

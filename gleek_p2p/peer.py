@@ -1,0 +1,281 @@
+"""The asyncio shell around one seat's table: it moves bytes and arms timers.
+
+``SessionRunner`` drives a ``Table`` to the end of the session. It takes
+events from the other seats through a ``Mesh`` (the real one is made of
+authenticated TCP connections, the fake one of in-memory queues), appends
+every event to the local store before acting on it, forwards every new
+event to the other seats (so a broken link between two peers heals through
+the third), answers ``Sync`` requests from a peer that restarted, asks the
+local ``Player`` for decisions, and blames a seat that stays silent past the
+timeout in a signed abort. All game logic stays in the table.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from gleek_p2p.bots.strategy import Strategy, choose_async
+from gleek_p2p.errors import Cheating, GleekError, ProtocolError
+from gleek_p2p.log.envelope import Envelope, decode_envelope
+from gleek_p2p.log.store import LogStore
+from gleek_p2p.net.messages import Bye, Event, Message, Sync
+from gleek_p2p.rules import Event as Move
+from gleek_p2p.table.session import Decision, Table
+
+log = logging.getLogger(__name__)
+
+
+class Mesh(Protocol):
+    """Links from this seat to every other seat of the table."""
+
+    def send(self, seat: int, message: Message) -> None:
+        """Queue ``message`` for ``seat``; a dead link drops it silently."""
+
+    async def receive(self) -> tuple[int, Message]:
+        """The next message from any seat, with the sender's seat."""
+        ...
+
+    def seats(self) -> Sequence[int]:
+        """The seats currently linked."""
+        ...
+
+
+class Player(Protocol):
+    """Whoever makes this seat's decisions: a bot strategy or a person at a screen."""
+
+    async def decide(self, table: Table, decision: Decision) -> Move:
+        """One of ``decision.legal``."""
+        ...
+
+    def update(self, table: Table, applied: Sequence[Move], note: str | None) -> None:
+        """Called after every change of the table (and with a note for the user)."""
+
+
+@dataclass
+class BotPlayer:
+    """A ``Strategy`` as a player, with a time limit per move."""
+
+    strategy: Strategy
+    move_timeout: float = 30.0
+    _hands_seen: int = 0
+
+    async def decide(self, table: Table, decision: Decision) -> Move:
+        try:
+            move = await asyncio.wait_for(
+                choose_async(self.strategy, decision.view, decision.legal), self.move_timeout
+            )
+        except TimeoutError:
+            log.warning("strategy %s took too long; playing its first legal move",
+                        self.strategy.name)
+            return decision.legal[0]
+        if move not in decision.legal:
+            log.warning("strategy %s chose an illegal move %r; playing its first legal move",
+                        self.strategy.name, move)
+            return decision.legal[0]
+        return move
+
+    def update(self, table: Table, applied: Sequence[Move], note: str | None) -> None:
+        if table.seat is None or len(table.hands) <= self._hands_seen:
+            return
+        from gleek_p2p.rules import seat_view
+
+        self._hands_seen = len(table.hands)
+        state = table.hands[-1].state
+        self.strategy.on_hand_end(seat_view(state, table.seat), state.ledgers[-1])
+
+
+@dataclass
+class Outcome:
+    """How a session ended for this peer."""
+
+    finished: bool
+    aborted: bool
+    reason: str
+    events: int
+
+
+@dataclass
+class SessionRunner:
+    """Runs one seat's table over a mesh until the session ends."""
+
+    table: Table
+    store: LogStore
+    mesh: Mesh
+    player: Player
+    timeout: float = 120.0
+    """Seconds without progress before the seat we wait for is blamed."""
+    clock: Callable[[], float] | None = None
+    _changed: asyncio.Event = field(default_factory=asyncio.Event)
+    _pending: dict[int, bytes] = field(default_factory=dict)
+
+    @classmethod
+    def resume_records(cls, table: Table, records: Sequence[bytes]) -> None:
+        """Replay a store into a fresh table (after a restart)."""
+        for record in records:
+            table.receive(decode_envelope(record), record)
+
+    def _note(self, text: str) -> None:
+        log.info(text)
+        self.player.update(self.table, (), text)
+
+    async def run(self) -> Outcome:
+        """Play until the session is over or aborted."""
+        receiver = asyncio.create_task(self._receive_loop())
+        try:
+            for seat in self.mesh.seats():
+                self.mesh.send(seat, Sync(len(self.table.envelopes)))
+            await self._act_loop()
+        finally:
+            receiver.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await receiver
+        verdict = self.table.verdict
+        if verdict is not None:
+            who = "nobody" if verdict.blamed is None else self.table.roster.names[verdict.blamed]
+            return Outcome(False, True, f"aborted, blaming {who}: {verdict.reason}",
+                           len(self.table.envelopes))
+        return Outcome(self.table.finished, False, "the session is over",
+                       len(self.table.envelopes))
+
+    def _now(self) -> float:
+        return self.clock() if self.clock else asyncio.get_running_loop().time()
+
+    async def _act_loop(self) -> None:
+        table = self.table
+        waited_since = self._now()
+        last_len = -1
+        while not table.finished:
+            if len(table.envelopes) != last_len:
+                last_len = len(table.envelopes)
+                waited_since = self._now()
+            if table.audit_failure is not None:
+                failure = table.audit_failure
+                self._abort(failure.seat, failure.reason, failure.evidence)
+                return
+            expected = table.expected()
+            assert expected is not None
+            if expected.seat == table.seat:
+                await self._act()
+                continue
+            self._changed.clear()
+            remaining = self.timeout - (self._now() - waited_since)
+            if remaining <= 0:
+                name = table.roster.names[expected.seat]
+                self._abort(expected.seat,
+                            f"{name} did not send {expected.what} within {self.timeout:g} s")
+                return
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._changed.wait(), remaining)
+
+    async def _act(self) -> None:
+        table = self.table
+        envelope = table.auto_event()
+        if envelope is None:
+            decision = table.decision()
+            assert decision is not None
+            position = len(table.envelopes)
+            move = await self.player.decide(table, decision)
+            if len(table.envelopes) != position or table.finished:
+                return  # The table moved on (an abort) while the player thought.
+            envelope = table.act(move)
+        self._commit(envelope)
+
+    def _commit(self, envelope: Envelope) -> None:
+        """Take, store and send an event this seat signed."""
+        data = envelope.encode()
+        applied = self.table.receive(envelope, data)
+        self.store.append(data)
+        for seat in self.mesh.seats():
+            self.mesh.send(seat, Event(data))
+        self.player.update(self.table, applied, None)
+
+    def _abort(self, blamed: int | None, reason: str, evidence: Sequence[bytes] = ()) -> None:
+        if self.table.finished:
+            return
+        self._note(f"ending the session: {reason}")
+        self._commit(self.table.abort_event(blamed, reason, tuple(evidence)))
+
+    async def _receive_loop(self) -> None:
+        while True:
+            seat, message = await self.mesh.receive()
+            try:
+                self._handle(seat, message)
+            except GleekError as exc:
+                self._note(f"ignored a message from seat {seat}: {exc}")
+            self._changed.set()
+
+    def _handle(self, sender: int, message: Message) -> None:
+        if isinstance(message, Sync):
+            for record in self.table.encoded[message.from_seq:]:
+                self.mesh.send(sender, Event(record))
+            return
+        if isinstance(message, Bye):
+            self._note(f"{self.table.roster.names[sender]} left: {message.reason}")
+            return
+        if not isinstance(message, Event):
+            return
+        envelope = decode_envelope(message.data)
+        if envelope.seq > len(self.table.envelopes):
+            self._pending[envelope.seq] = message.data
+            self.mesh.send(sender, Sync(len(self.table.envelopes)))
+            return
+        self._take(sender, envelope, message.data)
+        while len(self.table.envelopes) in self._pending:
+            data = self._pending.pop(len(self.table.envelopes))
+            self._take(sender, decode_envelope(data), data)
+
+    def _take(self, sender: int, envelope: Envelope, data: bytes) -> None:
+        table = self.table
+        new = envelope.seq == len(table.envelopes)
+        try:
+            applied = table.receive(envelope, data)
+        except Cheating as exc:
+            evidence = exc.evidence or (data,)
+            self._abort(exc.seat, exc.reason, evidence)
+            return
+        except ProtocolError as exc:
+            # Not provable against anyone (it may be a stale relay); drop it.
+            self._note(f"rejected event {envelope.seq} relayed by seat {sender}: {exc}")
+            return
+        if not new:
+            return
+        self.store.append(data)
+        for seat in self.mesh.seats():
+            if seat != sender and seat != envelope.seat:
+                self.mesh.send(seat, Event(data))
+        self.player.update(table, applied, None)
+
+
+class MemoryMesh:
+    """An in-memory mesh for tests: seats exchange messages through queues."""
+
+    def __init__(self, seat: int, hub: dict[int, MemoryMesh]) -> None:
+        self.seat = seat
+        self._hub = hub
+        self._queue: asyncio.Queue[tuple[int, Message]] = asyncio.Queue()
+        self.down: set[int] = set()
+        """Seats this one cannot reach (for partition tests)."""
+
+    @classmethod
+    def create(cls, seats: int) -> list[MemoryMesh]:
+        hub: dict[int, MemoryMesh] = {}
+        meshes = [cls(s, hub) for s in range(seats)]
+        hub.update(enumerate(meshes))
+        return meshes
+
+    def send(self, seat: int, message: Message) -> None:
+        other = self._hub.get(seat)
+        if other is None or seat in self.down or self.seat in other.down:
+            return
+        other._queue.put_nowait((self.seat, message))
+
+    async def receive(self) -> tuple[int, Message]:
+        return await self._queue.get()
+
+    def seats(self) -> Sequence[int]:
+        return [s for s in self._hub if s != self.seat and s not in self.down]

@@ -1,0 +1,125 @@
+"""The kinds of signed event in a session log and their bodies.
+
+A log is: one ``roster`` (seat 0), the cut draw (``cut-commit`` then
+``cut-reveal`` from every seat), then for every hand the deck set-up
+(``commit``, ``shuffle``, ``lock``), ``keys`` (deal keys, then talon keys),
+``act`` (every decision of a player, with the keys of any card it shows) and
+finally ``seed`` from every seat. ``abort`` may end a session at any point.
+Bodies are canonical lists; the envelope (layer 3) carries the seat.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from gleek_p2p.deck import Commit, Keys, LockPass, SeedReveal, ShufflePass, message_from_wire
+from gleek_p2p.errors import ProtocolError
+from gleek_p2p.rules import Event, event_from_wire, event_to_wire
+
+ROSTER = "roster"
+CUT_COMMIT = "cut-commit"
+CUT_REVEAL = "cut-reveal"
+COMMIT = "commit"
+SHUFFLE = "shuffle"
+LOCK = "lock"
+KEYS = "keys"
+ACT = "act"
+SEED = "seed"
+ABORT = "abort"
+KINDS = (ROSTER, CUT_COMMIT, CUT_REVEAL, COMMIT, SHUFFLE, LOCK, KEYS, ACT, SEED, ABORT)
+
+MAX_REASON = 300
+MAX_EVIDENCE = 8
+MAX_EVIDENCE_ITEM = 1 << 16
+
+DeckMessage = Commit | ShufflePass | LockPass | Keys | SeedReveal
+_DECK_KIND: dict[type[Any], str] = {
+    Commit: COMMIT,
+    ShufflePass: SHUFFLE,
+    LockPass: LOCK,
+    Keys: KEYS,
+    SeedReveal: SEED,
+}
+
+
+def deck_kind(message: DeckMessage) -> str:
+    """The log kind that carries a deck message."""
+    return _DECK_KIND[type(message)]
+
+
+def deck_body(message: DeckMessage) -> list[Any]:
+    return [message.to_wire()]
+
+
+def deck_from_body(kind: str, seat: int, body: list[Any]) -> DeckMessage:
+    """Decode a deck message and check it is the kind and seat its envelope says."""
+    if len(body) != 1 or not isinstance(body[0], list):
+        raise ProtocolError(f"a {kind} event must hold one deck message")
+    message = message_from_wire(body[0])
+    if _DECK_KIND.get(type(message)) != kind:
+        raise ProtocolError(f"a {kind} event holds a deck message of another kind")
+    if message.seat != seat:
+        raise ProtocolError(f"a {kind} event signed by seat {seat} speaks for seat {message.seat}")
+    return message
+
+
+@dataclass(frozen=True)
+class Act:
+    """A player's decision, with its own keys for any card the decision shows."""
+
+    action: Event
+    keys: Keys | None
+
+    def to_body(self) -> list[Any]:
+        return [event_to_wire(self.action), [] if self.keys is None else self.keys.to_wire()]
+
+    @classmethod
+    def from_body(cls, seat: int, body: list[Any]) -> Act:
+        if len(body) != 2 or not isinstance(body[0], list) or not isinstance(body[1], list):
+            raise ProtocolError("an act event must hold an action and a key list")
+        action = event_from_wire(body[0])
+        if getattr(action, "seat", None) != seat:
+            raise ProtocolError(f"an act signed by seat {seat} is not that seat's action")
+        keys = None
+        if body[1]:
+            message = message_from_wire(body[1])
+            if not isinstance(message, Keys) or message.seat != seat:
+                raise ProtocolError("the keys of an act must be the actor's own keys")
+            keys = message
+        return cls(action, keys)
+
+
+@dataclass(frozen=True)
+class Abort:
+    """The end of a session before its time: who is blamed, why, and the proof."""
+
+    blamed: int | None
+    reason: str
+    evidence: tuple[bytes, ...] = ()
+
+    def to_body(self) -> list[Any]:
+        return [-1 if self.blamed is None else self.blamed, self.reason, list(self.evidence)]
+
+    @classmethod
+    def from_body(cls, body: list[Any]) -> Abort:
+        try:
+            blamed, reason, evidence = body
+        except (TypeError, ValueError) as exc:
+            raise ProtocolError("an abort event is malformed") from exc
+        if not (
+            isinstance(blamed, int)
+            and isinstance(reason, str)
+            and isinstance(evidence, list)
+            and len(reason) <= MAX_REASON
+            and len(evidence) <= MAX_EVIDENCE
+            and all(isinstance(e, bytes) and len(e) <= MAX_EVIDENCE_ITEM for e in evidence)
+        ):
+            raise ProtocolError("an abort event is malformed")
+        return cls(None if blamed < 0 else blamed, reason, tuple(evidence))
+
+
+def digest_body(body: list[Any], what: str, size: int = 32) -> bytes:
+    if len(body) != 1 or not isinstance(body[0], bytes) or len(body[0]) != size:
+        raise ProtocolError(f"a {what} event must hold {size} bytes")
+    return body[0]

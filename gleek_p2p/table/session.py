@@ -1,0 +1,608 @@
+"""The sans-IO session protocol: signed events in, what happens next out.
+
+A ``Table`` is one seat's (or an observer's) copy of a session. It checks
+every envelope (signature, chain, author, turn), feeds the deck protocol and
+the rules engine, and says who must extend the log next and with what. At
+every point exactly one seat may extend the log (``expected``), so the log is
+one chain all seats agree on. The only exception is ``abort``, which any seat
+may sign at any time and which ends the session.
+
+The table never does I/O and never reads a clock: the shell hands it
+envelopes, asks it for this seat's next event (``auto_event`` for protocol
+steps, ``decision``/``act`` for a player's choices), stores and sends what
+it signs, and decides about timeouts.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any
+
+from gleek_p2p.deck import DeckProtocol, Keys
+from gleek_p2p.errors import Cheating, GleekError, IllegalMove, ProtocolError
+from gleek_p2p.log.envelope import Envelope, event_hash, sign_envelope, verify_envelope
+from gleek_p2p.log.keys import Identity
+from gleek_p2p.rules import (
+    TALON,
+    Cut,
+    Deal,
+    Event,
+    Phase,
+    Reveal,
+    SeatView,
+    State,
+    apply,
+    card_of,
+    deal_layout,
+    legal_actions,
+    new_session,
+    pack,
+    seat_view,
+    talon_taker,
+    to_act,
+)
+from gleek_p2p.table import events as ev
+from gleek_p2p.table.draw import cut_cards
+from gleek_p2p.table.roster import Roster
+from gleek_p2p.table.secrets import cut_commitment, cut_nonce, hand_seed
+from gleek_p2p.table.shown import shown_slots_of
+
+
+class Stage(Enum):
+    """Where the session is, outside what the engine and deck track."""
+
+    ROSTER = "roster"
+    CUT_COMMIT = "cut-commit"
+    CUT_REVEAL = "cut-reveal"
+    DECK = "deck"
+    DEAL_KEYS = "deal-keys"
+    PLAY = "play"
+    SEEDS = "seeds"
+    OVER = "over"
+    ABORTED = "aborted"
+
+
+@dataclass(frozen=True)
+class Expectation:
+    """Who must sign the next event, which kinds are acceptable, and in words."""
+
+    seat: int
+    kinds: tuple[str, ...]
+    what: str
+
+
+@dataclass(frozen=True)
+class Decision:
+    """A choice the local player must make now."""
+
+    seat: int
+    legal: tuple[Event, ...]
+    view: SeatView
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """How a session ended early: the abort event as received."""
+
+    seq: int
+    signer: int
+    blamed: int | None
+    reason: str
+    evidence: tuple[bytes, ...]
+
+
+@dataclass
+class HandRecord:
+    """A finished, audited hand: the engine state at its end, and its cards."""
+
+    number: int
+    state: State
+    cards: dict[int, int]
+    first_seq: int
+    last_seq: int
+
+
+@dataclass
+class _Mutable:
+    """Everything ``receive`` may change, so a failed event can be rolled back."""
+
+    stage: Stage = Stage.ROSTER
+    state: State | None = None
+    deck: DeckProtocol | None = None
+    hand: int = -1
+    hand_start: State | None = None
+    hand_first_seq: int = 0
+    hand_actions: list[tuple[int, Event]] = field(default_factory=list)
+    cut_commits: dict[int, bytes] = field(default_factory=dict)
+    cut_nonces: dict[int, bytes] = field(default_factory=dict)
+    deal_keys_done: int = 0
+    talon_keys_from: set[int] = field(default_factory=set)
+    public_slots: set[int] = field(default_factory=set)
+    seeds_done: int = 0
+    hands: list[HandRecord] = field(default_factory=list)
+    verdict: Verdict | None = None
+    audit_failure: Cheating | None = None
+
+
+class Table:
+    """One copy of a session: a seat's (with its identity and secret) or an observer's.
+
+    ``receive`` takes every event of the log in order, the local seat's own
+    included; it raises ``ProtocolError`` or ``Cheating`` and then leaves the
+    table exactly as it was.
+    """
+
+    def __init__(
+        self,
+        roster: Roster,
+        seat: int | None = None,
+        identity: Identity | None = None,
+        secret: bytes | None = None,
+    ) -> None:
+        if seat is not None:
+            if identity is None or secret is None:
+                raise ValueError("a seated table needs the seat's identity and secret")
+            if roster.publics[seat] != identity.public:
+                raise ValueError("the identity does not own that seat of the roster")
+        self.roster = roster
+        self.seat = seat
+        self.session_id = roster.session_id
+        self._identity = identity
+        self._secret = secret
+        self.envelopes: list[Envelope] = []
+        self.encoded: list[bytes] = []
+        self._m = _Mutable()
+
+    # ----------------------------------------------------------------- queries
+
+    @property
+    def stage(self) -> Stage:
+        return self._m.stage
+
+    @property
+    def state(self) -> State | None:
+        """The engine state as this copy knows it (None before the cut)."""
+        return self._m.state
+
+    @property
+    def hands(self) -> list[HandRecord]:
+        return self._m.hands
+
+    @property
+    def verdict(self) -> Verdict | None:
+        return self._m.verdict
+
+    @property
+    def audit_failure(self) -> Cheating | None:
+        """A violation found by a hand audit (the session cannot go on after it)."""
+        return self._m.audit_failure
+
+    @property
+    def finished(self) -> bool:
+        return self._m.stage in (Stage.OVER, Stage.ABORTED)
+
+    @property
+    def head(self) -> bytes:
+        return event_hash(self.envelopes[-1]) if self.envelopes else bytes(32)
+
+    @property
+    def order(self) -> tuple[int, ...]:
+        """This hand's turn order: clockwise from the eldest (seat order before the cut)."""
+        n = self.roster.seats
+        state = self._m.state
+        if state is None or state.phase is Phase.CUT:
+            return tuple(range(n))
+        first = (state.dealer + 1) % n
+        return tuple((first + i) % n for i in range(n))
+
+    def expected(self) -> Expectation | None:
+        """Who must extend the log next, with which kinds; None once finished."""
+        m = self._m
+        if m.audit_failure is not None:
+            return None
+        n = self.roster.seats
+        if m.stage is Stage.ROSTER:
+            return Expectation(0, (ev.ROSTER,), "the roster")
+        if m.stage is Stage.CUT_COMMIT:
+            return Expectation(len(m.cut_commits), (ev.CUT_COMMIT,), "a commitment for the cut")
+        if m.stage is Stage.CUT_REVEAL:
+            return Expectation(len(m.cut_nonces), (ev.CUT_REVEAL,), "the cut")
+        if m.stage is Stage.DECK:
+            assert m.deck is not None
+            step = m.deck.expected()
+            assert step is not None
+            name, seat = step
+            kind = {"commit": ev.COMMIT, "shuffle": ev.SHUFFLE, "lock": ev.LOCK}[name]
+            return Expectation(seat, (kind,), f"the {name} step of the shuffle")
+        if m.stage is Stage.DEAL_KEYS:
+            return Expectation(self.order[m.deal_keys_done], (ev.KEYS,), "the keys of the deal")
+        if m.stage is Stage.PLAY:
+            giver = self._talon_giver()
+            if giver is not None:
+                return Expectation(giver, (ev.KEYS,), "the keys of the talon")
+            assert m.state is not None
+            actor = to_act(m.state)
+            assert actor is not None
+            return Expectation(actor, (ev.ACT,), f"a move ({m.state.phase.name.lower()})")
+        if m.stage is Stage.SEEDS:
+            return Expectation(self.order[m.seeds_done % n], (ev.SEED,), "the seed of the hand")
+        return None
+
+    def _talon_giver(self) -> int | None:
+        m = self._m
+        if m.state is None or m.state.phase is not Phase.DISCARD:
+            return None
+        taker = talon_taker(m.state)
+        if taker is None:
+            return None
+        for seat in self.order:
+            if seat != taker and seat not in m.talon_keys_from:
+                return seat
+        return None
+
+    def decision(self) -> Decision | None:
+        """The choice the local player must make now, if it is theirs."""
+        exp = self.expected()
+        if self.seat is None or exp is None or exp.seat != self.seat or exp.kinds != (ev.ACT,):
+            return None
+        state = self._m.state
+        assert state is not None
+        legal = tuple(legal_actions(state, self.seat))
+        return Decision(self.seat, legal, seat_view(state, self.seat))
+
+    # ----------------------------------------------------------- local events
+
+    def _sign(self, kind: str, body: list[Any]) -> Envelope:
+        if self.seat is None or self._identity is None:
+            raise ProtocolError("an observer cannot sign events")
+        return sign_envelope(
+            self._identity,
+            self.session_id,
+            len(self.envelopes),
+            self.head,
+            self.seat,
+            kind,
+            body,
+        )
+
+    def roster_event(self) -> Envelope:
+        """Seat 0's first event: the roster itself."""
+        if self.seat != 0 or self.envelopes:
+            raise ProtocolError("only seat 0 opens the log, with the roster")
+        return self._sign(ev.ROSTER, self.roster.to_body())
+
+    def auto_event(self) -> Envelope | None:
+        """This seat's next protocol step (anything but a player's decision), signed."""
+        exp = self.expected()
+        if self.seat is None or exp is None or exp.seat != self.seat:
+            return None
+        m = self._m
+        assert self._secret is not None
+        kind = exp.kinds[0]
+        if kind == ev.ROSTER:
+            return self.roster_event()
+        if kind == ev.CUT_COMMIT:
+            nonce = cut_nonce(self._secret, self.session_id)
+            return self._sign(kind, [cut_commitment(self.session_id, self.seat, nonce)])
+        if kind == ev.CUT_REVEAL:
+            return self._sign(kind, [cut_nonce(self._secret, self.session_id)])
+        if kind in (ev.COMMIT, ev.SHUFFLE, ev.LOCK):
+            assert m.deck is not None
+            maker = {ev.COMMIT: m.deck.make_commit, ev.SHUFFLE: m.deck.make_shuffle,
+                     ev.LOCK: m.deck.make_lock}[kind]
+            message: ev.DeckMessage = maker()
+            return self._sign(kind, ev.deck_body(message))
+        if kind == ev.KEYS:
+            assert m.deck is not None
+            return self._sign(kind, ev.deck_body(m.deck.make_keys(self._keys_to_give())))
+        if kind == ev.SEED:
+            assert m.deck is not None
+            return self._sign(kind, ev.deck_body(m.deck.make_seed_reveal()))
+        return None
+
+    def _keys_to_give(self) -> tuple[int, ...]:
+        """The slots whose keys the expected seat must publish now."""
+        m = self._m
+        assert m.state is not None
+        exp_seat = self.expected()
+        assert exp_seat is not None
+        seat = exp_seat.seat
+        layout = deal_layout(m.state.variant, m.state.dealer)
+        if m.stage is Stage.DEAL_KEYS:
+            return tuple(s for s, owner in enumerate(layout) if owner not in (TALON, seat))
+        return tuple(s for s, owner in enumerate(layout) if owner == TALON)
+
+    def act(self, action: Event) -> Envelope:
+        """Sign the local player's decision, with the keys of the cards it shows."""
+        decision = self.decision()
+        if decision is None:
+            raise IllegalMove("it is not your turn to play", self.seat)
+        if action not in decision.legal:
+            # Let the engine say why, in a player's words.
+            assert self._m.state is not None
+            apply(self._m.state, action)
+            raise IllegalMove("that move is not allowed now", self.seat)
+        keys = self._keys_for(action)
+        return self._sign(ev.ACT, ev.Act(action, keys).to_body())
+
+    def _keys_for(self, action: Event) -> Keys | None:
+        slots = tuple(s for s in shown_slots_of(action) if s not in self._m.public_slots)
+        if not slots:
+            return None
+        assert self._m.deck is not None
+        return self._m.deck.make_keys(slots)
+
+    def abort_event(self, blamed: int | None, reason: str, evidence: tuple[bytes, ...] = ()) -> Envelope:
+        """An abort signed by this seat: ends the session, blaming ``blamed``."""
+        reason = reason[: ev.MAX_REASON]
+        return self._sign(ev.ABORT, ev.Abort(blamed, reason, evidence[: ev.MAX_EVIDENCE]).to_body())
+
+    # --------------------------------------------------------------- receiving
+
+    def receive(self, envelope: Envelope, encoded: bytes | None = None) -> list[Event]:
+        """Check and take one event; returns the engine events it caused.
+
+        Raises ``ProtocolError`` (malformed, out of turn, bad chain) or
+        ``Cheating`` (provable misbehaviour) with the table unchanged. A
+        duplicate of an event already taken is ignored (returns ``[]``).
+        """
+        if envelope.seq < len(self.envelopes):
+            return self._check_duplicate(envelope)
+        self._check_envelope(envelope)
+        saved = self._m
+        self._m = copy.copy(saved)
+        self._m.cut_commits = dict(saved.cut_commits)
+        self._m.cut_nonces = dict(saved.cut_nonces)
+        self._m.hand_actions = list(saved.hand_actions)
+        self._m.talon_keys_from = set(saved.talon_keys_from)
+        self._m.public_slots = set(saved.public_slots)
+        self._m.hands = list(saved.hands)
+        self._m.deck = copy.deepcopy(saved.deck)
+        try:
+            applied = self._take(envelope)
+        except Cheating:
+            self._m = saved
+            raise
+        except IllegalMove as exc:
+            self._m = saved
+            raise Cheating(envelope.seat, f"illegal move: {exc}", (envelope.encode(),)) from exc
+        except GleekError:
+            self._m = saved
+            raise
+        self.envelopes.append(envelope)
+        self.encoded.append(envelope.encode() if encoded is None else encoded)
+        if self._m.stage is Stage.SEEDS and self._m.seeds_done == self.roster.seats:
+            self._finish_hand()
+        return applied
+
+    def _check_duplicate(self, envelope: Envelope) -> list[Event]:
+        known = self.envelopes[envelope.seq]
+        if known == envelope:
+            return []
+        if envelope.session_id != self.session_id:
+            raise ProtocolError("that event belongs to another session")
+        if envelope.seat == known.seat and known.kind != ev.ABORT:
+            verify_envelope(envelope, self.roster.publics[envelope.seat])
+            raise Cheating(
+                envelope.seat,
+                f"signed two different events at position {envelope.seq}",
+                (known.encode(), envelope.encode()),
+            )
+        raise ProtocolError(f"a different event already holds position {envelope.seq}")
+
+    def _check_envelope(self, envelope: Envelope) -> None:
+        if self.finished:
+            raise ProtocolError("the session is over; no event may follow")
+        if self._m.audit_failure is not None and envelope.kind != ev.ABORT:
+            raise ProtocolError("a hand audit failed; only an abort may follow")
+        if envelope.session_id != self.session_id:
+            raise ProtocolError("that event belongs to another session")
+        if envelope.seq != len(self.envelopes):
+            raise ProtocolError(
+                f"event number {envelope.seq} arrived where {len(self.envelopes)} was expected"
+            )
+        if envelope.prev != self.head:
+            raise ProtocolError(f"event {envelope.seq} does not chain to the event before it")
+        if not 0 <= envelope.seat < self.roster.seats:
+            raise ProtocolError(f"event {envelope.seq} names seat {envelope.seat}, which is empty")
+        verify_envelope(envelope, self.roster.publics[envelope.seat])
+        if envelope.kind == ev.ABORT and self.envelopes:
+            return
+        exp = self.expected()
+        if exp is None:
+            raise ProtocolError("no event is expected now")
+        if envelope.seat != exp.seat:
+            raise ProtocolError(
+                f"seat {envelope.seat} signed event {envelope.seq}, but it is seat "
+                f"{exp.seat}'s turn ({exp.what})"
+            )
+        if envelope.kind not in exp.kinds:
+            raise ProtocolError(
+                f"event {envelope.seq} is a {envelope.kind!r}, but {exp.what} was expected"
+            )
+
+    def _take(self, envelope: Envelope) -> list[Event]:
+        m = self._m
+        kind, seat, body = envelope.kind, envelope.seat, envelope.body
+        if kind == ev.ABORT:
+            abort = ev.Abort.from_body(body)
+            m.verdict = Verdict(envelope.seq, seat, abort.blamed, abort.reason, abort.evidence)
+            m.stage = Stage.ABORTED
+            return []
+        if kind == ev.ROSTER:
+            if Roster.from_body(body) != self.roster:
+                raise ProtocolError("the roster event is not the roster this table was made for")
+            m.stage = Stage.CUT_COMMIT
+            return []
+        if kind == ev.CUT_COMMIT:
+            m.cut_commits[seat] = ev.digest_body(body, "cut commitment")
+            if len(m.cut_commits) == self.roster.seats:
+                m.stage = Stage.CUT_REVEAL
+            return []
+        if kind == ev.CUT_REVEAL:
+            nonce = ev.digest_body(body, "cut")
+            if cut_commitment(self.session_id, seat, nonce) != m.cut_commits[seat]:
+                raise Cheating(seat, "revealed a cut that does not match its commitment",
+                               (envelope.encode(),))
+            m.cut_nonces[seat] = nonce
+            if len(m.cut_nonces) < self.roster.seats:
+                return []
+            return self._after_cut()
+        if kind in (ev.COMMIT, ev.SHUFFLE, ev.LOCK):
+            assert m.deck is not None
+            m.deck.receive(ev.deck_from_body(kind, seat, body))
+            if m.deck.expected() is None:
+                m.stage = Stage.DEAL_KEYS
+            return []
+        if kind == ev.KEYS:
+            return self._take_keys(seat, body)
+        if kind == ev.ACT:
+            return self._take_act(envelope.seq, seat, body)
+        if kind == ev.SEED:
+            assert m.deck is not None
+            m.deck.receive(ev.deck_from_body(kind, seat, body))
+            m.seeds_done += 1
+            return []
+        raise ProtocolError(f"unknown event kind {kind!r}")
+
+    def _after_cut(self) -> list[Event]:
+        m = self._m
+        nonces = [m.cut_nonces[s] for s in range(self.roster.seats)]
+        cut = Cut(cut_cards(self.session_id, nonces, pack(self.roster.variant)))
+        m.state = apply(new_session(self.roster.variant, self.roster.hands), cut)
+        return [cut, *self._start_hand()]
+
+    def _start_hand(self) -> list[Event]:
+        m = self._m
+        assert m.state is not None
+        m.hand += 1
+        m.hand_start = m.state
+        m.state = apply(m.state, Deal())
+        m.hand_first_seq = len(self.envelopes) + 1
+        m.hand_actions = []
+        m.deal_keys_done = 0
+        m.talon_keys_from = set()
+        m.public_slots = set()
+        m.seeds_done = 0
+        hand_id = hashlib.sha256(
+            b"gleek-p2p/hand/v1\x00" + self.session_id + m.hand.to_bytes(4, "big")
+        ).digest()
+        seed = None
+        if self.seat is not None:
+            assert self._secret is not None
+            seed = hand_seed(self._secret, self.session_id, m.hand)
+        m.deck = DeckProtocol(
+            self.seat, self.roster.seats, pack(self.roster.variant), hand_id, self.order, seed
+        )
+        m.stage = Stage.DECK
+        return [Deal()]
+
+    def _take_keys(self, seat: int, body: list[Any]) -> list[Event]:
+        m = self._m
+        assert m.deck is not None and m.state is not None
+        message = ev.deck_from_body(ev.KEYS, seat, body)
+        assert isinstance(message, Keys)
+        wanted = self._keys_to_give()
+        if tuple(slot for slot, _ in message.keys) != wanted:
+            raise ProtocolError(f"seat {seat} published keys for the wrong slots")
+        m.deck.receive(message)
+        if m.stage is Stage.DEAL_KEYS:
+            m.deal_keys_done += 1
+            if m.deal_keys_done < self.roster.seats:
+                return []
+            m.stage = Stage.PLAY
+            return self._reveal_own(lambda owner: owner == self.seat)
+        m.talon_keys_from.add(seat)
+        if self._talon_giver() is None and talon_taker(m.state) == self.seat:
+            return self._reveal_own(lambda owner: owner == TALON)
+        return []
+
+    def _reveal_own(self, mine: Any) -> list[Event]:
+        """Reveal to the local engine every slot the local seat can now open."""
+        m = self._m
+        assert m.deck is not None and m.state is not None
+        if self.seat is None:
+            return []
+        out: list[Event] = []
+        for slot, owner in enumerate(deal_layout(m.state.variant, m.state.dealer)):
+            if mine(owner) and card_of(m.state, slot) is None:
+                card = m.deck.card_at(slot)
+                if card is None:
+                    raise ProtocolError(f"slot {slot} did not open to this seat")
+                reveal = Reveal(slot, card)
+                m.state = apply(m.state, reveal)
+                out.append(reveal)
+        return out
+
+    def _take_act(self, seq: int, seat: int, body: list[Any]) -> list[Event]:
+        m = self._m
+        assert m.deck is not None and m.state is not None
+        act = ev.Act.from_body(seat, body)
+        needed = tuple(s for s in shown_slots_of(act.action) if s not in m.public_slots)
+        given = () if act.keys is None else tuple(slot for slot, _ in act.keys.keys)
+        if given != needed:
+            raise ProtocolError(
+                f"seat {seat}'s move shows slots {list(needed)} but gives keys for {list(given)}"
+            )
+        out: list[Event] = []
+        if act.keys is not None:
+            m.deck.receive(act.keys)
+            for slot in needed:
+                card = m.deck.card_at(slot)
+                if card is None:
+                    raise Cheating(seat, f"showed slot {slot} but it does not open",
+                                   (body and b"",))
+                m.public_slots.add(slot)
+                known = card_of(m.state, slot)
+                if known is None:
+                    reveal = Reveal(slot, card)
+                    m.state = apply(m.state, reveal)
+                    out.append(reveal)
+                elif known != card:
+                    raise Cheating(seat, f"showed slot {slot} as a card it does not hold")
+        m.state = apply(m.state, act.action)
+        m.hand_actions.append((seq, act.action))
+        out.append(act.action)
+        if m.state.phase in (Phase.HAND_OVER, Phase.SESSION_OVER):
+            m.stage = Stage.SEEDS
+        return out
+
+    def _finish_hand(self) -> None:
+        """All seeds are in: audit the hand with full information, then deal the next."""
+        m = self._m
+        assert m.deck is not None and m.state is not None and m.hand_start is not None
+        try:
+            cards = m.deck.audit()
+            self._replay_full(cards)
+        except Cheating as exc:
+            m.audit_failure = exc
+            return
+        m.hands.append(HandRecord(m.hand, m.state, dict(cards), m.hand_first_seq,
+                                  len(self.envelopes) - 1))
+        if m.state.phase is Phase.SESSION_OVER:
+            m.stage = Stage.OVER
+        else:
+            self._start_hand()
+
+    def _replay_full(self, cards: dict[int, int]) -> None:
+        """Replay the hand's moves knowing every card: catches what no seat could see live."""
+        m = self._m
+        assert m.hand_start is not None and m.state is not None
+        state = apply(m.hand_start, Deal())
+        for slot in sorted(cards):
+            state = apply(state, Reveal(slot, cards[slot]))
+        for seq, action in m.hand_actions:
+            try:
+                state = apply(state, action)
+            except IllegalMove as exc:
+                seat = getattr(action, "seat", exc.seat)
+                raise Cheating(
+                    seat if seat is not None else -1,
+                    f"event {seq}: {exc}",
+                    (self.encoded[seq],),
+                ) from exc
+        if state.ledgers != m.state.ledgers:
+            raise ProtocolError("the audited hand scores differently from the live hand")

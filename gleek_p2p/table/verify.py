@@ -1,0 +1,167 @@
+"""Verify a whole session log, offline, with no secret but what the log holds.
+
+The verifier is an observer ``Table``: it replays every event exactly as a
+seat did, and at the end of each hand, with the seeds the seats revealed, it
+recomputes the deck protocol and replays the hand with every card known. The
+first event that fails is a violation naming the seat to blame; an ``abort``
+at the end is checked against the evidence it carries.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from gleek_p2p.errors import Cheating, GleekError, ProtocolError
+from gleek_p2p.log.envelope import Envelope, decode_envelope
+from gleek_p2p.table import events as ev
+from gleek_p2p.table.roster import Roster
+from gleek_p2p.table.session import HandRecord, Stage, Table, Verdict
+
+
+@dataclass(frozen=True)
+class Violation:
+    """One proven (or claimed) breach: where, who, what, and the proof."""
+
+    seq: int | None
+    seat: int | None
+    reason: str
+    evidence: tuple[bytes, ...] = ()
+    proven: bool = True
+
+    def sentence(self, names: Sequence[str] | None = None) -> str:
+        where = "" if self.seq is None else f"event {self.seq}: "
+        who = ""
+        if self.seat is not None:
+            name = names[self.seat] if names and 0 <= self.seat < len(names) else ""
+            who = f"seat {self.seat}{f' ({name})' if name else ''} - "
+        claim = "" if self.proven else " (claimed by another seat; the log cannot prove it)"
+        return f"{where}{who}{self.reason}{claim}"
+
+
+@dataclass
+class VerifyReport:
+    """What ``gleek verify`` found: the table as replayed, and every problem."""
+
+    readable: bool
+    roster: Roster | None = None
+    table: Table | None = None
+    events: int = 0
+    violations: list[Violation] = field(default_factory=list)
+    complete: bool = False
+    error: str = ""
+
+    @property
+    def hands(self) -> list[HandRecord]:
+        return [] if self.table is None else self.table.hands
+
+    @property
+    def fair(self) -> bool:
+        return self.readable and self.complete and not self.violations
+
+    @property
+    def exit_code(self) -> int:
+        if not self.readable:
+            return 2
+        return 0 if self.fair else 1
+
+
+def verify_records(
+    records: Sequence[bytes], progress: Callable[[int, int], None] | None = None
+) -> VerifyReport:
+    """Verify a session given its encoded envelopes, in log order."""
+    if not records:
+        return VerifyReport(readable=False, error="the log holds no event")
+    try:
+        first = decode_envelope(records[0])
+        if first.kind != ev.ROSTER or first.seq != 0:
+            raise ProtocolError("the log does not start with a roster")
+        roster = Roster.from_body(first.body)
+    except GleekError as exc:
+        return VerifyReport(readable=False, error=f"not a session log: {exc}")
+    table = Table(roster)
+    report = VerifyReport(readable=True, roster=roster, table=table)
+    for index, record in enumerate(records):
+        if progress is not None:
+            progress(index, len(records))
+        try:
+            envelope = decode_envelope(record)
+        except ProtocolError as exc:
+            report.violations.append(Violation(index, None, f"unreadable event: {exc}"))
+            break
+        try:
+            table.receive(envelope, record)
+        except Cheating as exc:
+            report.violations.append(Violation(index, exc.seat, exc.reason, exc.evidence))
+            break
+        except ProtocolError as exc:
+            seat = envelope.seat if 0 <= envelope.seat < roster.seats else None
+            report.violations.append(Violation(index, seat, str(exc), (record,)))
+            break
+        report.events += 1
+        if table.audit_failure is not None and not any(
+            v.reason == table.audit_failure.reason for v in report.violations
+        ):
+            failure = table.audit_failure
+            report.violations.append(
+                Violation(index, failure.seat, failure.reason, failure.evidence)
+            )
+    if progress is not None:
+        progress(len(records), len(records))
+    if table.verdict is not None:
+        report.violations.extend(_judge_abort(roster, records, table.verdict, report))
+    report.complete = table.stage is Stage.OVER
+    if not report.complete and not report.violations:
+        exp = table.expected()
+        waiting = f"; it stops waiting for seat {exp.seat} ({exp.what})" if exp else ""
+        report.violations.append(
+            Violation(None, exp.seat if exp else None, f"the session is incomplete{waiting}",
+                      proven=False)
+        )
+    return report
+
+
+def _judge_abort(
+    roster: Roster, records: Sequence[bytes], verdict: Verdict, report: VerifyReport
+) -> list[Violation]:
+    """Check an abort's evidence by replaying it where the abort stands."""
+    if any(v.seat == verdict.blamed for v in report.violations):
+        return []  # The verifier found the same breach on its own.
+    for item in verdict.evidence:
+        try:
+            evidence = decode_envelope(item)
+        except ProtocolError:
+            continue
+        replay = Table(roster)
+        try:
+            for record in records[: verdict.seq]:
+                replay.receive(decode_envelope(record), record)
+            replay.receive(evidence, item)
+        except Cheating as exc:
+            if exc.seat == verdict.blamed:
+                return [Violation(verdict.seq, exc.seat, exc.reason, (item,))]
+        except GleekError as exc:
+            if _signed_by(roster, evidence, verdict.blamed):
+                return [Violation(verdict.seq, verdict.blamed, str(exc), (item,))]
+    blamed = "nobody" if verdict.blamed is None else f"seat {verdict.blamed}"
+    return [
+        Violation(
+            verdict.seq,
+            verdict.blamed,
+            f"seat {verdict.signer} ended the session blaming {blamed}: {verdict.reason}",
+            verdict.evidence,
+            proven=False,
+        )
+    ]
+
+
+def _signed_by(roster: Roster, envelope: Envelope, seat: int | None) -> bool:
+    from gleek_p2p.log.envelope import verify_envelope
+
+    if seat is None or envelope.seat != seat or not 0 <= seat < roster.seats:
+        return False
+    try:
+        verify_envelope(envelope, roster.publics[seat])
+    except GleekError:
+        return False
+    return True
