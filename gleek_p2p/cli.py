@@ -42,9 +42,21 @@ def _add_peer_options(parser: argparse.ArgumentParser) -> None:
         "--listen", default="0.0.0.0:0", metavar="HOST:PORT", help="where to accept connections"
     )
     parser.add_argument("--no-mdns", action="store_true", help="do not use mDNS discovery")
-    parser.add_argument("--data-dir", default=None, help="identity, secrets and logs (default: user data dir)")
+    parser.add_argument(
+        "--data-dir", default=None, help="identity, secrets and logs (default: user data dir)"
+    )
     parser.add_argument("--hands", type=int, default=DEFAULT_HANDS, help="hands in the session")
-    parser.add_argument("--timeout", type=float, default=120.0, help="seconds before a silent peer is blamed")
+    parser.add_argument(
+        "--timeout", type=float, default=120.0, help="seconds before a silent peer is blamed"
+    )
+    parser.add_argument(
+        "--interface",
+        action="append",
+        default=[],
+        metavar="ADDRESS",
+        help="local address mDNS uses (repeatable; default: all interfaces)",
+    )
+    parser.add_argument("--ready-file", default=None, help=argparse.SUPPRESS)
     _add_variant(parser)
 
 
@@ -60,6 +72,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--name", default="you")
     p.add_argument("--data-dir", default=None)
     p.add_argument("--bots", default="heuristic", help="strategy of the two bots")
+    p.add_argument(
+        "--autoplay", default=None, metavar="STRATEGY", help="let a bot play for you (no screen)"
+    )
+    p.add_argument("--timeout", type=float, default=300.0, help=argparse.SUPPRESS)
     _add_variant(p)
 
     p = sub.add_parser("play", help="join a table on the LAN as a human player")
@@ -99,7 +115,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("replay", help="step through a finished session")
     p.add_argument("file")
-    p.add_argument("--seat", type=int, default=None, help="show one seat's view (default: all cards)")
+    p.add_argument(
+        "--seat", type=int, default=None, help="show one seat's view (default: all cards)"
+    )
     return parser
 
 

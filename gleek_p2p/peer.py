@@ -30,13 +30,21 @@ from gleek_p2p.table.session import Decision, Table
 log = logging.getLogger(__name__)
 
 
+@dataclass(frozen=True)
+class LinkUp:
+    """Delivered by a mesh when a link to a seat (re)opens: time to catch up."""
+
+
+Incoming = Message | LinkUp
+
+
 class Mesh(Protocol):
     """Links from this seat to every other seat of the table."""
 
     def send(self, seat: int, message: Message) -> None:
         """Queue ``message`` for ``seat``; a dead link drops it silently."""
 
-    async def receive(self) -> tuple[int, Message]:
+    async def receive(self) -> tuple[int, Incoming]:
         """The next message from any seat, with the sender's seat."""
         ...
 
@@ -209,7 +217,10 @@ class SessionRunner:
                 self._note(f"ignored a message from seat {seat}: {exc}")
             self._changed.set()
 
-    def _handle(self, sender: int, message: Message) -> None:
+    def _handle(self, sender: int, message: Incoming) -> None:
+        if isinstance(message, LinkUp):
+            self.mesh.send(sender, Sync(len(self.table.envelopes)))
+            return
         if isinstance(message, Sync):
             for record in self.table.encoded[message.from_seq:]:
                 self.mesh.send(sender, Event(record))
@@ -257,7 +268,7 @@ class MemoryMesh:
     def __init__(self, seat: int, hub: dict[int, MemoryMesh]) -> None:
         self.seat = seat
         self._hub = hub
-        self._queue: asyncio.Queue[tuple[int, Message]] = asyncio.Queue()
+        self._queue: asyncio.Queue[tuple[int, Incoming]] = asyncio.Queue()
         self.down: set[int] = set()
         """Seats this one cannot reach (for partition tests)."""
 
@@ -274,7 +285,7 @@ class MemoryMesh:
             return
         other._queue.put_nowait((self.seat, message))
 
-    async def receive(self) -> tuple[int, Message]:
+    async def receive(self) -> tuple[int, Incoming]:
         return await self._queue.get()
 
     def seats(self) -> Sequence[int]:

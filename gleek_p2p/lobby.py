@@ -1,0 +1,324 @@
+"""Where peers meet: listen, discover, dial, authenticate, sit down.
+
+The ``Lobby`` keeps one authenticated connection per other player. Before
+the session it runs the table formation (net/formation.py) until all seats
+agree on one roster; during the session it keeps re-dialling any seat whose
+link dropped (a restarted peer comes back on the address it announced) and
+hands every message to the ``SessionRunner`` through a ``ConnectionMesh``.
+mDNS hints and ``--peer`` addresses only say where to dial: who a peer is
+comes from its handshake alone.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from gleek_p2p.errors import GleekError, ProtocolError
+from gleek_p2p.log.envelope import PROTOCOL_VERSION
+from gleek_p2p.log.keys import Identity, fingerprint
+from gleek_p2p.net.connection import Connection, ConnectionClosed, Limits, Listener, connect
+from gleek_p2p.net.discovery import Announcement, Discovery, PeerHint, instance_name
+from gleek_p2p.net.formation import Formation, TableFormation, keep_connection
+from gleek_p2p.net.handshake import Offer
+from gleek_p2p.net.messages import Bye, Hello, Message, Reveal
+from gleek_p2p.peer import Incoming, LinkUp
+from gleek_p2p.rules import Variant
+from gleek_p2p.table.roster import Roster
+
+log = logging.getLogger(__name__)
+
+Address = tuple[str, int]
+
+
+@dataclass(frozen=True)
+class LobbyConfig:
+    """How this peer presents itself and where it looks for the others."""
+
+    name: str
+    table: str
+    variant: Variant
+    listen: Address = ("0.0.0.0", 0)
+    peers: tuple[Address, ...] = ()
+    dial_interval: float = 1.0
+    limits: Limits = field(default_factory=Limits)
+
+
+class Lobby:
+    """Connections to the other players of one table, formed and kept alive."""
+
+    def __init__(
+        self,
+        identity: Identity,
+        config: LobbyConfig,
+        *,
+        discovery: Discovery | None = None,
+        notes: Callable[[str], None] = lambda text: None,
+        random: Callable[[int], bytes] = os.urandom,
+        roster: Roster | None = None,
+    ) -> None:
+        self.identity = identity
+        self.config = config
+        self.discovery = discovery
+        self.notes = notes
+        self.random = random
+        self.roster = roster
+        self.formation = TableFormation(identity.public, config.name, random(32),
+                                        config.variant.players)
+        self.conns: dict[bytes, Connection] = {}
+        self.addresses: dict[bytes, Address] = {}
+        self.queue: asyncio.Queue[tuple[bytes, Incoming]] = asyncio.Queue()
+        self._formed: asyncio.Future[Formation] | None = None
+        self._listener: Listener | None = None
+        self._hints: set[Address] = set()
+        self._errors: dict[Address, str] = {}
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    @property
+    def port(self) -> int:
+        assert self._listener is not None
+        return self._listener.port
+
+    def _offer(self, port: int) -> Offer:
+        v = self.config.variant
+        return Offer(PROTOCOL_VERSION, self.config.table, tuple(v.to_wire()), v.players,
+                     self.config.name, port)
+
+    async def start(self) -> None:
+        """Listen, announce, and start dialling."""
+        self._formed = asyncio.get_running_loop().create_future()
+        host, port = self.config.listen
+        self._listener = Listener(
+            identity=self.identity,
+            offer=self._offer(port),
+            nonce_commit=self.formation.commitment,
+            on_connection=self._adopt,
+            admit=self._admit,
+            on_error=lambda reason: self.notes(f"refused a connection: {reason}"),
+            limits=self.config.limits,
+        )
+        await self._listener.start(host, port)
+        self._listener.offer = self._offer(self._listener.port)
+        if self.discovery is not None:
+            await self.discovery.start(
+                Announcement(
+                    instance_name(self.config.name, self.random(8)),
+                    self._listener.port,
+                    PROTOCOL_VERSION,
+                    self.config.table,
+                    fingerprint(self.identity.public),
+                    self.config.variant.players,
+                    tuple(self.config.variant.to_wire()),
+                )
+            )
+            self._spawn(self._hint_loop(self.discovery))
+        self._spawn(self._dial_loop())
+        if self.roster is not None:
+            self._formed.set_result(
+                Formation(self.roster.publics, self.roster.names, self.roster.nonce)
+            )
+
+    def _spawn(self, coro: object) -> None:
+        task = asyncio.create_task(coro)  # type: ignore[arg-type]
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def formed(self, timeout: float) -> Formation:
+        """Wait until every seat is taken and agreed on."""
+        assert self._formed is not None
+        try:
+            return await asyncio.wait_for(asyncio.shield(self._formed), timeout)
+        except TimeoutError:
+            why = "; ".join(f"{h}:{p}: {e}" for (h, p), e in self._errors.items())
+            have = len(self.conns) + 1
+            raise GleekError(
+                f"no table formed within {timeout:g} s ({have} of "
+                f"{self.config.variant.players} players here){'; ' + why if why else ''}"
+            ) from None
+
+    # ----------------------------------------------------------- connections
+
+    def _admit(self, hello: Hello) -> str | None:
+        if self.roster is not None:
+            if hello.public in self.roster.publics:
+                return None
+            return "table full: a session is being played at this table"
+        return self.formation.admit(hello)
+
+    async def _adopt(self, conn: Connection) -> None:
+        public = conn.peer.public
+        existing = self.conns.get(public)
+        if existing is not None and not existing.closed:
+            if keep_connection(self.identity.public, public, conn.dialled):
+                await existing.close("replaced by a newer connection")
+            else:
+                await conn.close("duplicate connection")
+                return
+        peer_host = conn.writer.get_extra_info("peername")
+        if peer_host and conn.peer.listen_port:
+            self.addresses[public] = (peer_host[0], conn.peer.listen_port)
+        self.conns[public] = conn
+        self.notes(f"connected to {conn.peer.name} (key {fingerprint(public)})")
+        if self.roster is None:
+            try:
+                reveal = self.formation.add_peer(conn.peer)
+            except ProtocolError as exc:
+                await conn.close(str(exc))
+                return
+            if reveal is not None:
+                for other in list(self.conns.values()):
+                    with contextlib.suppress(ConnectionClosed):
+                        other.send(reveal)
+        else:
+            self.queue.put_nowait((public, LinkUp()))
+        await self._read(conn)
+
+    async def _read(self, conn: Connection) -> None:
+        public = conn.peer.public
+        try:
+            async for message in conn:
+                if isinstance(message, Reveal):
+                    self._take_reveal(public, message)
+                else:
+                    self.queue.put_nowait((public, message))
+        except GleekError as exc:
+            self.notes(f"lost {conn.peer.name}: {exc}")
+        finally:
+            if self.conns.get(public) is conn:
+                reason = conn.close_reason or "connection closed"
+                self.notes(f"link to {conn.peer.name} is down: {reason}")
+                if self.roster is None and self._formed is not None and not self._formed.done():
+                    self.formation.remove_peer(public, f"{conn.peer.name} left")
+
+    def _take_reveal(self, public: bytes, reveal: Reveal) -> None:
+        if self.roster is not None or self._formed is None or self._formed.done():
+            return
+        try:
+            formation = self.formation.receive_reveal(public, reveal)
+        except ProtocolError as exc:
+            self.notes(f"table formation failed: {exc}")
+            return
+        if formation is not None:
+            self._formed.set_result(formation)
+
+    def adopt_roster(self, roster: Roster) -> None:
+        """From now on only the roster's players may connect."""
+        self.roster = roster
+
+    # --------------------------------------------------------------- dialling
+
+    async def _hint_loop(self, discovery: Discovery) -> None:
+        mine = fingerprint(self.identity.public)
+        async for hint in discovery.hints():
+            if hint.txt.get("fp") == mine:
+                continue
+            if hint.txt.get("t", self.config.table) != self.config.table:
+                continue
+            self._hints.add((hint.host, hint.port))
+
+    def _targets(self) -> list[Address]:
+        live = {a for p, a in self.addresses.items()
+                if p in self.conns and not self.conns[p].closed}
+        wanted = list(self.config.peers) + sorted(self._hints)
+        if self.roster is not None:
+            wanted += [a for p, a in self.addresses.items() if p in self.roster.publics]
+        seen: set[Address] = set()
+        out = []
+        for address in wanted:
+            if address in live or address in seen:
+                continue
+            seen.add(address)
+            out.append(address)
+        return out
+
+    def _full(self) -> bool:
+        live = sum(1 for c in self.conns.values() if not c.closed)
+        return live >= self.config.variant.players - 1
+
+    async def _dial_loop(self) -> None:
+        while True:
+            if not self._full():
+                for address in self._targets():
+                    await self._dial(address)
+                    if self._full():
+                        break
+            await asyncio.sleep(self.config.dial_interval)
+
+    async def _dial(self, address: Address) -> None:
+        assert self._listener is not None
+        host, port = address
+        try:
+            conn = await connect(
+                host,
+                port,
+                identity=self.identity,
+                offer=self._listener.offer,
+                nonce_commit=self.formation.commitment,
+                admit=self._admit,
+                limits=self.config.limits,
+            )
+        except ProtocolError as exc:
+            if self._errors.get(address) != exc.message:
+                self._errors[address] = exc.message
+                if "could not reach" not in exc.message:
+                    self.notes(f"{host}:{port}: {exc.message}")
+            return
+        self._errors.pop(address, None)
+        self.addresses[conn.peer.public] = (host, conn.peer.listen_port or port)
+        self._spawn(self._adopt(conn))
+
+    async def close(self, reason: str = "goodbye") -> None:
+        """Say goodbye to every peer and stop listening and announcing."""
+        for conn in list(self.conns.values()):
+            with contextlib.suppress(ConnectionClosed):
+                conn.send(Bye(reason))
+        for conn in list(self.conns.values()):
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(conn.close(reason), 2.0)
+        for task in list(self._tasks):
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+        if self._listener is not None:
+            await self._listener.close()
+        if self.discovery is not None:
+            with contextlib.suppress(Exception):
+                await self.discovery.close()
+
+
+class ConnectionMesh:
+    """The lobby's connections seen by seat: what the ``SessionRunner`` talks to."""
+
+    def __init__(self, lobby: Lobby, roster: Roster) -> None:
+        self.lobby = lobby
+        self.roster = roster
+        self.me = roster.seat_of(lobby.identity.public)
+
+    def send(self, seat: int, message: Message) -> None:
+        conn = self.lobby.conns.get(self.roster.publics[seat])
+        if conn is None or conn.closed:
+            return
+        with contextlib.suppress(ConnectionClosed):
+            conn.send(message)
+
+    async def receive(self) -> tuple[int, Incoming]:
+        while True:
+            public, message = await self.lobby.queue.get()
+            seat = self.roster.seat_of(public)
+            if seat is not None:
+                return seat, message
+
+    def seats(self) -> Sequence[int]:
+        out = []
+        for seat, public in enumerate(self.roster.publics):
+            conn = self.lobby.conns.get(public)
+            if seat != self.me and conn is not None and not conn.closed:
+                out.append(seat)
+        return out
+
+
+def hint_address(hint: PeerHint) -> Address:
+    return (hint.host, hint.port)
