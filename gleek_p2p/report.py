@@ -7,7 +7,7 @@ data and pence (with ½) on the screen.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from gleek_p2p.log.keys import fingerprint
@@ -32,7 +32,9 @@ def _name(names: Sequence[str], seat: int) -> str:
 
 def describe_hand(state: State, names: Sequence[str]) -> list[str]:
     """A few lines telling what happened in one finished hand."""
-    who = lambda seat: _name(names, seat)  # noqa: E731
+    def who(seat: int) -> str:
+        return _name(names, seat)
+
     lines: list[str] = []
     if state.bids:
         bids = ", ".join(
@@ -50,8 +52,8 @@ def describe_hand(state: State, names: Sequence[str]) -> list[str]:
             for s, kind, stake in state.ruff_log
         )
         shows = "; ".join(
-            f"{who(s)} shows {SUITS[suit]} worth {value}" for s, suit, _slots in state.ruff_shows
-            for value in [_ruff_value(state, _slots)]
+            f"{who(s)} shows {SUITS[suit]} worth {_ruff_value(state, slots)}"
+            for s, suit, slots in state.ruff_shows
         )
         winner = f" -> {who(state.ruff_winner)} takes the pot" if state.ruff_winner >= 0 else ""
         lines.append(f"ruff: {moves}{'; ' + shows if shows else ''}{winner}")
@@ -74,8 +76,8 @@ def describe_hand(state: State, names: Sequence[str]) -> list[str]:
         lines.append(f"trump: {trump}{tiddy}")
     if state.tricks:
         won = [0] * len(names)
-        for _leader, _slots, winner in state.tricks:
-            won[winner] += 1
+        for _leader, _played, taker in state.tricks:
+            won[taker] += 1
         ledger = state.ledgers[-1] if state.ledgers else None
         points = (
             " - trick scores " + " / ".join(
@@ -96,7 +98,7 @@ def _ruff_value(state: State, slots: Sequence[int]) -> int:
     return ruff_value([state.cards[s] for s in slots if state.cards[s] >= 0])
 
 
-def _honours(state: State, who: Any) -> str:
+def _honours(state: State, who: Callable[[int], str]) -> str:
     if state.trump is None:
         return ""
     parts = []
@@ -115,11 +117,12 @@ def ledger_rows(state: State, names: Sequence[str]) -> list[str]:
     width = max(8, *(len(n) for n in names))
     head = " " * 14 + "".join(f"{n:>{width + 1}}" for n in names)
     rows = [head]
-    for phase in PHASE_NAMES:
-        amounts = ledger.phases[phase]
-        if any(amounts):
-            rows.append(f"  {phase:<12}" + "".join(f"{pence(a, True):>{width + 1}}" for a in amounts))
-    rows.append(f"  {'net':<12}" + "".join(f"{pence(a, True):>{width + 1}}" for a in ledger.net))
+
+    def row(label: str, amounts: Sequence[int]) -> str:
+        return f"  {label:<12}" + "".join(f"{pence(a, True):>{width + 1}}" for a in amounts)
+
+    rows.extend(row(p, ledger.phases[p]) for p in PHASE_NAMES if any(ledger.phases[p]))
+    rows.append(row("net", ledger.net))
     return rows
 
 
@@ -138,8 +141,8 @@ def chart(series: Sequence[Sequence[int]], names: Sequence[str], height: int = 1
     marks = [(n[:1].upper() or "?") for n in names]
     if len(set(marks)) < len(marks):
         marks = [str(i) for i in range(len(names))]
-    low = min(min(row) for row in series + [tuple(0 for _ in names)])
-    high = max(max(row) for row in series + [tuple(0 for _ in names)])
+    values = [v for row in series for v in row] + [0]
+    low, high = min(values), max(values)
     span = max(1, high - low)
     grid = [[" "] * len(series) for _ in range(height)]
     for x, row in enumerate(series):
@@ -150,11 +153,12 @@ def chart(series: Sequence[Sequence[int]], names: Sequence[str], height: int = 1
     label_width = max(len(pence(high)), len(pence(low))) + 1
     lines = []
     for i, cells in enumerate(grid):
-        value = high - i * span / (height - 1)
-        label = pence(round(value)) if i in (0, height - 1) or i == height // 2 else ""
+        labelled = i in (0, height // 2, height - 1)
+        label = pence(round(high - i * span / (height - 1))) if labelled else ""
         lines.append(f"{label:>{label_width}} |" + "  ".join(cells))
     lines.append(" " * label_width + " +" + "-" * (3 * len(series) - 1))
-    lines.append(" " * label_width + "  " + "  ".join(str((i + 1) % 10) for i in range(len(series))))
+    ticks = "  ".join(str((i + 1) % 10) for i in range(len(series)))
+    lines.append(" " * label_width + "  " + ticks)
     legend = ", ".join(f"{m} = {n}" for m, n in zip(marks, names, strict=True))
     lines.append(f"{' ' * label_width}  hands; {legend}; * = several")
     return lines

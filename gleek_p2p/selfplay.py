@@ -56,7 +56,8 @@ def selfplay(
     on_event: Callable[[int], None] | None = None,
 ) -> SelfplayResult:
     """Play a whole session between ``strategies`` (one per seat)."""
-    tables = make_seats(variant, hands, seed, [s.name for s in strategies])
+    names = [f"{s.name}-{seat}" for seat, s in enumerate(strategies)]
+    tables = make_seats(variant, hands, seed, names)
     if len(strategies) != len(tables):
         raise ValueError(f"{variant.players} strategies are needed")
     records: list[bytes] = []

@@ -43,7 +43,9 @@ class Roster:
             raise ProtocolError(f"a session has 1 to {MAX_HANDS} hands, not {self.hands}")
         for name in self.names:
             if not 0 < len(name) <= MAX_NAME or not name.isprintable():
-                raise ProtocolError(f"player name {name!r} is not 1-{MAX_NAME} printable characters")
+                raise ProtocolError(
+                    f"player name {name!r} is not 1-{MAX_NAME} printable characters"
+                )
         if not 16 <= len(self.nonce) <= 64:
             raise ProtocolError("the roster nonce must be 16 to 64 bytes")
 

@@ -23,6 +23,7 @@ from typing import Any
 
 from gleek_p2p.deck import DeckProtocol, Keys
 from gleek_p2p.errors import Cheating, GleekError, IllegalMove, ProtocolError
+from gleek_p2p.log.chain import check_equivocation
 from gleek_p2p.log.envelope import Envelope, event_hash, sign_envelope, verify_envelope
 from gleek_p2p.log.keys import Identity
 from gleek_p2p.rules import (
@@ -125,6 +126,21 @@ class _Mutable:
     hands: list[HandRecord] = field(default_factory=list)
     verdict: Verdict | None = None
     audit_failure: Cheating | None = None
+
+
+def _fork(deck: DeckProtocol | None) -> DeckProtocol | None:
+    """A copy of the deck protocol that a failed event can be rolled back to.
+
+    Its containers are copied one level deep: what they hold (points, keys,
+    messages) is immutable, so this is as good as a deep copy and far cheaper.
+    """
+    if deck is None:
+        return None
+    fork = copy.copy(deck)
+    for name, value in vars(deck).items():
+        if isinstance(value, dict | list | set):
+            setattr(fork, name, copy.copy(value))
+    return fork
 
 
 class Table:
@@ -291,9 +307,13 @@ class Table:
             return self._sign(kind, [cut_nonce(self._secret, self.session_id)])
         if kind in (ev.COMMIT, ev.SHUFFLE, ev.LOCK):
             assert m.deck is not None
-            maker = {ev.COMMIT: m.deck.make_commit, ev.SHUFFLE: m.deck.make_shuffle,
-                     ev.LOCK: m.deck.make_lock}[kind]
-            message: ev.DeckMessage = maker()
+            message: ev.DeckMessage
+            if kind == ev.COMMIT:
+                message = m.deck.make_commit()
+            elif kind == ev.SHUFFLE:
+                message = m.deck.make_shuffle()
+            else:
+                message = m.deck.make_lock()
             return self._sign(kind, ev.deck_body(message))
         if kind == ev.KEYS:
             assert m.deck is not None
@@ -335,7 +355,9 @@ class Table:
         assert self._m.deck is not None
         return self._m.deck.make_keys(slots)
 
-    def abort_event(self, blamed: int | None, reason: str, evidence: tuple[bytes, ...] = ()) -> Envelope:
+    def abort_event(
+        self, blamed: int | None, reason: str, evidence: tuple[bytes, ...] = ()
+    ) -> Envelope:
         """An abort signed by this seat: ends the session, blaming ``blamed``."""
         reason = reason[: ev.MAX_REASON]
         return self._sign(ev.ABORT, ev.Abort(blamed, reason, evidence[: ev.MAX_EVIDENCE]).to_body())
@@ -360,7 +382,7 @@ class Table:
         self._m.talon_keys_from = set(saved.talon_keys_from)
         self._m.public_slots = set(saved.public_slots)
         self._m.hands = list(saved.hands)
-        self._m.deck = copy.deepcopy(saved.deck)
+        self._m.deck = _fork(saved.deck)
         try:
             applied = self._take(envelope)
         except Cheating:
@@ -384,8 +406,8 @@ class Table:
             return []
         if envelope.session_id != self.session_id:
             raise ProtocolError("that event belongs to another session")
-        if envelope.seat == known.seat and known.kind != ev.ABORT:
-            verify_envelope(envelope, self.roster.publics[envelope.seat])
+        equivocation = check_equivocation(known, envelope, self.roster.publics)
+        if equivocation is not None and known.kind != ev.ABORT:
             raise Cheating(
                 envelope.seat,
                 f"signed two different events at position {envelope.seq}",

@@ -1,0 +1,294 @@
+"""Durable storage: one append-only log file per session, and a secrets file.
+
+Log file layout (all integers big-endian)::
+
+    header:  b"GLEEKLOG" (8 bytes) | format version u32 (= 1)
+    record:  length u32 (1..MAX_RECORD) | crc32(length) u32 | payload
+             | crc32(length || payload) u32
+
+``append`` returns only after the record is written and fsynced, so an
+acknowledged record survives a crash. A crash can leave a torn last record;
+``open`` cuts the file back to the last whole record. The length has its own
+checksum, so a damaged length is never mistaken for a record running past
+the end of the file. A record that fails a checksum with more data after it
+cannot be a torn write (appends only ever touch the end): that is
+corruption, reported as ProtocolError, and the file is left alone for a
+human to look at.
+"""
+
+from __future__ import annotations
+
+import os
+import struct
+import zlib
+from pathlib import Path
+from types import TracebackType
+
+from gleek_p2p.errors import GleekError, ProtocolError
+from gleek_p2p.log import canonical
+from gleek_p2p.log.keys import check_private_file, fsync_dir, write_private_file
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - not POSIX
+    fcntl = None  # type: ignore[assignment]
+
+MAGIC = b"GLEEKLOG"
+FORMAT_VERSION = 1
+HEADER = MAGIC + struct.pack(">I", FORMAT_VERSION)
+MAX_RECORD = 1 << 24
+"""Largest record payload (16 MiB); a longer length field is damage."""
+_LEN = struct.Struct(">I")
+_HEAD_SIZE = 8
+_FRAME_OVERHEAD = 12
+
+
+def _crc(data: bytes, start: int = 0) -> bytes:
+    return _LEN.pack(zlib.crc32(data, start))
+
+
+def frame(record: bytes) -> bytes:
+    """The on-disk bytes of one record: length, its checksum, payload, checksum."""
+    length_field = _LEN.pack(len(record))
+    return length_field + _crc(length_field) + record + _crc(record, zlib.crc32(length_field))
+
+
+def _write_all(fd: int, data: bytes, offset: int) -> None:
+    view = memoryview(data)
+    while view:
+        written = os.pwrite(fd, view, offset)
+        view = view[written:]
+        offset += written
+
+
+def scan(data: bytes, path: object = "log") -> tuple[list[bytes], int]:
+    """Parse a whole log file: (the whole records, the offset where they end).
+
+    Bytes after that offset are a torn tail. Raises ProtocolError if the
+    header is wrong or a damaged record has data after it.
+    """
+    if data[: len(MAGIC)] != MAGIC[: min(len(data), len(MAGIC))]:
+        raise ProtocolError(f"{path} is not a gleek-p2p log file")
+    if len(data) < len(HEADER):
+        if data == HEADER[: len(data)]:
+            return [], 0  # crashed while creating the file: nothing was acknowledged
+        raise ProtocolError(f"{path} has an unsupported log format version")
+    (version,) = _LEN.unpack_from(data, len(MAGIC))
+    if version != FORMAT_VERSION:
+        raise ProtocolError(f"{path} has log format version {version}, expected {FORMAT_VERSION}")
+    records: list[bytes] = []
+    offset = len(HEADER)
+    size = len(data)
+    while offset < size:
+        if size - offset < _HEAD_SIZE:
+            break  # not even a whole record header: torn
+        length_field = data[offset : offset + 4]
+        (length,) = _LEN.unpack(length_field)
+        if _crc(length_field) != data[offset + 4 : offset + 8] or not 0 < length <= MAX_RECORD:
+            # The length is unreadable, so where the record ends is unknown.
+            # Only a tail of zeros (the file grew but the data never reached
+            # the disk) can be a torn write; anything else is damage.
+            if data.count(0, offset) == size - offset:
+                break
+            raise ProtocolError(
+                f"{path} is corrupt: the header of record {len(records)} at byte "
+                f"{offset} is damaged"
+            )
+        end = offset + _FRAME_OVERHEAD + length
+        if end > size:
+            break  # the last record was cut short
+        payload = data[offset + _HEAD_SIZE : end - 4]
+        if _crc(payload, zlib.crc32(length_field)) != data[end - 4 : end]:
+            if end == size:
+                break  # the last record is torn
+            raise ProtocolError(
+                f"{path} is corrupt: record {len(records)} at byte {offset} fails its "
+                "checksum and more data follows"
+            )
+        records.append(payload)
+        offset = end
+    return records, offset
+
+
+class LogStore:
+    """An open session log: the records read at open time plus those appended."""
+
+    def __init__(self, path: Path, fd: int, records: list[bytes], size: int) -> None:
+        self.path = path
+        self._fd: int | None = fd
+        self._records = records
+        self._size = size
+        self._broken = False
+
+    @classmethod
+    def open(cls, path: Path | str) -> LogStore:
+        """Open (or create) the log at ``path``, recovering from a crash.
+
+        Whole records are read; a torn tail is truncated away (and the
+        truncation fsynced). Raises ProtocolError for a file that is not a
+        log or is corrupt in the middle, GleekError if another process has
+        it open.
+        """
+        path = Path(path)
+        if not path.parent.exists():
+            path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        created = False
+        try:
+            fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o600)
+            created = True
+        except FileExistsError:
+            fd = os.open(path, os.O_RDWR)
+        try:
+            if fcntl is not None:
+                try:
+                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                except BlockingIOError:
+                    raise GleekError(f"the log {path} is in use by another process") from None
+            size = os.fstat(fd).st_size
+            data = os.pread(fd, size, 0) if size else b""
+            records, end = scan(data, path)
+            if end == 0:  # new, or a crash before the header was durable
+                os.ftruncate(fd, 0)
+                _write_all(fd, HEADER, 0)
+                end = len(HEADER)
+                os.fsync(fd)
+                created = True
+            elif end < size:
+                os.ftruncate(fd, end)
+                os.fsync(fd)
+            if created:
+                fsync_dir(path.parent)
+        except BaseException:
+            os.close(fd)
+            raise
+        return cls(path, fd, records, end)
+
+    @property
+    def records(self) -> list[bytes]:
+        """Every record in order (a copy)."""
+        return list(self._records)
+
+    def __len__(self) -> int:
+        return len(self._records)
+
+    def append(self, record: bytes) -> None:
+        """Append one record; it is on disk (fsynced) when this returns.
+
+        If the write fails, the file is cut back to its previous end so the
+        log stays whole; if that or the fsync fails, the store refuses
+        further appends (reopen it to recover).
+        """
+        if self._fd is None:
+            raise GleekError(f"the log {self.path} is closed")
+        if self._broken:
+            raise GleekError(f"the log {self.path} had a write error; reopen it")
+        record = bytes(record)
+        if not 0 < len(record) <= MAX_RECORD:
+            raise ProtocolError(f"a log record must be 1..{MAX_RECORD} bytes")
+        data = frame(record)
+        try:
+            _write_all(self._fd, data, self._size)
+        except OSError:
+            try:
+                os.ftruncate(self._fd, self._size)
+            except OSError:
+                self._broken = True
+            raise
+        try:
+            os.fsync(self._fd)
+        except OSError:
+            # After a failed fsync the kernel may have dropped the dirty
+            # pages: what is on disk is unknown until the file is re-read.
+            self._broken = True
+            raise
+        self._size += len(data)
+        self._records.append(record)
+
+    def close(self) -> None:
+        """Close the file (idempotent)."""
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None
+
+    def __enter__(self) -> LogStore:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+
+SECRETS_MAGIC = b"GLEEKSEC\x00\x00\x00\x01"
+
+
+class SecretStore:
+    """A small name -> bytes file for per-session secrets (e.g. hand seeds).
+
+    The file is mode 0600 and replaced atomically (write, fsync, rename,
+    fsync the directory) on every change, so it is always either the old or
+    the new content. Layout: ``SECRETS_MAGIC`` then the canonical encoding
+    of a list of ``[name, value]`` pairs sorted by name.
+    """
+
+    def __init__(self, path: Path, entries: dict[str, bytes]) -> None:
+        self.path = path
+        self._entries = entries
+
+    @classmethod
+    def open(cls, path: Path | str) -> SecretStore:
+        """Load ``path`` (empty if absent); refuse a file others can read."""
+        path = Path(path)
+        if not path.exists():
+            return cls(path, {})
+        check_private_file(path, "secrets file")
+        data = path.read_bytes()
+        if not data.startswith(SECRETS_MAGIC):
+            raise ProtocolError(f"{path} is not a gleek-p2p secrets file")
+        value = canonical.decode(data[len(SECRETS_MAGIC) :], max_len=1 << 24)
+        entries: dict[str, bytes] = {}
+        if not isinstance(value, list):
+            raise ProtocolError(f"{path} is damaged")
+        for pair in value:
+            if (
+                not isinstance(pair, list)
+                or len(pair) != 2
+                or not isinstance(pair[0], str)
+                or not isinstance(pair[1], bytes)
+                or pair[0] in entries
+            ):
+                raise ProtocolError(f"{path} is damaged")
+            entries[pair[0]] = pair[1]
+        return cls(path, entries)
+
+    def get(self, name: str) -> bytes | None:
+        """The secret stored under ``name``, or None."""
+        return self._entries.get(name)
+
+    def names(self) -> list[str]:
+        """The stored names, sorted."""
+        return sorted(self._entries)
+
+    def put(self, name: str, value: bytes) -> None:
+        """Store ``value`` under ``name``, durably, before returning."""
+        entries = dict(self._entries)
+        entries[name] = bytes(value)
+        self._save(entries)
+
+    def discard(self, name: str) -> None:
+        """Forget ``name`` (durably); no error if absent."""
+        if name in self._entries:
+            entries = dict(self._entries)
+            del entries[name]
+            self._save(entries)
+
+    def _save(self, entries: dict[str, bytes]) -> None:
+        pairs = [[name, entries[name]] for name in sorted(entries)]
+        data = SECRETS_MAGIC + canonical.encode(pairs)
+        if not self.path.parent.exists():
+            self.path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        write_private_file(self.path, data, replace=True)
+        self._entries = entries
