@@ -159,7 +159,8 @@ def _dispatch(args: argparse.Namespace) -> int:
     if command == "replay":
         from gleek_p2p.ui.replay import run_replay
 
-        return run_replay(args)
+        code: int = run_replay(args)
+        return code
     raise AssertionError(command)
 
 

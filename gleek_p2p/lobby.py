@@ -15,8 +15,9 @@ import asyncio
 import contextlib
 import logging
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from gleek_p2p.errors import GleekError, ProtocolError
 from gleek_p2p.log.envelope import PROTOCOL_VERSION
@@ -122,8 +123,8 @@ class Lobby:
                 Formation(self.roster.publics, self.roster.names, self.roster.nonce)
             )
 
-    def _spawn(self, coro: object) -> None:
-        task = asyncio.create_task(coro)  # type: ignore[arg-type]
+    def _spawn(self, coro: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.create_task(coro)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
