@@ -74,6 +74,7 @@ class Lobby:
         self.addresses: dict[bytes, Address] = {}
         self.queue: asyncio.Queue[tuple[bytes, Incoming]] = asyncio.Queue()
         self._formed: asyncio.Future[Formation] | None = None
+        self._reveal: Reveal | None = None
         self._listener: Listener | None = None
         self._hints: set[Address] = set()
         self._errors: dict[Address, str] = {}
@@ -171,9 +172,14 @@ class Lobby:
                 await conn.close(str(exc))
                 return
             if reveal is not None:
+                self._reveal = reveal
                 for other in list(self.conns.values()):
                     with contextlib.suppress(ConnectionClosed):
                         other.send(reveal)
+            elif self._reveal is not None:
+                # A replacement connection: the one our reveal went out on is gone.
+                with contextlib.suppress(ConnectionClosed):
+                    conn.send(self._reveal)
         else:
             self.queue.put_nowait((public, LinkUp()))
         await self._read(conn)

@@ -1,1 +1,33 @@
+"""Mental-poker deck protocol: shuffle and deal with no trusted dealer (sans-IO).
 
+See SPEC.md §2. ``DeckProtocol`` is one seat's (or an observer's) view;
+``audit_transcript`` checks a finished hand's messages; ``harness`` runs all
+seats in one process.
+"""
+
+from .group import UnsafeLibsodium, self_test
+from .messages import (
+    Commit,
+    DeckMessage,
+    Keys,
+    LockPass,
+    SeedReveal,
+    ShufflePass,
+    message_from_wire,
+)
+from .protocol import DealDispute, DeckProtocol, audit_transcript
+
+__all__ = [
+    "Commit",
+    "DealDispute",
+    "DeckMessage",
+    "DeckProtocol",
+    "Keys",
+    "LockPass",
+    "SeedReveal",
+    "ShufflePass",
+    "UnsafeLibsodium",
+    "audit_transcript",
+    "message_from_wire",
+    "self_test",
+]

@@ -4,7 +4,9 @@ A log is: one ``roster`` (seat 0), the cut draw (``cut-commit`` then
 ``cut-reveal`` from every seat), then for every hand the deck set-up
 (``commit``, ``shuffle``, ``lock``), ``keys`` (deal keys, then talon keys),
 ``act`` (every decision of a player, with the keys of any card it shows) and
-finally ``seed`` from every seat. ``abort`` may end a session at any point.
+finally ``seed`` from every seat. A seat whose own card does not open signs
+``dispute`` (the seeds are then revealed at once and the audit names the
+culprit); ``abort`` may end a session at any point.
 Bodies are canonical lists; the envelope (layer 3) carries the seat.
 """
 
@@ -26,8 +28,11 @@ LOCK = "lock"
 KEYS = "keys"
 ACT = "act"
 SEED = "seed"
+DISPUTE = "dispute"
 ABORT = "abort"
-KINDS = (ROSTER, CUT_COMMIT, CUT_REVEAL, COMMIT, SHUFFLE, LOCK, KEYS, ACT, SEED, ABORT)
+KINDS = (ROSTER, CUT_COMMIT, CUT_REVEAL, COMMIT, SHUFFLE, LOCK, KEYS, ACT, SEED, DISPUTE, ABORT)
+OUT_OF_TURN = (DISPUTE, ABORT)
+"""Kinds any seat may sign whoever's turn it is: both stop the hand."""
 
 MAX_REASON = 300
 MAX_EVIDENCE = 8

@@ -21,8 +21,8 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
-from gleek_p2p.deck import DeckProtocol, Keys
-from gleek_p2p.errors import Cheating, GleekError, IllegalMove, ProtocolError
+from gleek_p2p.deck import DealDispute, DeckProtocol, Keys
+from gleek_p2p.errors import Cheating, IllegalMove, ProtocolError
 from gleek_p2p.log.chain import check_equivocation
 from gleek_p2p.log.envelope import Envelope, event_hash, sign_envelope, verify_envelope
 from gleek_p2p.log.keys import Identity
@@ -126,6 +126,14 @@ class _Mutable:
     hands: list[HandRecord] = field(default_factory=list)
     verdict: Verdict | None = None
     audit_failure: Cheating | None = None
+    dispute_slot: int | None = None
+    """A slot of this seat that did not open: this seat must dispute the deal.
+
+    It does so when its turn comes (its own cards are needed only then), so
+    the dispute takes a position no other seat is signing for.
+    """
+    dispute_now: bool = False
+    disputed_by: int | None = None
 
 
 def _fork(deck: DeckProtocol | None) -> DeckProtocol | None:
@@ -292,7 +300,12 @@ class Table:
 
     def auto_event(self) -> Envelope | None:
         """This seat's next protocol step (anything but a player's decision), signed."""
+        m = self._m
         exp = self.expected()
+        if (self.seat is not None and m.dispute_slot is not None and m.disputed_by is None
+                and not self.finished
+                and (m.dispute_now or (exp is not None and exp.seat == self.seat))):
+            return self._sign(ev.DISPUTE, [m.dispute_slot])
         if self.seat is None or exp is None or exp.seat != self.seat:
             return None
         m = self._m
@@ -384,6 +397,7 @@ class Table:
         self._m.hands = list(saved.hands)
         self._m.deck = _fork(saved.deck)
         try:
+            self._check_turn(envelope)
             applied = self._take(envelope)
         except Cheating:
             self._m = saved
@@ -391,9 +405,11 @@ class Table:
         except IllegalMove as exc:
             self._m = saved
             raise Cheating(envelope.seat, f"illegal move: {exc}", (envelope.encode(),)) from exc
-        except GleekError:
+        except ProtocolError as exc:
+            # The envelope is validly signed by its seat, at the right position:
+            # whatever is wrong with it, that seat said it.
             self._m = saved
-            raise
+            raise Cheating(envelope.seat, str(exc), (envelope.encode(),)) from exc
         self.envelopes.append(envelope)
         self.encoded.append(envelope.encode() if encoded is None else encoded)
         if self._m.stage is Stage.SEEDS and self._m.seeds_done == self.roster.seats:
@@ -431,19 +447,22 @@ class Table:
         if not 0 <= envelope.seat < self.roster.seats:
             raise ProtocolError(f"event {envelope.seq} names seat {envelope.seat}, which is empty")
         verify_envelope(envelope, self.roster.publics[envelope.seat])
-        if envelope.kind == ev.ABORT and self.envelopes:
+
+    def _check_turn(self, envelope: Envelope) -> None:
+        if envelope.kind in ev.OUT_OF_TURN and self.envelopes:
             return
         exp = self.expected()
         if exp is None:
             raise ProtocolError("no event is expected now")
         if envelope.seat != exp.seat:
             raise ProtocolError(
-                f"seat {envelope.seat} signed event {envelope.seq}, but it is seat "
+                f"signed event {envelope.seq} out of turn: it is seat "
                 f"{exp.seat}'s turn ({exp.what})"
             )
         if envelope.kind not in exp.kinds:
             raise ProtocolError(
-                f"event {envelope.seq} is a {envelope.kind!r}, but {exp.what} was expected"
+                f"signed a {envelope.kind!r} as event {envelope.seq}, where {exp.what} "
+                "was expected"
             )
 
     def _take(self, envelope: Envelope) -> list[Event]:
@@ -454,6 +473,8 @@ class Table:
             m.verdict = Verdict(envelope.seq, seat, abort.blamed, abort.reason, abort.evidence)
             m.stage = Stage.ABORTED
             return []
+        if kind == ev.DISPUTE:
+            return self._take_dispute(seat, body)
         if kind == ev.ROSTER:
             if Roster.from_body(body) != self.roster:
                 raise ProtocolError("the roster event is not the roster this table was made for")
@@ -530,7 +551,7 @@ class Table:
         wanted = self._keys_to_give()
         if tuple(slot for slot, _ in message.keys) != wanted:
             raise ProtocolError(f"seat {seat} published keys for the wrong slots")
-        m.deck.receive(message)
+        self._receive_keys(message)
         if m.stage is Stage.DEAL_KEYS:
             m.deal_keys_done += 1
             if m.deal_keys_done < self.roster.seats:
@@ -542,6 +563,34 @@ class Table:
             return self._reveal_own(lambda owner: owner == TALON)
         return []
 
+    def _receive_keys(self, keys: Keys) -> bool:
+        """Feed keys to the deck; True if this seat must now dispute the deal.
+
+        A slot of ours that does not open is not proof against anyone yet:
+        the deck keeps the keys as evidence and this seat signs a dispute,
+        after which the seeds are revealed and the audit names the culprit.
+        """
+        m = self._m
+        assert m.deck is not None
+        try:
+            m.deck.receive(keys)
+        except DealDispute as exc:
+            if m.dispute_slot is None:
+                m.dispute_slot = exc.slot
+            return True
+        return m.dispute_slot is not None
+
+    def _take_dispute(self, seat: int, body: list[Any]) -> list[Event]:
+        m = self._m
+        if m.deck is None or m.disputed_by is not None or m.stage in (Stage.SEEDS,):
+            raise ProtocolError("a dispute is only possible while a hand is being played")
+        if len(body) != 1 or not isinstance(body[0], int):
+            raise ProtocolError("a dispute names one slot")
+        m.disputed_by = seat
+        m.stage = Stage.SEEDS
+        m.seeds_done = 0
+        return []
+
     def _reveal_own(self, mine: Any) -> list[Event]:
         """Reveal to the local engine every slot the local seat can now open."""
         m = self._m
@@ -549,11 +598,13 @@ class Table:
         if self.seat is None:
             return []
         out: list[Event] = []
+        if m.dispute_slot is not None:
+            return []
         for slot, owner in enumerate(deal_layout(m.state.variant, m.state.dealer)):
             if mine(owner) and card_of(m.state, slot) is None:
                 card = m.deck.card_at(slot)
                 if card is None:
-                    raise ProtocolError(f"slot {slot} did not open to this seat")
+                    raise DealDispute(slot, "the keys published for it do not open it")
                 reveal = Reveal(slot, card)
                 m.state = apply(m.state, reveal)
                 out.append(reveal)
@@ -571,7 +622,11 @@ class Table:
             )
         out: list[Event] = []
         if act.keys is not None:
-            m.deck.receive(act.keys)
+            if self._receive_keys(act.keys):
+                # A show that clashes with a card only we have seen: the move
+                # cannot be judged, so dispute at once, out of turn.
+                m.dispute_now = True
+                return []
             for slot in needed:
                 card = m.deck.card_at(slot)
                 if card is None:
@@ -598,6 +653,8 @@ class Table:
         assert m.deck is not None and m.state is not None and m.hand_start is not None
         try:
             cards = m.deck.audit()
+            if m.disputed_by is not None:
+                raise Cheating(m.disputed_by, "disputed a deal that the seeds show was sound")
             self._replay_full(cards)
         except Cheating as exc:
             m.audit_failure = exc

@@ -89,6 +89,12 @@ def verify_records(
         except ProtocolError as exc:
             report.violations.append(Violation(index, None, f"unreadable event: {exc}"))
             break
+        if envelope.seq != index:
+            # A stored log holds each position once, in order.
+            seat = envelope.seat if 0 <= envelope.seat < roster.seats else None
+            report.violations.append(Violation(
+                index, seat, f"record {index} holds event number {envelope.seq}", (record,)))
+            break
         try:
             table.receive(envelope, record)
         except Cheating as exc:

@@ -1,0 +1,301 @@
+"""Benchmark the deck protocol: three seats, one process, against a 2048-bit baseline.
+
+Runs commit+shuffle, lock, deal (hands and talon) and the audit, for three
+seats each receiving every message, and prints the scalar multiplications
+used, the milliseconds per phase, the same protocol over the RFC 3526
+2048-bit MODP group with Python integers, and the ratios.
+
+    .venv/bin/python bench/deck.py [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import nacl.bindings as _b
+
+from gleek_p2p.deck import DeckProtocol
+from gleek_p2p.deck.harness import deal_layout, talon_slots
+from gleek_p2p.deck.kdf import frame, permutation
+
+N_SEATS = 3
+CARDS = list(range(44))
+HAND_ID = b"bench hand"
+SEEDS = [hashlib.sha256(b"bench seed %d" % s).digest() for s in range(N_SEATS)]
+TALON_TAKER = 1
+
+
+# ------------------------------------------------------------- counting
+
+
+class Counter:
+    """Wraps the two libsodium calls that cost a scalar multiplication."""
+
+    def __init__(self) -> None:
+        self.mults = 0
+        self.checks = 0
+        self._mul = _b.crypto_scalarmult_ed25519_noclamp
+        self._check = _b.crypto_core_ed25519_is_valid_point
+
+    def install(self) -> None:
+        mul, check = self._mul, self._check
+
+        def counted_mul(n: bytes, p: bytes) -> bytes:
+            self.mults += 1
+            return bytes(mul(n, p))
+
+        def counted_check(p: bytes) -> bool:
+            self.checks += 1
+            return bool(check(p))
+
+        _b.crypto_scalarmult_ed25519_noclamp = counted_mul
+        _b.crypto_core_ed25519_is_valid_point = counted_check
+
+    def uninstall(self) -> None:
+        _b.crypto_scalarmult_ed25519_noclamp = self._mul
+        _b.crypto_core_ed25519_is_valid_point = self._check
+
+
+def timed(phases: dict[str, float], name: str, fn: Callable[[], None]) -> None:
+    start = time.perf_counter()
+    fn()
+    phases[name] = (time.perf_counter() - start) * 1000
+
+
+# ------------------------------------------------------------- curve
+
+
+def run_curve() -> dict[str, float]:
+    seats = [DeckProtocol(s, N_SEATS, CARDS, HAND_ID, [0, 1, 2], SEEDS[s]) for s in range(3)]
+
+    def send(msg: Any) -> None:
+        for obj in seats:
+            obj.receive(msg)
+
+    def setup(kind: str) -> None:
+        while (step := seats[0].expected()) is not None and step[0] == kind:
+            send(getattr(seats[step[1]], f"make_{kind}")())
+
+    def shuffle() -> None:
+        setup("commit")
+        setup("shuffle")
+
+    def deal() -> None:
+        layout = deal_layout(N_SEATS, len(CARDS))
+        for giver in range(N_SEATS):
+            for taker, slots in layout.items():
+                if taker != giver:
+                    send(seats[giver].make_keys(slots))
+        talon = talon_slots(N_SEATS, len(CARDS))
+        for giver in range(N_SEATS):
+            if giver != TALON_TAKER:
+                send(seats[giver].make_keys(talon))
+
+    def audit() -> None:
+        for obj in seats:
+            send(obj.make_seed_reveal())
+        seats[0].audit()
+
+    phases: dict[str, float] = {}
+    timed(phases, "shuffle", shuffle)
+    timed(phases, "lock", lambda: setup("lock"))
+    timed(phases, "deal", deal)
+    timed(phases, "audit", audit)
+    return phases
+
+
+def cost_of_one_mult(rounds: int = 2000) -> float:
+    """Milliseconds per noclamp scalar multiplication, measured now."""
+    scalar = _b.crypto_core_ed25519_scalar_reduce(hashlib.sha512(b"s").digest())
+    point = _b.crypto_core_ed25519_from_uniform(hashlib.sha256(b"p").digest())
+    start = time.perf_counter()
+    for _ in range(rounds):
+        point = _b.crypto_scalarmult_ed25519_noclamp(scalar, point)
+    return (time.perf_counter() - start) * 1000 / rounds
+
+
+# ------------------------------------------------------------- baseline
+
+# RFC 3526 group 14: a 2048-bit safe prime; the group is the squares mod P.
+P = int(
+    "FFFFFFFFFFFFFFFFC90FDAA22168C234C4C6628B80DC1CD129024E088A67CC74020BBEA63B139B22"
+    "514A08798E3404DDEF9519B3CD3A431B302B0A6DF25F14374FE1356D6D51C245E485B576625E7EC6"
+    "F44C42E9A637ED6B0BFF5CB6F406B7EDEE386BFB5A899FA5AE9F24117C4B1FE649286651ECE45B3D"
+    "C2007CB8A163BF0598DA48361C55D39A69163FA8FD24CF5F83655D23DCA3AD961C62F356208552BB"
+    "9ED529077096966D670C354E4ABC9804F1746C08CA18217C32905E462E36CE3BE39E772C180E8603"
+    "9B2783A2EC07A28FB5C55DF06F4C52C9DE2BCBF6955817183995497CEA956AE515D2261898FA0510"
+    "15728E5A8AACAA68FFFFFFFFFFFFFFFF",
+    16,
+)
+Q = (P - 1) // 2
+
+
+def _jacobi(a: int, n: int) -> int:
+    """The Jacobi symbol (a/n): the cheapest honest subgroup check mod a safe prime."""
+    a %= n
+    result = 1
+    while a:
+        while a % 2 == 0:
+            a //= 2
+            if n % 8 in (3, 5):
+                result = -result
+        a, n = n, a
+        if a % 4 == 3 and n % 4 == 3:
+            result = -result
+        a %= n
+    return result if n == 1 else 0
+
+
+def _wide(seed: bytes, *fields: bytes) -> int:
+    out = b"".join(hashlib.blake2b(frame(*fields, bytes([i])), key=seed).digest() for i in range(5))
+    return int.from_bytes(out, "big")
+
+
+def _scalar(seed: bytes, label: bytes, seat: int, index: int) -> int:
+    return _wide(seed, label, HAND_ID, bytes([seat]), index.to_bytes(4, "big")) % (Q - 1) + 1
+
+
+class ModpSeat:
+    """One seat of the same protocol over the MODP group, Python integers."""
+
+    def __init__(self, seat: int, seed: bytes) -> None:
+        self.seat = seat
+        self.seed = seed
+        self.e = _scalar(seed, b"e", seat, 0)
+        self.keys = [_scalar(seed, b"k", seat, j) for j in range(len(CARDS))]
+        self.perm = permutation(seed, HAND_ID, seat, len(CARDS))
+
+    def shuffle(self, deck: Sequence[int], last: bool) -> list[int]:
+        if last:
+            return [pow(deck[self.perm[j]], self.keys[j], P) for j in range(len(deck))]
+        return [pow(deck[self.perm[j]], self.e, P) for j in range(len(deck))]
+
+    def lock(self, deck: Sequence[int]) -> list[int]:
+        inv = pow(self.e, -1, Q)
+        return [pow(deck[j], inv * self.keys[j] % Q, P) for j in range(len(deck))]
+
+
+def _card_points() -> list[int]:
+    return [pow(_wide(b"", b"card", bytes([c])) % P, 2, P) for c in CARDS]
+
+
+def _check_pass(points: Sequence[int], plain: set[int]) -> None:
+    if len(set(points)) != len(points):
+        raise ValueError("repeated point")
+    for x in points:
+        if not 1 < x < P - 1 or _jacobi(x, P) != 1 or x in plain:
+            raise ValueError("bad point")
+
+
+def _open(point: int, keys: Sequence[int]) -> int:
+    prod = 1
+    for k in keys:
+        prod = prod * k % Q
+    return pow(point, pow(prod, -1, Q), P)
+
+
+def run_baseline() -> dict[str, float]:
+    seats = [ModpSeat(s, SEEDS[s]) for s in range(N_SEATS)]
+    plain = _card_points()
+    plain_set = set(plain)
+    passes: list[list[int]] = []
+
+    def publish(points: list[int]) -> None:
+        for _ in range(N_SEATS):  # every seat checks every pass
+            _check_pass(points, plain_set)
+        passes.append(points)
+
+    def shuffle() -> None:
+        deck: Sequence[int] = plain
+        for s in range(N_SEATS):
+            deck = seats[s].shuffle(deck, last=s == N_SEATS - 1)
+            publish(list(deck))
+
+    def lock() -> None:
+        for s in range(N_SEATS - 1):
+            publish(seats[s].lock(passes[-1]))
+
+    def deal() -> None:
+        final = passes[-1]
+        layout = deal_layout(N_SEATS, len(CARDS))
+        layout[TALON_TAKER] = layout[TALON_TAKER] + talon_slots(N_SEATS, len(CARDS))
+        for slots in layout.values():
+            for j in slots:
+                if _open(final[j], [seats[s].keys[j] for s in range(N_SEATS)]) not in plain_set:
+                    raise ValueError("bad deal")
+
+    def audit() -> None:
+        deck: Sequence[int] = plain
+        for i in range(2 * N_SEATS - 1):
+            s = i if i < N_SEATS else i - N_SEATS
+            redo = seats[s].shuffle(deck, s == N_SEATS - 1) if i < N_SEATS else seats[s].lock(deck)
+            if redo != passes[i]:
+                raise ValueError("audit failed")
+            deck = passes[i]
+        for j, point in enumerate(deck):
+            if _open(point, [seats[s].keys[j] for s in range(N_SEATS)]) not in plain_set:
+                raise ValueError("audit failed")
+
+    phases: dict[str, float] = {}
+    timed(phases, "shuffle", shuffle)
+    timed(phases, "lock", lock)
+    timed(phases, "deal", deal)
+    timed(phases, "audit", audit)
+    return phases
+
+
+# ------------------------------------------------------------- main
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    args = parser.parse_args()
+
+    run_curve()  # warm up (imports, caches)
+    counter = Counter()
+    counter.install()
+    try:
+        phases = run_curve()
+    finally:
+        counter.uninstall()
+    per_mult = cost_of_one_mult()
+    total = sum(phases.values())
+    # A subgroup check is libsodium multiplying by L: counted as a multiplication.
+    mults = counter.mults + counter.checks
+    model = mults * per_mult
+    baseline = run_baseline()
+    baseline_total = sum(baseline.values())
+    result = {
+        "scalar_mults": mults,
+        "noclamp_mults": counter.mults,
+        "subgroup_checks": counter.checks,
+        "ms_per_phase": {k: round(v, 3) for k, v in phases.items()},
+        "ms_total": round(total, 3),
+        "ms_per_scalar_mult": round(per_mult, 5),
+        "ms_model": round(model, 3),
+        "ratio_vs_model": round(total / model, 3),
+        "baseline_ms": {k: round(v, 1) for k, v in baseline.items()},
+        "baseline_ms_total": round(baseline_total, 1),
+        "ratio_vs_baseline": round(baseline_total / total, 1),
+    }
+    if args.json:
+        print(json.dumps(result, sort_keys=True))
+        return
+    print(f"deck protocol, {N_SEATS} seats, {len(CARDS)} cards, every seat checking every message")
+    print(f"scalar multiplications: {mults} ({counter.mults} noclamp + {counter.checks} checks)")
+    print(f"one multiplication: {per_mult:.4f} ms; model (mults x one): {model:.1f} ms")
+    for name, ms in phases.items():
+        print(f"  {name:8} {ms:9.2f} ms   baseline {baseline[name]:10.1f} ms")
+    print(f"total    {total:9.2f} ms   baseline {baseline_total:10.1f} ms")
+    print(f"ratio vs model: {total / model:.2f} (must be <= 2)")
+    print(f"baseline / curve: {baseline_total / total:.0f}x (must be >= 100)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,506 @@
+"""The deck protocol, one object per seat (or per observer), sans-IO.
+
+The object takes messages in (``receive``) and produces this seat's messages
+(``make_*``); it never talks to anyone. Every message, the seat's own
+included, goes through ``receive`` and is checked there. ``receive`` is
+atomic: it validates everything before it changes anything, and a rejected
+message (``ProtocolError``, ``Cheating``) leaves the object as it was.
+
+One exception is deliberate: ``DealDispute`` is raised *after* the message is
+recorded. The message was well formed and in turn, the deal it completes is
+what is broken, and the message is evidence the audit needs to name the
+culprit once the seeds are out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from gleek_p2p.errors import Cheating, ProtocolError
+
+from .group import POINT_TO_CARD, card_point, is_valid_point, is_valid_scalar, self_test
+from .kdf import SEED_BYTES, commitment
+from .messages import (
+    Commit,
+    DeckMessage,
+    Keys,
+    LockPass,
+    SeedReveal,
+    ShufflePass,
+    message_from_wire,
+)
+from .passes import lock_keys, lock_pass, shuffle_pass, unlock
+
+Step = tuple[str, int]
+
+
+class DealDispute(ProtocolError):
+    """A slot dealt to this seat does not open to a valid card.
+
+    The seat cannot tell who broke it; the seeds must be revealed early and
+    ``DeckProtocol.audit`` names the culprit.
+    """
+
+    def __init__(self, slot: int, reason: str) -> None:
+        super().__init__(f"slot {slot} does not open to a valid card ({reason}): audit needed")
+        self.slot = slot
+        self.reason = reason
+
+
+class DeckProtocol:
+    """Commit-reveal mental poker for one seat (``seat=None``: an observer).
+
+    ``cards`` is the pack in canonical order (card ids), ``hand_id`` binds
+    every derivation and commitment to this hand, ``order`` is the order in
+    which the seats commit, shuffle and lock, and ``seed`` is this seat's
+    32-byte secret for the hand (all its randomness derives from it).
+    """
+
+    def __init__(
+        self,
+        seat: int | None,
+        n_seats: int,
+        cards: Sequence[int],
+        hand_id: bytes,
+        order: Sequence[int],
+        seed: bytes | None,
+    ) -> None:
+        self_test()
+        if n_seats < 2:
+            raise ProtocolError("the deck needs at least two seats")
+        if sorted(order) != list(range(n_seats)):
+            raise ProtocolError("the order must name every seat once")
+        card_list = list(cards)
+        if not card_list or len(set(card_list)) != len(card_list):
+            raise ProtocolError("the pack must be a non-empty list of distinct cards")
+        if any(type(c) is not int or not 0 <= c < len(POINT_TO_CARD) for c in card_list):
+            raise ProtocolError("a card id is an integer 0..43")
+        if type(hand_id) is not bytes or not hand_id:
+            raise ProtocolError("the hand id must be non-empty bytes")
+        if (seat is None) != (seed is None):
+            raise ProtocolError("a seat needs a seed and an observer has none")
+        if seat is not None and not 0 <= seat < n_seats:
+            raise ProtocolError(f"no seat {seat}")
+        if seed is not None and (type(seed) is not bytes or len(seed) != SEED_BYTES):
+            raise ProtocolError(f"the seed must be {SEED_BYTES} bytes")
+
+        self.seat = seat
+        self.n_seats = n_seats
+        self.cards: tuple[int, ...] = tuple(card_list)
+        self.hand_id = hand_id
+        self.order: tuple[int, ...] = tuple(order)
+        self._seed = seed
+        self.n_slots = len(card_list)
+        self._deck0 = tuple(card_point(c) for c in card_list)
+        self._pack = {card_point(c): c for c in card_list}
+
+        last = self.order[-1]
+        self._schedule: tuple[Step, ...] = (
+            tuple(("commit", s) for s in self.order)
+            + tuple(("shuffle", s) for s in self.order)
+            + tuple(("lock", s) for s in self.order if s != last)
+        )
+        self._setup: list[DeckMessage] = []
+        self._commits: dict[int, Commit] = {}
+        self._keys: dict[tuple[int, int], bytes] = {}
+        self._key_messages: list[Keys] = []
+        self._seeds: dict[int, SeedReveal] = {}
+        self._opened: dict[int, int] = {}
+        self._public: set[int] = set()
+        self._disputed: set[int] = set()
+        self._own_keys: tuple[bytes, ...] | None = None
+
+    # ----------------------------------------------------------------- state
+
+    def expected(self) -> Step | None:
+        """The setup step due now, ``(kind, seat)``, or None once the deck is locked."""
+        done = len(self._setup)
+        return self._schedule[done] if done < len(self._schedule) else None
+
+    @property
+    def setup_done(self) -> bool:
+        """True once every commit, shuffle and lock pass is in."""
+        return len(self._setup) == len(self._schedule)
+
+    @property
+    def final_deck(self) -> tuple[bytes, ...]:
+        """The locked deck (valid once ``setup_done``)."""
+        return self._current_deck()
+
+    def card_at(self, slot: int) -> int | None:
+        """The card in ``slot`` if this object can open it, else None."""
+        self._check_slot_arg(slot)
+        return self._opened.get(slot)
+
+    def visible_cards(self) -> dict[int, int]:
+        """Every slot this object has opened: slot -> card."""
+        return dict(self._opened)
+
+    def public_cards(self) -> dict[int, int]:
+        """The slots opened with every key public (shows): slot -> card."""
+        return {slot: self._opened[slot] for slot in sorted(self._public)}
+
+    def has_key(self, seat: int, slot: int) -> bool:
+        """Whether ``seat`` has published its key for ``slot``."""
+        return (seat, slot) in self._keys
+
+    def messages(self) -> tuple[DeckMessage, ...]:
+        """Every accepted message: setup, then keys, then seed reveals."""
+        return (*self._setup, *self._key_messages, *self._seeds.values())
+
+    # ------------------------------------------------------- this seat's moves
+
+    def make_commit(self) -> Commit:
+        """This seat's commitment to its seed (its turn in the commit round)."""
+        seed = self._own_turn("commit")
+        return Commit(self._me(), commitment(seed, self.hand_id, self._me()))
+
+    def make_shuffle(self) -> ShufflePass:
+        """This seat's shuffle pass (the last shuffler locks in it)."""
+        seed = self._own_turn("shuffle")
+        me = self._me()
+        points = shuffle_pass(
+            seed, self.hand_id, me, self._current_deck(), lock=me == self.order[-1]
+        )
+        return ShufflePass(me, points)
+
+    def make_lock(self) -> LockPass:
+        """This seat's lock pass."""
+        seed = self._own_turn("lock")
+        me = self._me()
+        return LockPass(me, lock_pass(seed, self.hand_id, me, self._current_deck()))
+
+    def make_keys(self, slots: Iterable[int]) -> Keys:
+        """This seat's per-card keys for ``slots`` (to deal, hand over or show them)."""
+        me = self._me()
+        if not self.setup_done:
+            raise ProtocolError("no keys before the deck is locked")
+        chosen = list(slots)
+        if len(set(chosen)) != len(chosen):
+            raise ProtocolError("a slot is named twice")
+        for slot in chosen:
+            self._check_slot_arg(slot)
+            if (me, slot) in self._keys:
+                raise ProtocolError(f"the key for slot {slot} is already published")
+            if slot in self._disputed:
+                raise DealDispute(slot, "disputed: it must be audited, not opened further")
+        own = self._own_lock_keys()
+        return Keys(me, tuple((slot, own[slot]) for slot in chosen))
+
+    def make_seed_reveal(self) -> SeedReveal:
+        """This seat's seed, for the audit (after the hand or on a dispute)."""
+        me = self._me()
+        if me not in self._commits:
+            raise ProtocolError("nothing to reveal before the commitment")
+        assert self._seed is not None
+        return SeedReveal(me, self._seed)
+
+    # ----------------------------------------------------------------- receive
+
+    def receive(self, message: DeckMessage | list[Any]) -> None:
+        """Check a message from any seat (this one included) and take it in.
+
+        Raises ``Cheating`` naming the sender when the message breaks the
+        protocol, ``ProtocolError`` when it is malformed; in both cases
+        nothing changes. Raises ``DealDispute`` (after recording the message)
+        when a slot this seat holds opens to no valid card.
+        """
+        msg = message_from_wire(message) if isinstance(message, list) else message
+        if not isinstance(msg, Commit | ShufflePass | LockPass | Keys | SeedReveal):
+            raise ProtocolError("not a deck message")
+        if type(msg.seat) is not int or not 0 <= msg.seat < self.n_seats:
+            raise ProtocolError(f"no seat {msg.seat!r}")
+        if isinstance(msg, Commit):
+            self._receive_commit(msg)
+        elif isinstance(msg, ShufflePass | LockPass):
+            self._receive_pass(msg)
+        elif isinstance(msg, Keys):
+            self._receive_keys(msg)
+        else:
+            self._receive_seed(msg)
+
+    def _check_turn(self, kind: str, msg: DeckMessage) -> None:
+        step = self.expected()
+        if step != (kind, msg.seat):
+            due = "nothing" if step is None else f"a {step[0]} from seat {step[1]}"
+            raise Cheating(msg.seat, f"sent a {kind} out of turn ({due} was due)", (msg,))
+
+    def _receive_commit(self, msg: Commit) -> None:
+        self._check_turn("commit", msg)
+        if type(msg.digest) is not bytes or len(msg.digest) != 32:
+            raise Cheating(msg.seat, "its commitment is not a 32-byte digest", (msg,))
+        self._setup.append(msg)
+        self._commits[msg.seat] = msg
+
+    def _receive_pass(self, msg: ShufflePass | LockPass) -> None:
+        kind = "shuffle" if isinstance(msg, ShufflePass) else "lock"
+        self._check_turn(kind, msg)
+        points = msg.points
+        if type(points) is not tuple or len(points) != self.n_slots:
+            raise Cheating(msg.seat, f"its {kind} pass does not hold {self.n_slots} points", (msg,))
+        for j, p in enumerate(points):
+            if not is_valid_point(p):
+                raise Cheating(
+                    msg.seat,
+                    f"point {j} of its {kind} pass is not a valid prime-order point",
+                    (msg,),
+                )
+            if p in POINT_TO_CARD:
+                raise Cheating(
+                    msg.seat, f"point {j} of its {kind} pass is a plaintext card", (msg,)
+                )
+        if len(set(points)) != len(points):
+            raise Cheating(msg.seat, f"its {kind} pass repeats a point", (msg,))
+        previous = self._last_pass()
+        if previous is not None and not set(points).isdisjoint(previous.points):
+            raise Cheating(
+                msg.seat, f"its {kind} pass leaves a point of the previous pass", (previous, msg)
+            )
+        self._setup.append(msg)
+
+    def _receive_keys(self, msg: Keys) -> None:
+        seat = msg.seat
+        if not self.setup_done:
+            raise Cheating(seat, "published keys before the deck was locked", (msg,))
+        if type(msg.keys) is not tuple:
+            raise ProtocolError("the keys must be a tuple of (slot, key) pairs")
+        new: dict[int, bytes] = {}
+        for pair in msg.keys:
+            if type(pair) is not tuple or len(pair) != 2:
+                raise ProtocolError("a key is a (slot, key) pair")
+            slot, key = pair
+            if type(slot) is not int or not 0 <= slot < self.n_slots:
+                raise Cheating(
+                    seat, f"published a key for slot {slot!r}, which does not exist", (msg,)
+                )
+            if not is_valid_scalar(key):
+                raise Cheating(
+                    seat, f"its key for slot {slot} is not a canonical non-zero scalar", (msg,)
+                )
+            if (seat, slot) in self._keys or slot in new:
+                raise Cheating(seat, f"published its key for slot {slot} twice", (msg,))
+            new[slot] = key
+
+        keys_after = dict(self._keys)
+        keys_after.update(((seat, slot), key) for slot, key in new.items())
+        openings: dict[int, int] = {}
+        going_public: set[int] = set()
+        disputes: list[tuple[int, str]] = []
+        final = self._current_deck()
+        for slot in new:
+            if all((s, slot) in keys_after for s in range(self.n_seats)):
+                going_public.add(slot)
+        for slot in sorted(new):
+            everyone = slot in going_public
+            if slot in self._opened and everyone:
+                # Opened alone before; now everyone opens it with the published
+                # keys, and must get the same card.
+                scalars = [keys_after[(s, slot)] for s in range(self.n_seats)]
+                if self._pack.get(unlock(final[slot], scalars)) != self._opened[slot]:
+                    evidence = self._slot_evidence(slot, msg)
+                    raise Cheating(seat, f"its key opens slot {slot} to another card", evidence)
+                continue
+            if slot in self._opened or slot in self._disputed:
+                continue
+            if not everyone and not self._holds_rest(slot, keys_after):
+                continue
+            card, problem = self._open(slot, final[slot], keys_after, openings)
+            if problem is None:
+                assert card is not None
+                openings[slot] = card
+            elif everyone and (
+                card is None or card not in self._private_cards(openings, going_public)
+            ):
+                # Whoever completes a slot held every other key and could
+                # open it first: publishing a key that opens it to a non-card
+                # (or to a card already shown) is that seat's doing.
+                evidence = self._slot_evidence(slot, msg)
+                raise Cheating(seat, f"its key opens slot {slot} to {problem}", evidence)
+            else:
+                disputes.append((slot, problem))
+
+        self._keys = keys_after
+        self._key_messages.append(msg)
+        self._opened.update(openings)
+        self._public |= going_public
+        for slot, _ in disputes:
+            self._disputed.add(slot)
+        if disputes:
+            raise DealDispute(*disputes[0])
+
+    def _receive_seed(self, msg: SeedReveal) -> None:
+        commit = self._commits.get(msg.seat)
+        if commit is None:
+            raise Cheating(msg.seat, "revealed a seed it never committed to", (msg,))
+        if msg.seat in self._seeds:
+            raise Cheating(msg.seat, "revealed its seed twice", (self._seeds[msg.seat], msg))
+        seed = msg.seed
+        if (
+            type(seed) is not bytes
+            or len(seed) != SEED_BYTES
+            or commitment(seed, self.hand_id, msg.seat) != commit.digest
+        ):
+            raise Cheating(msg.seat, "its seed does not match its commitment", (commit, msg))
+        self._seeds[msg.seat] = msg
+
+    # ------------------------------------------------------------------- audit
+
+    def audit(self) -> dict[int, int]:
+        """Recompute every pass and every published key from the revealed seeds.
+
+        Raises ``Cheating`` on the first deviation, in the order the messages
+        were sent. Returns the whole deal, slot -> card (empty if the setup
+        never finished).
+        """
+        missing = [s for s in range(self.n_seats) if s not in self._seeds]
+        if missing:
+            raise ProtocolError(f"the audit needs every seed (missing: seats {missing})")
+        seeds = {s: r.seed for s, r in self._seeds.items()}
+
+        deck = self._deck0
+        previous: DeckMessage | None = None
+        for msg in self._setup:
+            if not isinstance(msg, ShufflePass | LockPass):
+                continue
+            s = msg.seat
+            if isinstance(msg, ShufflePass):
+                kind = "shuffle"
+                want = shuffle_pass(seeds[s], self.hand_id, s, deck, lock=s == self.order[-1])
+            else:
+                kind = "lock"
+                want = lock_pass(seeds[s], self.hand_id, s, deck)
+            if want != msg.points:
+                j = next(i for i, (a, b) in enumerate(zip(want, msg.points, strict=True)) if a != b)
+                evidence = [self._commits[s], self._seeds[s]]
+                if previous is not None:
+                    evidence.append(previous)
+                evidence.append(msg)
+                raise Cheating(
+                    s, f"its {kind} pass differs from its seed's (first at slot {j})", evidence
+                )
+            deck = msg.points
+            previous = msg
+
+        all_keys = {s: lock_keys(seeds[s], self.hand_id, s, self.n_slots) for s in seeds}
+        for km in self._key_messages:
+            for slot, key in km.keys:
+                if key != all_keys[km.seat][slot]:
+                    raise Cheating(
+                        km.seat,
+                        f"its key for slot {slot} differs from its seed's",
+                        (self._commits[km.seat], self._seeds[km.seat], km),
+                    )
+
+        if not self.setup_done:
+            return {}
+        deal: dict[int, int] = {}
+        for slot, point in enumerate(deck):
+            opened = unlock(point, [all_keys[s][slot] for s in range(self.n_seats)])
+            card = self._pack.get(opened)
+            # Unreachable once every pass matched its seed; kept as a guard.
+            if card is None or card in deal.values():
+                raise ProtocolError(f"slot {slot} does not open to a card of the pack")
+            deal[slot] = card
+        for slot, card in self._opened.items():
+            if deal[slot] != card:
+                raise ProtocolError(f"slot {slot} opened to a different card during the hand")
+        return deal
+
+    # ---------------------------------------------------------------- helpers
+
+    def _me(self) -> int:
+        if self.seat is None:
+            raise ProtocolError("an observer sends no messages")
+        return self.seat
+
+    def _own_turn(self, kind: str) -> bytes:
+        me = self._me()
+        if self.expected() != (kind, me):
+            raise ProtocolError(f"it is not seat {me}'s turn to {kind}")
+        assert self._seed is not None
+        return self._seed
+
+    def _own_lock_keys(self) -> tuple[bytes, ...]:
+        if self._own_keys is None:
+            assert self._seed is not None and self.seat is not None
+            self._own_keys = lock_keys(self._seed, self.hand_id, self.seat, self.n_slots)
+        return self._own_keys
+
+    def _check_slot_arg(self, slot: int) -> None:
+        if type(slot) is not int or not 0 <= slot < self.n_slots:
+            raise ProtocolError(f"no slot {slot!r}")
+
+    def _last_pass(self) -> ShufflePass | LockPass | None:
+        for msg in reversed(self._setup):
+            if isinstance(msg, ShufflePass | LockPass):
+                return msg
+        return None
+
+    def _current_deck(self) -> tuple[bytes, ...]:
+        last = self._last_pass()
+        return self._deck0 if last is None else last.points
+
+    def _holds_rest(self, slot: int, keys: dict[tuple[int, int], bytes]) -> bool:
+        me = self.seat
+        if me is None:
+            return False
+        return all((s, slot) in keys for s in range(self.n_seats) if s != me)
+
+    def _private_cards(self, pending: dict[int, int], going_public: set[int]) -> set[int]:
+        """Cards this seat opened alone: only it can know a show repeats one."""
+        public = self._public | going_public
+        opened = {**self._opened, **pending}
+        return {card for slot, card in opened.items() if slot not in public}
+
+    def _open(
+        self,
+        slot: int,
+        point: bytes,
+        keys: dict[tuple[int, int], bytes],
+        pending: dict[int, int],
+    ) -> tuple[int | None, str | None]:
+        """Open a slot: (card, None), or (card or None, what is wrong)."""
+        scalars = []
+        for s in range(self.n_seats):
+            key = keys.get((s, slot))
+            if key is None:
+                key = self._own_lock_keys()[slot]
+            scalars.append(key)
+        card = self._pack.get(unlock(point, scalars))
+        if card is None:
+            return None, "no card of the pack"
+        seen = {**self._opened, **pending}
+        for other, other_card in seen.items():
+            if other_card == card and other != slot:
+                return card, f"card {card}, already seen in slot {other}"
+        return card, None
+
+    def _slot_evidence(self, slot: int, msg: Keys) -> list[DeckMessage]:
+        evidence: list[DeckMessage] = []
+        last = self._last_pass()
+        if last is not None:
+            evidence.append(last)
+        evidence.extend(k for k in self._key_messages if any(s == slot for s, _ in k.keys))
+        evidence.append(msg)
+        return evidence
+
+
+def audit_transcript(
+    n_seats: int,
+    cards: Sequence[int],
+    hand_id: bytes,
+    order: Sequence[int],
+    messages: Iterable[DeckMessage | list[Any]],
+) -> dict[int, int]:
+    """Check a whole hand's deck messages as an observer and audit them.
+
+    ``messages`` are in the order they were sent (message objects or wire
+    lists), seed reveals included. Returns slot -> card; raises ``Cheating``
+    naming the first seat that deviated, ``ProtocolError`` on a malformed or
+    incomplete transcript.
+    """
+    observer = DeckProtocol(None, n_seats, cards, hand_id, order, None)
+    for message in messages:
+        observer.receive(message)
+    return observer.audit()

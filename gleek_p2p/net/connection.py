@@ -1,0 +1,423 @@
+"""Authenticated peer connections over asyncio streams.
+
+``connect`` dials, ``listen`` accepts; both run the handshake (handshake.py)
+within ``Limits.handshake_timeout`` and yield a ``Connection`` whose ``peer``
+is the authenticated Hello. A Connection has a bounded outbound queue drained
+by one writer task (each drain bounded by ``Limits.write_timeout``), answers
+pings itself, and closes on the first bad frame, malformed message, read
+timeout or queue overflow, with a reason sentence for the user.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass
+
+from gleek_p2p.errors import GleekError, ProtocolError
+
+from .framing import encode_frame, read_frame
+from .handshake import Handshake, Offer, Signer
+from .messages import (
+    CHALLENGE_SIZE,
+    MAX_MESSAGE_SIZE,
+    Bye,
+    Hello,
+    Message,
+    Ping,
+    Pong,
+    Proof,
+    Refuse,
+    decode_message,
+    encode_message,
+)
+
+__all__ = [
+    "Connection",
+    "ConnectionClosed",
+    "Limits",
+    "Listener",
+    "connect",
+    "handshake_over",
+    "listen",
+]
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Every timeout (seconds) and bound of the transport, in one place."""
+
+    connect_timeout: float = 5.0
+    handshake_timeout: float = 10.0
+    read_timeout: float | None = 60.0
+    """Close if no frame arrives for this long (pings keep a live peer in)."""
+    write_timeout: float = 10.0
+    """Close if the peer does not take our bytes for this long."""
+    ping_interval: float | None = 15.0
+    """Send a Ping after this long with nothing to send (None: never)."""
+    max_frame: int = MAX_MESSAGE_SIZE
+    queue_size: int = 1024
+    """Most messages waiting to be sent; one more closes the connection."""
+    max_pending_handshakes: int = 16
+    """Listener: more simultaneous handshakes than this are dropped at once."""
+
+
+class ConnectionClosed(GleekError):
+    """The connection is closed; ``reason`` says why, for the user."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+_STOP = object()
+
+
+class Connection:
+    """An authenticated connection to ``peer``; one task calls ``recv``.
+
+    ``send`` never blocks: it queues, and a full queue closes the connection
+    (a peer that does not read must not make us hold unbounded memory).
+    """
+
+    def __init__(
+        self,
+        reader: asyncio.StreamReader,
+        writer: asyncio.StreamWriter,
+        peer: Hello,
+        *,
+        dialled: bool,
+        limits: Limits,
+    ) -> None:
+        self.reader = reader
+        self.writer = writer
+        self.peer = peer
+        self.dialled = dialled
+        """True if we dialled this connection (see formation.keep_connection)."""
+        self.limits = limits
+        self.close_reason: str | None = None
+        self._queue: asyncio.Queue[object] = asyncio.Queue()
+        self._writer_task = asyncio.create_task(self._write_loop())
+        self._closed_event = asyncio.Event()
+
+    @property
+    def closed(self) -> bool:
+        """True once the connection is closing or closed."""
+        return self.close_reason is not None
+
+    def send(self, msg: Message) -> None:
+        """Queue ``msg``; ConnectionClosed if closed, or if the queue overflows."""
+        if self.close_reason is not None:
+            raise ConnectionClosed(self.close_reason)
+        if self._queue.qsize() >= self.limits.queue_size:
+            self._abort(
+                f"more than {self.limits.queue_size} messages waiting: the peer is not keeping up"
+            )
+            raise ConnectionClosed(self.close_reason or "closed")
+        self._queue.put_nowait(msg)
+
+    async def recv(self) -> Message:
+        """The next message (never Ping/Pong/Bye); ConnectionClosed once closed.
+
+        A bad frame, malformed message, unexpected handshake message or
+        ``read_timeout`` without a frame closes the connection. A peer's Bye
+        or Refuse closes it with the peer's reason.
+        """
+        while True:
+            if self.close_reason is not None:
+                raise ConnectionClosed(self.close_reason)
+            try:
+                payload = await read_frame(
+                    self.reader, self.limits.max_frame, self.limits.read_timeout
+                )
+                if payload is None:
+                    self._abort("the peer closed the connection")
+                    continue
+                msg = decode_message(payload)
+            except TimeoutError:
+                self._abort(f"nothing heard from the peer for {self.limits.read_timeout} s")
+                continue
+            except ProtocolError as exc:
+                self._abort(f"the peer broke the protocol: {exc.message}")
+                continue
+            except OSError as exc:
+                self._abort(f"the connection failed: {exc}")
+                continue
+            if isinstance(msg, Ping):
+                with contextlib.suppress(ConnectionClosed):
+                    self.send(Pong(msg.token))
+            elif isinstance(msg, Pong):
+                pass
+            elif isinstance(msg, Bye):
+                self._abort(f"the peer left: {msg.reason}" if msg.reason else "the peer left")
+            elif isinstance(msg, Refuse):
+                self._abort(f"the peer refused the connection: {msg.reason}")
+            elif isinstance(msg, Hello | Proof):
+                self._abort(f"the peer broke the protocol: {type(msg).__name__} after handshake")
+            else:
+                return msg
+
+    def __aiter__(self) -> AsyncIterator[Message]:
+        return self._iterate()
+
+    async def _iterate(self) -> AsyncIterator[Message]:
+        while True:
+            try:
+                yield await self.recv()
+            except ConnectionClosed:
+                return
+
+    async def close(self, reason: str = "") -> None:
+        """Send what is queued, then ``Bye(reason)``, then close (bounded by write_timeout)."""
+        await self._close_with(Bye(reason), reason or "closed")
+
+    async def refuse(self, reason: str) -> None:
+        """Like ``close`` but the last message is ``Refuse(reason)`` (e.g. "table full")."""
+        await self._close_with(Refuse(reason), f"refused the peer: {reason}")
+
+    async def _close_with(self, last: Message, reason: str) -> None:
+        if self.close_reason is None:
+            self.close_reason = reason
+            self._queue.put_nowait(last)
+            self._queue.put_nowait(_STOP)
+            with contextlib.suppress(TimeoutError, asyncio.CancelledError):
+                await asyncio.wait_for(asyncio.shield(self._writer_task), self.limits.write_timeout)
+            self._finish()
+        await self.wait_closed()
+
+    async def wait_closed(self) -> None:
+        """Wait until the connection is closed."""
+        await self._closed_event.wait()
+
+    def _abort(self, reason: str) -> None:
+        """Close at once: a best-effort Bye, no flush."""
+        if self.close_reason is not None:
+            return
+        self.close_reason = reason
+        with contextlib.suppress(Exception):
+            bye = Bye(reason[:200])
+            if not self.writer.is_closing():
+                self.writer.write(encode_frame(encode_message(bye), self.limits.max_frame))
+        self._finish()
+
+    def _finish(self) -> None:
+        if not self._writer_task.done():
+            self._writer_task.cancel()
+        with contextlib.suppress(Exception):
+            self.writer.close()
+        self._closed_event.set()
+
+    async def _write_loop(self) -> None:
+        try:
+            while True:
+                try:
+                    item = await asyncio.wait_for(self._queue.get(), self.limits.ping_interval)
+                except TimeoutError:
+                    item = Ping(int.from_bytes(os.urandom(4), "big"))
+                if item is _STOP:
+                    return
+                assert isinstance(item, Message)
+                self.writer.write(encode_frame(encode_message(item), self.limits.max_frame))
+                await asyncio.wait_for(self.writer.drain(), self.limits.write_timeout)
+        except TimeoutError:
+            self._abort(f"the peer took nothing for {self.limits.write_timeout} s")
+        except (OSError, ProtocolError) as exc:
+            self._abort(f"sending failed: {exc}")
+
+
+async def _send_now(writer: asyncio.StreamWriter, msgs: list[Message], limits: Limits) -> None:
+    for msg in msgs:
+        writer.write(encode_frame(encode_message(msg), limits.max_frame))
+    await asyncio.wait_for(writer.drain(), limits.write_timeout)
+
+
+async def handshake_over(
+    reader: asyncio.StreamReader,
+    writer: asyncio.StreamWriter,
+    handshake: Handshake,
+    *,
+    dialled: bool,
+    limits: Limits,
+) -> Connection:
+    """Run ``handshake`` over a stream; the authenticated Connection, or ProtocolError.
+
+    On failure the Refuse (if any) is sent, the stream closed, and the
+    ProtocolError carries the reason sentence for the user.
+    """
+    try:
+        async with asyncio.timeout(limits.handshake_timeout):
+            await _send_now(writer, handshake.initial(), limits)
+            while not handshake.done:
+                payload = await read_frame(reader, limits.max_frame, None)
+                if payload is None:
+                    raise ProtocolError("the peer closed the connection during the handshake")
+                out = handshake.receive(decode_message(payload))
+                if out:
+                    with contextlib.suppress(OSError, TimeoutError):
+                        await _send_now(writer, out, limits)
+                if handshake.failed:
+                    raise ProtocolError(handshake.error or "the handshake failed")
+    except TimeoutError:
+        writer.close()
+        raise ProtocolError(
+            f"the handshake did not finish within {limits.handshake_timeout} s"
+        ) from None
+    except ProtocolError:
+        writer.close()
+        raise
+    except OSError as exc:
+        writer.close()
+        raise ProtocolError(f"the connection failed during the handshake: {exc}") from None
+    assert handshake.peer is not None
+    return Connection(reader, writer, handshake.peer, dialled=dialled, limits=limits)
+
+
+def _challenge(challenge: bytes | None) -> bytes:
+    return os.urandom(CHALLENGE_SIZE) if challenge is None else challenge
+
+
+async def connect(
+    host: str,
+    port: int,
+    *,
+    identity: Signer,
+    offer: Offer,
+    nonce_commit: bytes,
+    admit: Callable[[Hello], str | None] | None = None,
+    limits: Limits = Limits(),
+    challenge: bytes | None = None,
+) -> Connection:
+    """Dial ``host:port`` and authenticate; ProtocolError (with the reason) on failure.
+
+    ``challenge`` is this connection's fresh random bytes (drawn from the OS if
+    None; tests pass their own).
+    """
+    try:
+        reader, writer = await asyncio.wait_for(
+            asyncio.open_connection(host, port, limit=limits.max_frame + 8),
+            limits.connect_timeout,
+        )
+    except TimeoutError:
+        raise ProtocolError(
+            f"could not reach {host}:{port} within {limits.connect_timeout} s"
+        ) from None
+    except OSError as exc:
+        raise ProtocolError(f"could not reach {host}:{port}: {exc.strerror or exc}") from None
+    handshake = Handshake(identity, offer, nonce_commit, _challenge(challenge), admit)
+    return await handshake_over(reader, writer, handshake, dialled=True, limits=limits)
+
+
+class Listener:
+    """Accepts connections, authenticates them, hands them to ``on_connection``.
+
+    ``nonce_commit`` may be replaced between formations. A failed handshake is
+    reported to ``on_error`` (reason sentence) and the stream closed.
+    """
+
+    def __init__(
+        self,
+        *,
+        identity: Signer,
+        offer: Offer,
+        nonce_commit: bytes,
+        on_connection: Callable[[Connection], Awaitable[None]],
+        admit: Callable[[Hello], str | None] | None = None,
+        on_error: Callable[[str], None] | None = None,
+        limits: Limits = Limits(),
+    ) -> None:
+        self.identity = identity
+        self.offer = offer
+        self.nonce_commit = nonce_commit
+        self.on_connection = on_connection
+        self.admit = admit
+        self.on_error = on_error
+        self.limits = limits
+        self.server: asyncio.Server | None = None
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._handshaking = 0
+
+    @property
+    def port(self) -> int:
+        """The port actually bound (useful after binding port 0)."""
+        assert self.server is not None, "the listener is not started"
+        port: int = self.server.sockets[0].getsockname()[1]
+        return port
+
+    async def start(self, host: str, port: int = 0) -> None:
+        """Bind ``host:port`` and start accepting."""
+        self.server = await asyncio.start_server(
+            self._handle, host, port, limit=self.limits.max_frame + 8
+        )
+
+    async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        task = asyncio.current_task()
+        assert task is not None
+        self._tasks.add(task)
+        try:
+            if self._handshaking >= self.limits.max_pending_handshakes:
+                writer.close()
+                self._report("too many connections are handshaking at once; one was dropped")
+                return
+            self._handshaking += 1
+            try:
+                handshake = Handshake(
+                    self.identity, self.offer, self.nonce_commit, _challenge(None), self.admit
+                )
+                conn = await handshake_over(
+                    reader, writer, handshake, dialled=False, limits=self.limits
+                )
+            except ProtocolError as exc:
+                self._report(exc.message)
+                return
+            finally:
+                self._handshaking -= 1
+            try:
+                await self.on_connection(conn)
+            except Exception as exc:
+                await conn.close(f"internal error: {exc}")
+                raise
+        finally:
+            self._tasks.discard(task)
+
+    def _report(self, reason: str) -> None:
+        if self.on_error is not None:
+            self.on_error(reason)
+
+    async def close(self) -> None:
+        """Stop accepting and cancel handshakes and handlers still running."""
+        if self.server is not None:
+            self.server.close()
+        tasks = list(self._tasks)
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        if self.server is not None:
+            await self.server.wait_closed()
+
+
+async def listen(
+    host: str,
+    port: int,
+    *,
+    identity: Signer,
+    offer: Offer,
+    nonce_commit: bytes,
+    on_connection: Callable[[Connection], Awaitable[None]],
+    admit: Callable[[Hello], str | None] | None = None,
+    on_error: Callable[[str], None] | None = None,
+    limits: Limits = Limits(),
+) -> Listener:
+    """Start a Listener on ``host:port`` (0: any free port, see ``Listener.port``)."""
+    listener = Listener(
+        identity=identity,
+        offer=offer,
+        nonce_commit=nonce_commit,
+        on_connection=on_connection,
+        admit=admit,
+        on_error=on_error,
+        limits=limits,
+    )
+    await listener.start(host, port)
+    return listener

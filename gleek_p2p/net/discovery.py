@@ -1,0 +1,271 @@
+"""Finding peers: an interface, an in-memory fake, and mDNS/DNS-SD (zeroconf).
+
+A discovery record is a hint, never trust: it says "try host:port", and the
+handshake decides who is really there. The TXT keys are ``v`` (protocol
+version), ``t`` (table name), ``fp`` (key fingerprint), ``n`` (seats) and
+``var`` (variant options, comma-separated).
+
+Zeroconf sends multicast: ``ZeroconfDiscovery`` always takes the interfaces
+to use as a required parameter, and tests run it only inside private network
+namespaces.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import re
+from collections.abc import AsyncIterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from gleek_p2p.errors import ProtocolError
+
+__all__ = [
+    "SERVICE_TYPE",
+    "Announcement",
+    "Discovery",
+    "MemoryDiscovery",
+    "MemoryRegistry",
+    "PeerHint",
+    "ZeroconfDiscovery",
+    "instance_name",
+]
+
+SERVICE_TYPE = "_gleek._tcp.local."
+MAX_HINTS_QUEUED = 256
+
+
+def instance_name(name: str, suffix: bytes) -> str:
+    """A DNS-safe service instance name: ``name`` plus a per-run random suffix.
+
+    The suffix (random bytes, passed in) makes each run's name unique, so a
+    stale record left by a killed run never blocks the next announcement.
+    """
+    label = re.sub(r"[^a-z0-9-]+", "-", name.lower()).strip("-")[:40] or "gleek"
+    return f"{label}-{suffix.hex()[:16]}"
+
+
+@dataclass(frozen=True)
+class Announcement:
+    """What a peer announces: where it listens and which table it wants."""
+
+    instance: str
+    port: int
+    version: int
+    table: str
+    fingerprint: str
+    seats: int
+    variant: tuple[int, ...] = ()
+
+    def txt(self) -> dict[str, str]:
+        """The TXT record for this announcement."""
+        return {
+            "v": str(self.version),
+            "t": self.table,
+            "fp": self.fingerprint,
+            "n": str(self.seats),
+            "var": ",".join(str(v) for v in self.variant),
+        }
+
+    def matches(self, hint: PeerHint) -> bool:
+        """True if ``hint`` announces the same version, table, seats and variant.
+
+        Only a filter to skip pointless dials: the handshake checks for real.
+        """
+        ours = self.txt()
+        return all(hint.txt.get(k) == ours[k] for k in ("v", "t", "n", "var"))
+
+
+@dataclass(frozen=True)
+class PeerHint:
+    """A peer that may be at ``host:port``; ``txt`` is its unverified TXT record."""
+
+    host: str
+    port: int
+    txt: dict[str, str] = field(default_factory=dict, hash=False)
+
+
+class Discovery(Protocol):
+    """Announce ourselves and learn where other peers may be."""
+
+    async def start(self, announcement: Announcement) -> None:
+        """Announce ``announcement`` and start looking for others."""
+        ...
+
+    def hints(self) -> AsyncIterator[PeerHint]:
+        """Hints as they come (the same peer may come again); ends on close."""
+        ...
+
+    async def close(self) -> None:
+        """Withdraw the announcement and stop looking."""
+        ...
+
+
+class _HintQueue:
+    """A bounded queue of hints that ends when closed; overflow drops new hints."""
+
+    def __init__(self) -> None:
+        self._queue: asyncio.Queue[PeerHint | None] = asyncio.Queue(MAX_HINTS_QUEUED + 1)
+        self._closed = False
+
+    def put(self, hint: PeerHint) -> None:
+        # Hints repeat, so dropping one when the reader lags loses nothing for long.
+        if not self._closed and self._queue.qsize() < MAX_HINTS_QUEUED:
+            self._queue.put_nowait(hint)
+
+    def close(self) -> None:
+        if not self._closed:
+            self._closed = True
+            self._queue.put_nowait(None)
+
+    async def iterate(self) -> AsyncIterator[PeerHint]:
+        while True:
+            hint = await self._queue.get()
+            if hint is None:
+                self._queue.put_nowait(None)  # later iterators end too
+                return
+            yield hint
+
+
+class MemoryRegistry:
+    """The shared in-process 'network' of MemoryDiscovery instances."""
+
+    def __init__(self) -> None:
+        self.members: dict[str, tuple[PeerHint, _HintQueue]] = {}
+
+    def join(self, instance: str, hint: PeerHint, queue: _HintQueue) -> None:
+        if instance in self.members:
+            raise ProtocolError(f"the instance name {instance!r} is already announced")
+        for other_hint, other_queue in self.members.values():
+            other_queue.put(hint)
+            queue.put(other_hint)
+        self.members[instance] = (hint, queue)
+
+    def leave(self, instance: str) -> None:
+        self.members.pop(instance, None)
+
+
+class MemoryDiscovery:
+    """A Discovery over a MemoryRegistry: every member hears of every other."""
+
+    def __init__(self, registry: MemoryRegistry, host: str = "127.0.0.1") -> None:
+        self.registry = registry
+        self.host = host
+        self._queue = _HintQueue()
+        self._instance: str | None = None
+
+    async def start(self, announcement: Announcement) -> None:
+        """Announce; ProtocolError if the instance name is taken."""
+        hint = PeerHint(self.host, announcement.port, announcement.txt())
+        self.registry.join(announcement.instance, hint, self._queue)
+        self._instance = announcement.instance
+
+    def hints(self) -> AsyncIterator[PeerHint]:
+        """Hints of the other members, current and future; ends on close."""
+        return self._queue.iterate()
+
+    async def close(self) -> None:
+        """Leave the registry and end ``hints``."""
+        if self._instance is not None:
+            self.registry.leave(self._instance)
+            self._instance = None
+        self._queue.close()
+
+
+class ZeroconfDiscovery:
+    """mDNS/DNS-SD discovery with python-zeroconf's asyncio API.
+
+    ``interfaces`` is required: a list of local addresses (e.g.
+    ``["127.0.0.1"]`` in a private namespace) or ``zeroconf.InterfaceChoice.All``.
+    ``addresses`` are the IPv4 addresses put in our A record (default: the
+    IPv4 entries of ``interfaces``, or every non-loopback address with All).
+    A name conflict (a stale record of a killed run) makes zeroconf pick a new
+    instance name rather than fail.
+    """
+
+    def __init__(
+        self,
+        interfaces: Sequence[str] | Any,
+        *,
+        addresses: Sequence[str] | None = None,
+        resolve_timeout_ms: int = 3000,
+    ) -> None:
+        self.interfaces = interfaces
+        self.addresses = addresses
+        self.resolve_timeout_ms = resolve_timeout_ms
+        self._queue = _HintQueue()
+        self._aiozc: Any = None
+        self._browser: Any = None
+        self._info: Any = None
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    def _our_addresses(self) -> list[str]:
+        from zeroconf._utils.net import get_all_addresses
+
+        if self.addresses is not None:
+            return list(self.addresses)
+        if isinstance(self.interfaces, list | tuple):
+            return [a for a in self.interfaces if isinstance(a, str) and ":" not in a]
+        return [a for a in get_all_addresses() if not a.startswith("127.")]
+
+    async def start(self, announcement: Announcement) -> None:
+        """Register our service and browse for others."""
+        from zeroconf import ServiceStateChange
+        from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
+
+        self._aiozc = AsyncZeroconf(interfaces=self.interfaces)
+        self._info = AsyncServiceInfo(
+            SERVICE_TYPE,
+            f"{announcement.instance}.{SERVICE_TYPE}",
+            port=announcement.port,
+            properties=announcement.txt(),
+            server=f"{announcement.instance}.local.",
+            parsed_addresses=self._our_addresses(),
+        )
+        await self._aiozc.async_register_service(self._info, allow_name_change=True)
+
+        def on_change(**kwargs: Any) -> None:
+            name = kwargs["name"]
+            if kwargs["state_change"] is ServiceStateChange.Removed:
+                return
+            if self._info is not None and name.lower() == self._info.name.lower():
+                return
+            task = asyncio.get_running_loop().create_task(self._resolve(name))
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+
+        self._browser = AsyncServiceBrowser(
+            self._aiozc.zeroconf, [SERVICE_TYPE], handlers=[on_change]
+        )
+
+    async def _resolve(self, name: str) -> None:
+        from zeroconf import IPVersion
+        from zeroconf.asyncio import AsyncServiceInfo
+
+        info = AsyncServiceInfo(SERVICE_TYPE, name)
+        if not await info.async_request(self._aiozc.zeroconf, self.resolve_timeout_ms):
+            return
+        txt = {k: v for k, v in info.decoded_properties.items() if v is not None}
+        if info.port is None:
+            return
+        for host in info.parsed_addresses(IPVersion.V4Only):
+            self._queue.put(PeerHint(host, info.port, txt))
+
+    def hints(self) -> AsyncIterator[PeerHint]:
+        """Hints for every other peer seen (again on each update); ends on close."""
+        return self._queue.iterate()
+
+    async def close(self) -> None:
+        """Cancel browsing, send goodbyes, close the sockets, end ``hints``."""
+        for task in list(self._tasks):
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+        if self._browser is not None:
+            with contextlib.suppress(Exception):
+                await self._browser.async_cancel()
+            self._browser = None
+        if self._aiozc is not None:
+            await self._aiozc.async_close()
+            self._aiozc = None
+        self._queue.close()

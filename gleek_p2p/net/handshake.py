@@ -1,0 +1,191 @@
+"""Sans-IO mutual authentication of two peers.
+
+Both sides send ``Hello`` at once. On the other's Hello each side checks that
+it is for the same table (version, name, variant, seats), that its key is a
+safe Ed25519 key and not our own, then sends ``Proof``: an Ed25519 signature
+over the transcript ``DOMAIN || canonical([signer's Hello, verifier's Hello])``.
+Every Hello carries a fresh per-connection challenge, so a proof recorded on
+one connection never verifies on another. A failed check produces
+``Refuse(reason)`` to send and leaves the handshake failed with ``error`` set.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from gleek_p2p.errors import ProtocolError
+from gleek_p2p.log import canonical, keys
+
+from .messages import Hello, Message, Proof, Refuse
+
+__all__ = [
+    "HANDSHAKE_DOMAIN",
+    "Handshake",
+    "Offer",
+    "Signer",
+    "State",
+    "transcript",
+]
+
+HANDSHAKE_DOMAIN = b"gleek-p2p/handshake/v1\x00"
+
+
+class Signer(Protocol):
+    """What the handshake needs of an identity (``gleek_p2p.log.keys.Identity``)."""
+
+    @property
+    def public(self) -> bytes: ...
+
+    def sign(self, data: bytes) -> bytes: ...
+
+
+@dataclass(frozen=True)
+class Offer:
+    """The table this peer wants to sit at, and how it presents itself."""
+
+    version: int
+    table: str
+    variant: tuple[int, ...]
+    seats: int
+    name: str
+    listen_port: int = 0
+
+    def hello(self, public: bytes, nonce_commit: bytes, challenge: bytes) -> Hello:
+        """The Hello for this offer (ProtocolError if a field is out of bounds)."""
+        return Hello(
+            self.version,
+            self.table,
+            tuple(self.variant),
+            self.seats,
+            public,
+            self.name,
+            nonce_commit,
+            self.listen_port,
+            challenge,
+        )
+
+
+def transcript(signer: Hello, verifier: Hello) -> bytes:
+    """The bytes a peer signs to prove it holds the key in ``signer``."""
+    return HANDSHAKE_DOMAIN + canonical.encode([signer.to_wire(), verifier.to_wire()])
+
+
+class State(enum.Enum):
+    """Where the handshake stands."""
+
+    AWAIT_HELLO = "await hello"
+    AWAIT_PROOF = "await proof"
+    DONE = "done"
+    FAILED = "failed"
+
+
+def _variant_text(variant: Sequence[int]) -> str:
+    return "[" + ", ".join(str(v) for v in variant) + "]"
+
+
+class Handshake:
+    """One side of the handshake; feed it messages, send what it returns.
+
+    ``admit`` says whether to take this peer (None) or not (a refusal reason
+    such as ``"table full"``). It is asked on the peer's Hello, before our
+    proof is sent, and again once the peer's proof verifies; it must be pure.
+    """
+
+    def __init__(
+        self,
+        identity: Signer,
+        offer: Offer,
+        nonce_commit: bytes,
+        challenge: bytes,
+        admit: Callable[[Hello], str | None] | None = None,
+    ) -> None:
+        self.identity = identity
+        self.offer = offer
+        self.hello = offer.hello(identity.public, nonce_commit, challenge)
+        self.admit = admit
+        self.state = State.AWAIT_HELLO
+        self.peer: Hello | None = None
+        """The peer's Hello; authenticated only once ``state`` is DONE."""
+        self.error: str | None = None
+        """Why the handshake failed (for the user), once ``state`` is FAILED."""
+        self.refused_by_peer = False
+
+    @property
+    def done(self) -> bool:
+        """True once both sides are authenticated."""
+        return self.state is State.DONE
+
+    @property
+    def failed(self) -> bool:
+        """True once the handshake has failed (see ``error``)."""
+        return self.state is State.FAILED
+
+    def initial(self) -> list[Message]:
+        """The messages to send first: our Hello."""
+        return [self.hello]
+
+    def receive(self, msg: Message) -> list[Message]:
+        """Take one message from the peer; return the messages to send back.
+
+        Raises ProtocolError if called after the handshake ended.
+        """
+        if self.state in (State.DONE, State.FAILED):
+            raise ProtocolError(f"the handshake is over ({self.state.value})")
+        if isinstance(msg, Refuse):
+            self.state = State.FAILED
+            self.refused_by_peer = True
+            self.error = f"the peer refused the connection: {msg.reason}"
+            return []
+        if self.state is State.AWAIT_HELLO:
+            if not isinstance(msg, Hello):
+                return self._refuse(f"expected Hello, got {type(msg).__name__}")
+            reason = self._check_hello(msg)
+            if reason is None and self.admit is not None:
+                # Asked before our proof goes out, so a refused peer never
+                # believes it got in; asked again once the proof verifies.
+                reason = self.admit(msg)
+            if reason is not None:
+                return self._refuse(reason)
+            self.peer = msg
+            self.state = State.AWAIT_PROOF
+            return [Proof(self.identity.sign(transcript(self.hello, msg)))]
+        assert self.peer is not None
+        if not isinstance(msg, Proof):
+            return self._refuse(f"expected Proof, got {type(msg).__name__}")
+        if not keys.verify(self.peer.public, transcript(self.peer, self.hello), msg.signature):
+            return self._refuse("your proof of identity does not verify")
+        if self.admit is not None:
+            reason = self.admit(self.peer)
+            if reason is not None:
+                return self._refuse(reason)
+        self.state = State.DONE
+        return []
+
+    def _refuse(self, reason: str) -> list[Message]:
+        self.state = State.FAILED
+        self.error = f"refused the peer: {reason}"
+        return [Refuse(reason)]
+
+    def _check_hello(self, peer: Hello) -> str | None:
+        ours = self.hello
+        if peer.version != ours.version:
+            return f"you speak protocol version {peer.version}, this peer speaks {ours.version}"
+        if peer.table != ours.table:
+            return f"you want table {peer.table!r}, this peer is at table {ours.table!r}"
+        if peer.variant != ours.variant:
+            return (
+                f"you play variant {_variant_text(peer.variant)}, "
+                f"this table plays {_variant_text(ours.variant)}"
+            )
+        if peer.seats != ours.seats:
+            return f"you want {peer.seats} seats, this table has {ours.seats}"
+        try:
+            keys.check_public_key(peer.public)
+        except ProtocolError as exc:
+            return f"your public key is unsafe: {exc.message}"
+        if peer.public == ours.public:
+            return "this is a connection to ourselves (same public key)"
+        return None

@@ -1,0 +1,388 @@
+"""The peer wire messages (protocol/wire.md) as frozen dataclasses.
+
+On the wire every message is one frame holding the canonical encoding of a
+list ``[tag, field, ...]``. Every field is checked for type and size when a
+message is built, so a decoded message is always a valid one and a malformed
+frame is a ProtocolError, never a crash or an unbounded allocation.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar, TypeAlias
+
+from gleek_p2p.errors import ProtocolError
+from gleek_p2p.log import canonical
+
+__all__ = [
+    "CHALLENGE_SIZE",
+    "KEY_SIZE",
+    "MAX_EVENT_SIZE",
+    "MAX_MESSAGE_SIZE",
+    "MAX_NAME_BYTES",
+    "MAX_REASON_BYTES",
+    "MAX_SEATS",
+    "MAX_TABLE_BYTES",
+    "MAX_VARIANT_ITEMS",
+    "MIN_SEATS",
+    "NONCE_SIZE",
+    "SIGNATURE_SIZE",
+    "Bye",
+    "Event",
+    "Hello",
+    "Message",
+    "Ping",
+    "Pong",
+    "Proof",
+    "Refuse",
+    "Reveal",
+    "Sync",
+    "decode_message",
+    "encode_message",
+]
+
+KEY_SIZE = 32
+SIGNATURE_SIZE = 64
+NONCE_SIZE = 32
+CHALLENGE_SIZE = 32
+DIGEST_SIZE = 32
+MAX_NAME_BYTES = 64
+MAX_TABLE_BYTES = 64
+MAX_REASON_BYTES = 512
+MAX_VARIANT_ITEMS = 16
+MAX_VARIANT_VALUE = 0xFFFF
+MIN_SEATS = 2
+MAX_SEATS = 8
+MAX_EVENT_SIZE = 256 * 1024
+MAX_U63 = (1 << 63) - 1
+MAX_MESSAGE_SIZE = MAX_EVENT_SIZE + 64
+"""Largest message payload; the frame limit must be at least this."""
+
+
+# -- field checks ---------------------------------------------------------------
+
+
+def _int(value: Any, what: str, low: int, high: int) -> int:
+    # bool is an int subclass; a True where a number belongs is malformed.
+    if type(value) is not int:
+        raise ProtocolError(f"{what} must be an integer")
+    if not low <= value <= high:
+        raise ProtocolError(f"{what} must be between {low} and {high}, got {value}")
+    return value
+
+
+def _bytes(value: Any, what: str, size: int | None = None, max_size: int | None = None) -> bytes:
+    if type(value) is not bytes:
+        raise ProtocolError(f"{what} must be bytes")
+    if size is not None and len(value) != size:
+        raise ProtocolError(f"{what} must be {size} bytes, got {len(value)}")
+    if max_size is not None and len(value) > max_size:
+        raise ProtocolError(f"{what} must be at most {max_size} bytes, got {len(value)}")
+    return value
+
+
+def _text(value: Any, what: str, max_bytes: int, *, allow_empty: bool) -> str:
+    if type(value) is not str:
+        raise ProtocolError(f"{what} must be a string")
+    if not allow_empty and not value:
+        raise ProtocolError(f"{what} must not be empty")
+    if len(value.encode("utf-8", "surrogatepass")) > max_bytes:
+        raise ProtocolError(f"{what} must be at most {max_bytes} bytes of UTF-8")
+    # These strings reach a terminal: control characters could rewrite the screen.
+    for ch in value:
+        if unicodedata.category(ch) in ("Cc", "Cs"):
+            raise ProtocolError(f"{what} must not hold control characters")
+    return value
+
+
+def _seq(value: Any, what: str, max_items: int) -> Sequence[Any]:
+    if not isinstance(value, list | tuple):
+        raise ProtocolError(f"{what} must be a list")
+    if len(value) > max_items:
+        raise ProtocolError(f"{what} must have at most {max_items} items, got {len(value)}")
+    return value
+
+
+def _set(obj: object, name: str, value: object) -> None:
+    object.__setattr__(obj, name, value)
+
+
+# -- messages -------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Hello:
+    """The first message each side sends: who it is and which table it wants.
+
+    ``nonce_commit`` is sha256 of the peer's formation nonce (the same on all
+    its connections for one formation); ``challenge`` is fresh random bytes
+    for this one connection, so a proof recorded on one connection is useless
+    on any other. ``listen_port`` is where the sender accepts connections
+    (0: it does not listen).
+    """
+
+    TAG: ClassVar[int] = 1
+    version: int
+    table: str
+    variant: tuple[int, ...]
+    seats: int
+    public: bytes
+    name: str
+    nonce_commit: bytes
+    listen_port: int
+    challenge: bytes
+
+    def __post_init__(self) -> None:
+        _int(self.version, "the protocol version", 0, 0xFFFF)
+        _text(self.table, "the table name", MAX_TABLE_BYTES, allow_empty=False)
+        variant = _seq(self.variant, "the variant", MAX_VARIANT_ITEMS)
+        _set(
+            self,
+            "variant",
+            tuple(_int(v, "a variant option", 0, MAX_VARIANT_VALUE) for v in variant),
+        )
+        _int(self.seats, "the seat count", MIN_SEATS, MAX_SEATS)
+        _bytes(self.public, "the public key", KEY_SIZE)
+        _text(self.name, "the player name", MAX_NAME_BYTES, allow_empty=False)
+        _bytes(self.nonce_commit, "the nonce commitment", DIGEST_SIZE)
+        _int(self.listen_port, "the listen port", 0, 0xFFFF)
+        _bytes(self.challenge, "the connection challenge", CHALLENGE_SIZE)
+
+    def to_wire(self) -> list[Any]:
+        """The canonical list for this message (tag first)."""
+        return [
+            self.TAG,
+            self.version,
+            self.table,
+            list(self.variant),
+            self.seats,
+            self.public,
+            self.name,
+            self.nonce_commit,
+            self.listen_port,
+            self.challenge,
+        ]
+
+    @classmethod
+    def from_wire(cls, fields: Sequence[Any]) -> Hello:
+        """Build from the list after the tag; ProtocolError if malformed."""
+        _arity(cls, fields, 9)
+        (version, table, variant, seats, public, name, commit, port, challenge) = fields
+        return cls(
+            version,
+            table,
+            tuple(_seq(variant, "the variant", MAX_VARIANT_ITEMS)),
+            seats,
+            public,
+            name,
+            commit,
+            port,
+            challenge,
+        )
+
+
+@dataclass(frozen=True)
+class Proof:
+    """A signature over the handshake transcript (see handshake.py)."""
+
+    TAG: ClassVar[int] = 2
+    signature: bytes
+
+    def __post_init__(self) -> None:
+        _bytes(self.signature, "the proof signature", SIGNATURE_SIZE)
+
+    def to_wire(self) -> list[Any]:
+        """The canonical list for this message (tag first)."""
+        return [self.TAG, self.signature]
+
+    @classmethod
+    def from_wire(cls, fields: Sequence[Any]) -> Proof:
+        """Build from the list after the tag; ProtocolError if malformed."""
+        _arity(cls, fields, 1)
+        return cls(fields[0])
+
+
+@dataclass(frozen=True)
+class Refuse:
+    """The sender will not go on with this connection; ``reason`` is for the user."""
+
+    TAG: ClassVar[int] = 3
+    reason: str
+
+    def __post_init__(self) -> None:
+        _text(self.reason, "the refusal reason", MAX_REASON_BYTES, allow_empty=False)
+
+    def to_wire(self) -> list[Any]:
+        """The canonical list for this message (tag first)."""
+        return [self.TAG, self.reason]
+
+    @classmethod
+    def from_wire(cls, fields: Sequence[Any]) -> Refuse:
+        """Build from the list after the tag; ProtocolError if malformed."""
+        _arity(cls, fields, 1)
+        return cls(fields[0])
+
+
+@dataclass(frozen=True)
+class Reveal:
+    """Formation: the sender's nonce and the sorted public keys of the whole table."""
+
+    TAG: ClassVar[int] = 4
+    nonce: bytes
+    peers: tuple[bytes, ...]
+
+    def __post_init__(self) -> None:
+        _bytes(self.nonce, "the formation nonce", NONCE_SIZE)
+        peers = _seq(self.peers, "the peer list", MAX_SEATS)
+        _set(self, "peers", tuple(_bytes(p, "a peer key", KEY_SIZE) for p in peers))
+
+    def to_wire(self) -> list[Any]:
+        """The canonical list for this message (tag first)."""
+        return [self.TAG, self.nonce, list(self.peers)]
+
+    @classmethod
+    def from_wire(cls, fields: Sequence[Any]) -> Reveal:
+        """Build from the list after the tag; ProtocolError if malformed."""
+        _arity(cls, fields, 2)
+        return cls(fields[0], tuple(_seq(fields[1], "the peer list", MAX_SEATS)))
+
+
+@dataclass(frozen=True)
+class Event:
+    """One encoded, signed log envelope; the network layer never looks inside."""
+
+    TAG: ClassVar[int] = 5
+    data: bytes
+
+    def __post_init__(self) -> None:
+        _bytes(self.data, "the event", max_size=MAX_EVENT_SIZE)
+        if not self.data:
+            raise ProtocolError("the event must not be empty")
+
+    def to_wire(self) -> list[Any]:
+        """The canonical list for this message (tag first)."""
+        return [self.TAG, self.data]
+
+    @classmethod
+    def from_wire(cls, fields: Sequence[Any]) -> Event:
+        """Build from the list after the tag; ProtocolError if malformed."""
+        _arity(cls, fields, 1)
+        return cls(fields[0])
+
+
+@dataclass(frozen=True)
+class Sync:
+    """Ask the peer to send every event from sequence number ``from_seq`` on."""
+
+    TAG: ClassVar[int] = 6
+    from_seq: int
+
+    def __post_init__(self) -> None:
+        _int(self.from_seq, "the sync start", 0, MAX_U63)
+
+    def to_wire(self) -> list[Any]:
+        """The canonical list for this message (tag first)."""
+        return [self.TAG, self.from_seq]
+
+    @classmethod
+    def from_wire(cls, fields: Sequence[Any]) -> Sync:
+        """Build from the list after the tag; ProtocolError if malformed."""
+        _arity(cls, fields, 1)
+        return cls(fields[0])
+
+
+@dataclass(frozen=True)
+class Bye:
+    """The sender is closing the connection; ``reason`` is for the user."""
+
+    TAG: ClassVar[int] = 7
+    reason: str
+
+    def __post_init__(self) -> None:
+        _text(self.reason, "the goodbye reason", MAX_REASON_BYTES, allow_empty=True)
+
+    def to_wire(self) -> list[Any]:
+        """The canonical list for this message (tag first)."""
+        return [self.TAG, self.reason]
+
+    @classmethod
+    def from_wire(cls, fields: Sequence[Any]) -> Bye:
+        """Build from the list after the tag; ProtocolError if malformed."""
+        _arity(cls, fields, 1)
+        return cls(fields[0])
+
+
+@dataclass(frozen=True)
+class Ping:
+    """Keepalive; the receiver answers ``Pong`` with the same token."""
+
+    TAG: ClassVar[int] = 8
+    token: int
+
+    def __post_init__(self) -> None:
+        _int(self.token, "the ping token", 0, MAX_U63)
+
+    def to_wire(self) -> list[Any]:
+        """The canonical list for this message (tag first)."""
+        return [self.TAG, self.token]
+
+    @classmethod
+    def from_wire(cls, fields: Sequence[Any]) -> Ping:
+        """Build from the list after the tag; ProtocolError if malformed."""
+        _arity(cls, fields, 1)
+        return cls(fields[0])
+
+
+@dataclass(frozen=True)
+class Pong:
+    """The answer to ``Ping``."""
+
+    TAG: ClassVar[int] = 9
+    token: int
+
+    def __post_init__(self) -> None:
+        _int(self.token, "the pong token", 0, MAX_U63)
+
+    def to_wire(self) -> list[Any]:
+        """The canonical list for this message (tag first)."""
+        return [self.TAG, self.token]
+
+    @classmethod
+    def from_wire(cls, fields: Sequence[Any]) -> Pong:
+        """Build from the list after the tag; ProtocolError if malformed."""
+        _arity(cls, fields, 1)
+        return cls(fields[0])
+
+
+Message: TypeAlias = Hello | Proof | Refuse | Reveal | Event | Sync | Bye | Ping | Pong
+
+_BY_TAG: dict[int, type[Message]] = {
+    cls.TAG: cls for cls in (Hello, Proof, Refuse, Reveal, Event, Sync, Bye, Ping, Pong)
+}
+
+
+def _arity(cls: type[Message], fields: Sequence[Any], n: int) -> None:
+    if len(fields) != n:
+        raise ProtocolError(f"a {cls.__name__} message has {n} fields, got {len(fields)}")
+
+
+def encode_message(msg: Message) -> bytes:
+    """The canonical bytes of ``msg`` (one frame's payload)."""
+    return canonical.encode(msg.to_wire())
+
+
+def decode_message(payload: bytes) -> Message:
+    """Parse one frame's payload; ProtocolError on anything malformed.
+
+    The encoding must be canonical (decoding and re-encoding gives the same
+    bytes), so every message has exactly one wire form.
+    """
+    value = canonical.decode(payload, max_len=MAX_MESSAGE_SIZE, max_depth=2, max_items=64)
+    if not isinstance(value, list) or not value:
+        raise ProtocolError("a message must be a non-empty list")
+    tag = value[0]
+    if type(tag) is not int or tag not in _BY_TAG:
+        raise ProtocolError(f"unknown message tag {tag!r}")
+    return _BY_TAG[tag].from_wire(value[1:])

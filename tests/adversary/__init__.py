@@ -1,0 +1,1 @@
+"""Misbehaving peers for tests: they sign what honest seats never would."""

@@ -1,0 +1,169 @@
+"""Peer wire messages: round trips and rejection of malformed input."""
+
+from __future__ import annotations
+
+import contextlib
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from gleek_p2p.errors import ProtocolError
+from gleek_p2p.log import canonical
+from gleek_p2p.net.messages import (
+    MAX_EVENT_SIZE,
+    Bye,
+    Event,
+    Hello,
+    Message,
+    Ping,
+    Pong,
+    Proof,
+    Refuse,
+    Reveal,
+    Sync,
+    decode_message,
+    encode_message,
+)
+
+text = st.text(alphabet=st.characters(blacklist_categories=("Cc", "Cs")), min_size=1, max_size=16)
+b32 = st.binary(min_size=32, max_size=32)
+u63 = st.integers(min_value=0, max_value=2**63 - 1)
+
+messages: st.SearchStrategy[Message] = st.one_of(
+    st.builds(
+        Hello,
+        st.integers(0, 0xFFFF),
+        text,
+        st.lists(st.integers(0, 0xFFFF), max_size=16).map(tuple),
+        st.integers(2, 8),
+        b32,
+        text,
+        b32,
+        st.integers(0, 0xFFFF),
+        b32,
+    ),
+    st.builds(Proof, st.binary(min_size=64, max_size=64)),
+    st.builds(Refuse, text),
+    st.builds(Reveal, b32, st.lists(b32, max_size=8).map(tuple)),
+    st.builds(Event, st.binary(min_size=1, max_size=300)),
+    st.builds(Sync, u63),
+    st.builds(Bye, st.one_of(st.just(""), text)),
+    st.builds(Ping, u63),
+    st.builds(Pong, u63),
+)
+
+
+@given(messages)
+def test_round_trip(msg: Message) -> None:
+    data = encode_message(msg)
+    assert decode_message(data) == msg
+    assert encode_message(decode_message(data)) == data
+
+
+def hello_wire(**changes: Any) -> list[Any]:
+    fields = {
+        "version": 1,
+        "table": "oak",
+        "variant": [1, 2],
+        "seats": 3,
+        "public": b"k" * 32,
+        "name": "Alice",
+        "nonce_commit": b"c" * 32,
+        "listen_port": 4000,
+        "challenge": b"r" * 32,
+    }
+    fields.update(changes)
+    return [1, *fields.values()]
+
+
+def test_hello_wire_is_accepted() -> None:
+    msg = decode_message(canonical.encode(hello_wire()))
+    assert isinstance(msg, Hello)
+    assert msg.variant == (1, 2)
+    assert msg.name == "Alice"
+
+
+@pytest.mark.parametrize(
+    ("wire", "match"),
+    [
+        (hello_wire(version=True), "version must be an integer"),
+        (hello_wire(version=-1), "version must be between"),
+        (hello_wire(table=""), "table name must not be empty"),
+        (hello_wire(table="x" * 65), "at most 64 bytes"),
+        (hello_wire(table=b"oak"), "table name must be a string"),
+        (hello_wire(variant=[1] * 17), "at most 16 items"),
+        (hello_wire(variant=[70000]), "variant option"),
+        (hello_wire(variant=3), "variant must be a list"),
+        (hello_wire(seats=1), "seat count"),
+        (hello_wire(seats=9), "seat count"),
+        (hello_wire(public=b"k" * 31), "public key must be 32 bytes"),
+        (hello_wire(name="Al\x1b[2Jice"), "control characters"),
+        (hello_wire(name="\u0085"), "control characters"),
+        (hello_wire(nonce_commit=b""), "nonce commitment"),
+        (hello_wire(listen_port=70000), "listen port"),
+        (hello_wire(challenge=None), "challenge must be bytes"),
+        (hello_wire()[:-1], "9 fields"),
+        ([*hello_wire(), 0], "9 fields"),
+        ([2, b"s" * 63], "signature must be 64 bytes"),
+        ([3, ""], "reason must not be empty"),
+        ([3, "x" * 513], "at most 512"),
+        ([4, b"n" * 32, [b"k" * 32] * 9], "at most 8 items"),
+        ([4, b"n" * 32, [b"k" * 31]], "peer key must be 32 bytes"),
+        ([5, b""], "event must not be empty"),
+        ([6, -1], "sync start"),
+        ([8, True], "ping token must be an integer"),
+        ([99], "unknown message tag"),
+        ([True, 1], "unknown message tag"),
+        ([], "non-empty list"),
+        ("hello", "non-empty list"),
+    ],
+)
+def test_malformed_rejected(wire: Any, match: str) -> None:
+    with pytest.raises(ProtocolError, match=match):
+        decode_message(canonical.encode(wire))
+
+
+def test_oversized_event_rejected_on_build_and_decode() -> None:
+    with pytest.raises(ProtocolError):
+        Event(b"x" * (MAX_EVENT_SIZE + 1))
+    with pytest.raises(ProtocolError):
+        decode_message(canonical.encode([5, b"x" * (MAX_EVENT_SIZE + 1)]))
+
+
+def test_constructor_checks_too() -> None:
+    with pytest.raises(ProtocolError):
+        Proof(b"short")
+    with pytest.raises(ProtocolError):
+        Reveal(b"n" * 32, (b"k",))
+
+
+def test_non_canonical_encoding_rejected() -> None:
+    # Sync(5) with the int in a wider form than needed (uint16 instead of fixint).
+    with pytest.raises(ProtocolError):
+        decode_message(b"\x92\x06\xcd\x00\x05")
+
+
+def test_deep_nesting_rejected() -> None:
+    with pytest.raises(ProtocolError):
+        decode_message(canonical.encode([4, b"n" * 32, [[b"k" * 32]]]))
+
+
+@settings(max_examples=500)
+@given(st.binary(max_size=200))
+def test_fuzz_only_protocol_errors(data: bytes) -> None:
+    with contextlib.suppress(ProtocolError):
+        decode_message(data)
+
+
+@settings(max_examples=300)
+@given(messages, st.integers(min_value=0), st.integers(min_value=0, max_value=255))
+def test_flipped_byte_decodes_to_valid_or_errors(msg: Message, pos: int, value: int) -> None:
+    data = bytearray(encode_message(msg))
+    data[pos % len(data)] = value
+    try:
+        out = decode_message(bytes(data))
+    except ProtocolError:
+        return
+    assert encode_message(out) == bytes(data)
