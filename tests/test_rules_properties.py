@@ -1,0 +1,302 @@
+"""Property tests over random full-information games of every variant."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import msgpack
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from gleek_p2p.errors import GleekError, IllegalMove, ProtocolError
+from gleek_p2p.rules import (
+    VARIANTS,
+    Bid,
+    ClaimTiddy,
+    Cut,
+    Deal,
+    Declare,
+    Discard,
+    EndDeclare,
+    Event,
+    NameTrump,
+    NoTiddy,
+    PassBid,
+    PassRuff,
+    Phase,
+    Play,
+    Reveal,
+    See,
+    ShowRuff,
+    State,
+    Variant,
+    Vie,
+    apply,
+    event_from_wire,
+    event_to_wire,
+    legal_actions,
+    new_session,
+    replay,
+    running_ledger,
+    seat_view,
+    shown_slots,
+    to_act,
+)
+from gleek_p2p.rules.simulate import random_cut, random_deal_reveals
+
+VARIANT_NAMES = sorted(VARIANTS)
+FAST = settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def check_invariants(s: State) -> None:
+    """Cards accounted for, ledgers balanced."""
+    if s.hand_no < 0:
+        return
+    n = s.variant.players
+    played = [x for _l, p, _w in s.tricks for x in p] + list(s.trick_plays)
+    dead_talon = [] if s.talon_taker >= 0 else list(s.talon)
+    held = [x for h in s.holding for x in h]
+    if s.talon_taker < 0 and s.phase is Phase.AUCTION:
+        dead_talon = list(s.talon)
+    every = held + played + list(s.discards) + dead_talon
+    assert sorted(every) == list(range(s.variant.pack_size)), "a slot is lost or doubled"
+    led = running_ledger(s)
+    assert led is not None
+    for name, amounts in led.phases.items():
+        assert len(amounts) == n
+        assert sum(amounts) == 0, name
+    assert sum(s.totals) == 0
+
+
+def candidates(s: State, rng: random.Random) -> list[Event]:
+    """A few in-range action events of every kind (most of them illegal now)."""
+    v = s.variant
+    n, size = v.players, v.pack_size
+    seat = rng.randrange(n)
+    slot = rng.randrange(size)
+    slots3 = tuple(sorted(rng.sample(range(size), rng.choice((3, 4)))))
+    return [
+        Bid(seat, rng.randint(1, 99)),
+        PassBid(seat),
+        Discard(seat, slot),
+        Vie(seat, rng.randint(1, 20)),
+        See(seat),
+        PassRuff(seat),
+        ShowRuff(seat, rng.randrange(4), tuple(sorted(rng.sample(range(size), 2)))),
+        Declare(seat, slots3),
+        EndDeclare(seat),
+        NameTrump(seat, rng.choice((None, 0, 1, 2, 3))),
+        ClaimTiddy(seat, slot),
+        NoTiddy(seat),
+        Play(seat, slot),
+    ]
+
+
+def check_view(s: State) -> None:
+    shown = shown_slots(s)
+    for seat in range(s.variant.players):
+        view = seat_view(s, seat)
+        mine = set(s.holding[seat])
+        if s.talon_taker == seat:
+            mine |= set(s.talon) | set(s.discards)
+        visible = {x: c for x, c in view.hand if c is not None}
+        visible.update({x: c for x, c in view.talon if c is not None})
+        visible.update({x: c for x, c in view.discards if c is not None})
+        visible.update(view.shown)
+        visible.update({x: c for _s, x, c in view.trick})
+        for x, c in visible.items():
+            assert x in mine or x in shown, f"seat {seat} sees slot {x}"
+            assert s.cards[x] == c
+
+
+def play_session(
+    variant: Variant, hands: int, rng: random.Random, probe: bool
+) -> tuple[State, list[Event]]:
+    s = new_session(variant, hands)
+    log: list[Event] = []
+
+    def step(e: Event) -> None:
+        nonlocal s
+        s = apply(s, e)
+        log.append(e)
+
+    step(random_cut(variant, rng))
+    while s.phase is not Phase.SESSION_OVER:
+        step(Deal())
+        for r in random_deal_reveals(variant, rng):
+            step(r)
+        check_invariants(s)
+        while (seat := to_act(s)) is not None:
+            legal = legal_actions(s, seat)
+            assert legal, f"{s.phase} seat {seat} has no legal move"
+            for other in range(variant.players):
+                if other != seat:
+                    assert legal_actions(s, other) == []
+            if probe:
+                before = s
+                for e in candidates(s, rng):
+                    if e in legal:
+                        continue
+                    with pytest.raises(IllegalMove):
+                        apply(s, e)
+                    assert s == before
+                check_view(s)
+            step(rng.choice(legal))
+            check_invariants(s)
+        assert s.phase in (Phase.HAND_OVER, Phase.SESSION_OVER)
+        if variant.has_tricks:
+            assert len(s.tricks) == 12
+    return s, log
+
+
+@pytest.mark.parametrize("name", VARIANT_NAMES)
+@FAST
+@given(seed=st.integers(0, 2**32 - 1))
+def test_random_games_keep_invariants(name: str, seed: int) -> None:
+    rng = random.Random(seed)
+    final, log = play_session(VARIANTS[name], 2, rng, probe=True)
+    assert final.phase is Phase.SESSION_OVER and len(final.ledgers) == 2
+    assert replay(log, VARIANTS[name], 2) == final
+    check_view(final)
+
+
+@pytest.mark.parametrize("name", VARIANT_NAMES)
+@FAST
+@given(seed=st.integers(0, 2**32 - 1))
+def test_revoke_in_full_information_replay_names_the_seat(name: str, seed: int) -> None:
+    variant = VARIANTS[name]
+    if not variant.has_tricks:
+        return
+    rng = random.Random(seed)
+    s = new_session(variant, 1)
+    log: list[Event] = [random_cut(variant, rng), Deal(), *random_deal_reveals(variant, rng)]
+    for e in log:
+        s = apply(s, e)
+    while (seat := to_act(s)) is not None:
+        if s.phase is Phase.TRICKS and s.trick_plays:
+            led = s.cards[s.trick_plays[0]] // 11
+            hand = s.holding[seat]
+            suits = {s.cards[x] // 11 for x in hand}
+            off = [x for x in hand if s.cards[x] // 11 != led]
+            if led in suits and off:
+                bad = Play(seat, rng.choice(off))
+                with pytest.raises(IllegalMove) as info:
+                    replay([*log, bad], variant, 1)
+                assert info.value.seat == seat
+                assert "follow suit" in str(info.value)
+                return
+        e = rng.choice(legal_actions(s, seat))
+        s = apply(s, e)
+        log.append(e)
+
+
+# ------------------------------------------------------------------ wire
+
+seats = st.integers(0, 2)
+slots = st.integers(0, 43)
+sorted_slots = st.lists(slots, min_size=1, max_size=13, unique=True).map(
+    lambda xs: tuple(sorted(xs))
+)
+events: st.SearchStrategy[Event] = st.one_of(
+    st.lists(st.integers(0, 43), min_size=2, max_size=3, unique=True).map(
+        lambda xs: Cut(tuple(xs))
+    ),
+    st.just(Deal()),
+    st.builds(Reveal, slots, st.integers(0, 43)),
+    st.builds(Bid, seats, st.integers(1, 99)),
+    st.builds(PassBid, seats),
+    st.builds(Discard, seats, slots),
+    st.builds(Vie, seats, st.integers(1, 20)),
+    st.builds(See, seats),
+    st.builds(PassRuff, seats),
+    st.builds(ShowRuff, seats, st.integers(0, 3), sorted_slots),
+    st.builds(
+        Declare,
+        seats,
+        st.lists(slots, min_size=3, max_size=4, unique=True).map(lambda xs: tuple(sorted(xs))),
+    ),
+    st.builds(EndDeclare, seats),
+    st.builds(NameTrump, seats, st.one_of(st.none(), st.integers(0, 3))),
+    st.builds(ClaimTiddy, seats, slots),
+    st.builds(NoTiddy, seats),
+    st.builds(Play, seats, slots),
+)
+
+
+@given(events)
+def test_event_wire_round_trip_is_lossless(e: Event) -> None:
+    wire = event_to_wire(e)
+    assert event_from_wire(wire) == e
+    packed = msgpack.packb(wire)
+    assert event_from_wire(msgpack.unpackb(packed)) == e
+
+
+junk = st.recursive(
+    st.one_of(
+        st.none(),
+        st.booleans(),
+        st.integers(-(2**70), 2**70),
+        st.text(max_size=5),
+        st.binary(max_size=5),
+        st.floats(allow_nan=False),
+    ),
+    lambda inner: st.lists(inner, max_size=4),
+    max_leaves=10,
+)
+
+
+@given(
+    st.one_of(
+        junk,
+        events.map(event_to_wire).flatmap(
+            lambda w: st.builds(
+                lambda i, x: [*w[:i], x, *w[i + 1 :]] if len(w) > 1 else [x],
+                st.integers(1, max(1, len(w) - 1)),
+                junk,
+            )
+        ),
+    )
+)
+def test_malformed_wire_is_rejected_with_protocol_error(data: Any) -> None:
+    try:
+        e = event_from_wire(data)
+    except ProtocolError:
+        return
+    assert event_to_wire(e) == data  # whatever is accepted is canonical
+
+
+@FAST
+@given(data=st.lists(events, max_size=60), seed=st.integers(0, 2**16))
+def test_arbitrary_event_streams_fail_cleanly(data: list[Event], seed: int) -> None:
+    """Garbage in any order never crashes the engine: only typed errors."""
+    s = new_session(VARIANTS[random.Random(seed).choice(VARIANT_NAMES)], 1)
+    for e in data:
+        before = s
+        try:
+            s = apply(s, e)
+        except GleekError:
+            assert s == before
+
+
+def test_wire_rejects_bool_unsorted_and_out_of_range() -> None:
+    with pytest.raises(ProtocolError):
+        event_from_wire(["play", True, 3])
+    with pytest.raises(ProtocolError):
+        event_from_wire(["declare", 0, [3, 2, 1]])  # not ascending
+    with pytest.raises(ProtocolError):
+        event_from_wire(["bid", 0, 100])
+    with pytest.raises(ProtocolError):
+        event_from_wire(["nope"])
+
+
+def test_variant_wire_round_trip() -> None:
+    for v in VARIANTS.values():
+        assert Variant.from_wire(v.to_wire()) == v
+    with pytest.raises(ProtocolError):
+        Variant.from_wire([4, 0, 1, 0, 0, 0, 0])
+    with pytest.raises(ProtocolError):
+        Variant.from_wire([3, 0, 1, 0, 1, 1, 0])
+    with pytest.raises(ProtocolError):
+        Variant.from_wire([3, 0, 1, 0, 0, 0])
