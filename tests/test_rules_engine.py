@@ -106,8 +106,10 @@ def ruff_to_seat2(s: State) -> State:
 
 
 def no_declares(s: State) -> State:
-    n = s.variant.players
-    return act(s, *(EndDeclare(i) for i in range(n)))
+    """End the combination phase, declaring only what the rules compel."""
+    while s.phase is Phase.DECLARE:
+        s = apply(s, legal_actions(s, s.turn)[0])
+    return s
 
 
 def to_tricks(s: State, trump: int | None = 1) -> State:
@@ -387,8 +389,12 @@ def test_gleek_of_aces_takes_8_from_each() -> None:
 
 def test_mournival_of_aces_takes_16_from_each() -> None:
     s = _declare_phase({1: cs("AS AH AD AC")})
-    s = act(s, EndDeclare(0), Declare(1, _slots(s, "AS AH AD AC")))
-    assert ledger(s)["combinations"] == (-32, 64, -32)
+    while s.turn == 0:  # seat 0 declares what it must, then ends
+        s = apply(s, legal_actions(s, 0)[0])
+    before = ledger(s)["combinations"]
+    s = act(s, Declare(1, _slots(s, "AS AH AD AC")))
+    after = ledger(s)["combinations"]
+    assert tuple(a - b for a, b in zip(after, before, strict=True)) == (-32, 64, -32)
 
 
 def test_gleek_courts_4_numerals_face_value() -> None:
@@ -412,7 +418,8 @@ def test_mournival_numerals_twice_face_value() -> None:
 def test_mournival_is_not_also_a_gleek() -> None:
     s = _declare_phase({0: cs("QS QH QD QC")})
     illegal(s, Declare(0, _slots(s, "QS QH QD")), seat=0)
-    assert legal_actions(s, 0) == [Declare(0, _slots(s, "QS QH QD QC")), EndDeclare(0)]
+    assert Declare(0, _slots(s, "QS QH QD QC")) in legal_actions(s, 0)
+    assert EndDeclare(0) not in legal_actions(s, 0)  # declaring is compulsory
     s = act(s, Declare(0, _slots(s, "QS QH QD QC")))
     illegal(s, Declare(0, _slots(s, "QS QH QD QC")), seat=0)  # each rank once
 
@@ -423,11 +430,26 @@ def test_declare_must_be_one_rank_from_own_hand() -> None:
     illegal(s, Declare(0, _slots(s, "QS QH QD")), seat=0)
 
 
-def test_declaring_is_optional() -> None:
+def test_declaring_is_compulsory() -> None:
+    # The originals: "les joueurs doivent déclarer" (players must declare).
     s = _declare_phase({0: cs("AS AH AD")})
-    s = no_declares(s)
-    assert s.phase is Phase.TRUMP
-    assert ledger(s)["combinations"] == (0, 0, 0)
+    assert EndDeclare(0) not in legal_actions(s, 0)
+    with pytest.raises(IllegalMove, match="must declare") as caught:
+        apply(s, EndDeclare(0))
+    assert caught.value.seat == 0
+    s = act(s, Declare(0, _slots(s, "AS AH AD")))
+    assert EndDeclare(0) in legal_actions(s, 0)
+
+
+def test_hidden_combination_caught_with_full_information() -> None:
+    # A seat whose hand the engine does not know may end declaring (a peer
+    # cannot see it); the full-information replay of the audit refuses it.
+    full = _declare_phase({0: cs("AS AH AD")})
+    with pytest.raises(IllegalMove):
+        apply(full, EndDeclare(0))
+    blind = full._replace(cards=tuple(-1 if x in full.holding[0] else c
+                                      for x, c in enumerate(full.cards)))
+    assert apply(blind, EndDeclare(0)).turn != 0
 
 
 def test_declared_cards_go_back_to_hand() -> None:
@@ -696,7 +718,8 @@ def test_two_player_auction_each_speaks_once_winner_pays_whole_bid() -> None:
 
 def test_two_player_no_tiddy_full_hand() -> None:
     s = act(start(TWO), PassBid(0), PassBid(1))
-    s = act(s, PassRuff(0), EndDeclare(0), EndDeclare(1), NameTrump(0, 1))
+    s = no_declares(act(s, PassRuff(0)))
+    s = act(s, NameTrump(0, 1))
     assert s.phase is Phase.TRICKS
     s = finish(s)
     assert len(s.tricks) == 12 and s.phase is Phase.SESSION_OVER

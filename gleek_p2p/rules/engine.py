@@ -487,8 +487,31 @@ def _declare(s: State, e: Declare) -> State:
     return s._replace(declarations=(*s.declarations, (seat, slots)))
 
 
+def _undeclared(s: State, seat: int) -> list[int]:
+    """Ranks of which ``seat`` holds three or four and has not declared yet.
+
+    Only answerable when the engine knows the whole hand; otherwise [] (the
+    full-information replay of the audit then asks again).
+    """
+    cards = s.cards
+    hand = [cards[x] for x in s.holding[seat]]
+    if any(c < 0 for c in hand):
+        return []
+    done = {cards[sl[0]] % RANKS_PER_SUIT for who, sl in s.declarations if who == seat}
+    counts: dict[int, int] = {}
+    for c in hand:
+        counts[c % RANKS_PER_SUIT] = counts.get(c % RANKS_PER_SUIT, 0) + 1
+    return sorted(r for r, k in counts.items() if k >= 3 and r not in done)
+
+
 def _end_declare(s: State, e: EndDeclare) -> State:
     seat = _actor(s, e.seat, Phase.DECLARE, "end declaring")
+    pending = _undeclared(s, seat)
+    if pending:
+        name = ("Aces", "Kings", "Queens", "Jacks", "Tens", "Nines", "Eights", "Sevens",
+                "Sixes", "Fives", "Fours")[pending[0]]
+        raise IllegalMove(f"you must declare your combination of {name} (declaring is "
+                          "compulsory)", seat)
     nxt = (seat + 1) % s.variant.players
     if nxt == _eldest(s):
         return _after_declare(s)
@@ -708,5 +731,6 @@ def _legal_declares(s: State, seat: int) -> list[Event]:
         group = by_rank[rank]
         if len(group) == 3 or len(group) == 4:
             out.append(Declare(seat, tuple(group)))
-    out.append(EndDeclare(seat))
+    if not _undeclared(s, seat):
+        out.append(EndDeclare(seat))
     return out
