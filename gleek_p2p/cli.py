@@ -95,7 +95,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", default="0")
     p.add_argument("--json", action="store_true")
     p.add_argument(
-        "--bots", default="heuristic,heuristic,heuristic", help="comma-separated strategies"
+        "--bots", default="heuristic", help="strategy for every seat, or one per seat: a,b,c"
     )
     _add_variant(p)
 
@@ -104,7 +104,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", default="0")
     p.add_argument("--out", required=True, help="where to write the session log")
     p.add_argument(
-        "--bots", default="heuristic,heuristic,heuristic", help="comma-separated strategies"
+        "--bots", default="heuristic", help="strategy for every seat, or one per seat: a,b,c"
     )
     _add_variant(p)
 

@@ -66,11 +66,16 @@ class Player(Protocol):
 
 @dataclass
 class BotPlayer:
-    """A ``Strategy`` as a player, with a time limit per move."""
+    """A ``Strategy`` as a player, with a time limit per move.
+
+    A strategy that is too slow, fails, or answers with an illegal move does
+    not stop the session: the bot plays its first legal move and says why.
+    """
 
     strategy: Strategy
     move_timeout: float = 30.0
     _hands_seen: int = 0
+    _ended: bool = False
 
     async def decide(self, table: Table, decision: Decision) -> Move:
         try:
@@ -81,6 +86,10 @@ class BotPlayer:
             log.warning("strategy %s took too long; playing its first legal move",
                         self.strategy.name)
             return decision.legal[0]
+        except GleekError as exc:
+            log.warning("strategy %s failed (%s); playing its first legal move",
+                        self.strategy.name, exc)
+            return decision.legal[0]
         if move not in decision.legal:
             log.warning("strategy %s chose an illegal move %r; playing its first legal move",
                         self.strategy.name, move)
@@ -88,13 +97,18 @@ class BotPlayer:
         return move
 
     def update(self, table: Table, applied: Sequence[Move], note: str | None) -> None:
-        if table.seat is None or len(table.hands) <= self._hands_seen:
+        if table.seat is None:
             return
-        from gleek_p2p.rules import seat_view
+        if len(table.hands) > self._hands_seen:
+            from gleek_p2p.rules import seat_view
 
-        self._hands_seen = len(table.hands)
-        state = table.hands[-1].state
-        self.strategy.on_hand_end(seat_view(state, table.seat), state.ledgers[-1])
+            self._hands_seen = len(table.hands)
+            state = table.hands[-1].state
+            self.strategy.on_hand_end(seat_view(state, table.seat), state.ledgers[-1])
+        if table.finished and not self._ended:
+            self._ended = True
+            totals = table.hands[-1].state.totals if table.hands else ()
+            self.strategy.on_session_end(totals)
 
 
 @dataclass

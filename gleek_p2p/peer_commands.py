@@ -23,6 +23,7 @@ from pathlib import Path
 import platformdirs
 
 from gleek_p2p.bots.registry import make_strategy
+from gleek_p2p.bots.strategy import Strategy
 from gleek_p2p.errors import GleekError
 from gleek_p2p.lobby import Address, ConnectionMesh, Lobby, LobbyConfig
 from gleek_p2p.log.envelope import decode_envelope
@@ -225,11 +226,47 @@ async def _run_peer(
         notes=notes,
         on_ready=ready,
     )
-    runner_ui = getattr(player, "run_alongside", None)
-    if runner_ui is not None:
-        result: SessionResult = await runner_ui(session)
-        return result
-    return await session
+    try:
+        runner_ui = getattr(player, "run_alongside", None)
+        if runner_ui is not None:
+            result: SessionResult = await runner_ui(session)
+            return result
+        return await session
+    finally:
+        closer = getattr(getattr(player, "strategy", None), "aclose", None)
+        if closer is not None:
+            await closer()
+
+
+def run_bot_session(
+    strategy: Strategy,
+    *,
+    name: str,
+    table: str,
+    peers: Sequence[str],
+    data_dir: str | Path | None,
+    hands: int,
+    variant: str,
+    listen: str,
+    mdns: bool,
+    interfaces: Sequence[str],
+    timeout: float,
+) -> Outcome:
+    """The body of ``gleek_p2p.bots.run_peer``."""
+    if variant not in VARIANTS:
+        raise GleekError(f"unknown variant {variant!r}; choose from {', '.join(VARIANTS)}")
+    args = argparse.Namespace(
+        name=name, table=table, peer=list(peers), listen=listen, no_mdns=not mdns,
+        interface=list(interfaces), hands=hands, timeout=timeout, ready_file=None,
+    )
+    directory = Path(data_dir) if data_dir else default_data_dir()
+    ensure_private_dir(directory)
+    identity = load_or_create_identity(directory, os.urandom)
+    result = asyncio.run(_run_peer(args, VARIANTS[variant], identity, directory,
+                                   BotPlayer(strategy), _say))
+    _say(result.outcome.reason)
+    print(result.log_path, flush=True)
+    return result.outcome
 
 
 def free_port() -> int:

@@ -1,1 +1,52 @@
+"""Bots: the ``Strategy`` API and ``run_peer`` to put one at a LAN table.
 
+A bot in a few lines::
+
+    from gleek_p2p.bots import Strategy, run_peer
+
+    class Lowest(Strategy):
+        def choose(self, view, legal):
+            return legal[0]
+
+    run_peer(Lowest(), name="lowest")
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from gleek_p2p.bots.strategy import RandomStrategy, Strategy
+
+if TYPE_CHECKING:
+    from gleek_p2p.peer import Outcome
+
+__all__ = ["RandomStrategy", "Strategy", "run_peer"]
+
+
+def run_peer(
+    strategy: Strategy,
+    *,
+    name: str,
+    table: str = "gleek",
+    peers: Sequence[str] = (),
+    data_dir: str | Path | None = None,
+    hands: int = 12,
+    variant: str = "standard",
+    listen: str = "0.0.0.0:0",
+    mdns: bool = True,
+    interfaces: Sequence[str] = (),
+    timeout: float = 120.0,
+) -> Outcome:
+    """Join a table on the LAN as a bot and play a whole session (blocking).
+
+    ``peers`` are ``HOST:PORT`` addresses to dial without mDNS. The session
+    log is kept under ``data_dir`` (default: the user's data directory).
+    """
+    from gleek_p2p.peer_commands import run_bot_session
+
+    return run_bot_session(
+        strategy, name=name, table=table, peers=peers, data_dir=data_dir, hands=hands,
+        variant=variant, listen=listen, mdns=mdns, interfaces=interfaces, timeout=timeout,
+    )

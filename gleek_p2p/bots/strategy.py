@@ -47,6 +47,8 @@ def choose_now(strategy: Strategy, view: SeatView, legal: Sequence[Event]) -> Ev
     """Call a synchronous strategy (in-process simulations have no event loop)."""
     choice = strategy.choose(view, legal)
     if inspect.isawaitable(choice):
+        if inspect.iscoroutine(choice):
+            choice.close()  # never awaited: say so once, not as a warning at exit
         raise TypeError(f"strategy {strategy.name!r} is async; run it in a peer")
     return choice
 

@@ -23,6 +23,7 @@ from typing import Any
 
 from gleek_p2p.deck import DealDispute, DeckProtocol, Keys
 from gleek_p2p.errors import Cheating, IllegalMove, ProtocolError
+from gleek_p2p.log import canonical
 from gleek_p2p.log.chain import check_equivocation
 from gleek_p2p.log.envelope import Envelope, event_hash, sign_envelope, verify_envelope
 from gleek_p2p.log.keys import Identity
@@ -134,6 +135,23 @@ class _Mutable:
     """
     dispute_now: bool = False
     disputed_by: int | None = None
+
+
+def _as_evidence(first: tuple[bytes, ...], items: tuple[Any, ...]) -> tuple[bytes, ...]:
+    """Evidence as bytes: signed envelopes first, then any deck message encoded."""
+    out = list(first)
+    for item in items:
+        if isinstance(item, Envelope):
+            data = item.encode()
+        elif isinstance(item, bytes):
+            data = item
+        elif hasattr(item, "to_wire"):
+            data = canonical.encode(item.to_wire())
+        else:
+            continue
+        if data not in out:
+            out.append(data)
+    return tuple(out[: ev.MAX_EVIDENCE])
 
 
 def _fork(deck: DeckProtocol | None) -> DeckProtocol | None:
@@ -399,9 +417,10 @@ class Table:
         try:
             self._check_turn(envelope)
             applied = self._take(envelope)
-        except Cheating:
+        except Cheating as exc:
             self._m = saved
-            raise
+            raise Cheating(exc.seat, exc.reason,
+                           _as_evidence((envelope.encode(),), exc.evidence)) from exc
         except IllegalMove as exc:
             self._m = saved
             raise Cheating(envelope.seat, f"illegal move: {exc}", (envelope.encode(),)) from exc
@@ -657,7 +676,7 @@ class Table:
                 raise Cheating(m.disputed_by, "disputed a deal that the seeds show was sound")
             self._replay_full(cards)
         except Cheating as exc:
-            m.audit_failure = exc
+            m.audit_failure = Cheating(exc.seat, exc.reason, _as_evidence((), exc.evidence))
             return
         m.hands.append(HandRecord(m.hand, m.state, dict(cards), m.hand_first_seq,
                                   len(self.envelopes) - 1))
@@ -680,7 +699,7 @@ class Table:
                 seat = getattr(action, "seat", exc.seat)
                 raise Cheating(
                     seat if seat is not None else -1,
-                    f"event {seq}: {exc}",
+                    f"{exc} (found by the audit of hand {m.hand + 1})",
                     (self.encoded[seq],),
                 ) from exc
         if state.ledgers != m.state.ledgers:

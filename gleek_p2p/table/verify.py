@@ -90,28 +90,30 @@ def verify_records(
             report.violations.append(Violation(index, None, f"unreadable event: {exc}"))
             break
         if envelope.seq != index:
-            # A stored log holds each position once, in order.
-            seat = envelope.seat if 0 <= envelope.seat < roster.seats else None
+            # A stored log holds each position once, in order: it was altered.
             report.violations.append(Violation(
-                index, seat, f"record {index} holds event number {envelope.seq}", (record,)))
+                index, None, f"record {index} holds event number {envelope.seq}: the log "
+                "was reordered, cut or padded", (record,)))
             break
         try:
             table.receive(envelope, record)
         except Cheating as exc:
-            report.violations.append(Violation(index, exc.seat, exc.reason, exc.evidence))
+            report.violations.append(
+                Violation(_event_of(exc.evidence, index), exc.seat, exc.reason, exc.evidence))
             break
         except ProtocolError as exc:
-            seat = envelope.seat if 0 <= envelope.seat < roster.seats else None
-            report.violations.append(Violation(index, seat, str(exc), (record,)))
+            # Not signed by its seat, or not for this place: nobody can be blamed,
+            # but the log is not the one the players signed.
+            report.violations.append(Violation(index, None, str(exc), (record,)))
             break
         report.events += 1
         if table.audit_failure is not None and not any(
             v.reason == table.audit_failure.reason for v in report.violations
         ):
             failure = table.audit_failure
-            report.violations.append(
-                Violation(index, failure.seat, failure.reason, failure.evidence)
-            )
+            report.violations.append(Violation(
+                _event_of(failure.evidence, index), failure.seat, failure.reason,
+                failure.evidence))
     if progress is not None:
         progress(len(records), len(records))
     if table.verdict is not None:
@@ -125,6 +127,16 @@ def verify_records(
                       proven=False)
         )
     return report
+
+
+def _event_of(evidence: Sequence[bytes], default: int) -> int:
+    """The position of the first signed event in the evidence (the offending one)."""
+    for item in evidence:
+        try:
+            return decode_envelope(item).seq
+        except ProtocolError:
+            continue
+    return default
 
 
 def _judge_abort(
@@ -145,7 +157,8 @@ def _judge_abort(
             replay.receive(evidence, item)
         except Cheating as exc:
             if exc.seat == verdict.blamed:
-                return [Violation(verdict.seq, exc.seat, exc.reason, (item,))]
+                return [Violation(_event_of(exc.evidence, verdict.seq), exc.seat, exc.reason,
+                                  exc.evidence)]
         except GleekError as exc:
             if _signed_by(roster, evidence, verdict.blamed):
                 return [Violation(verdict.seq, verdict.blamed, str(exc), (item,))]

@@ -9,20 +9,26 @@ returned, together with what each honest table raised.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from gleek_p2p.bots.strategy import RandomStrategy, choose_now
-from gleek_p2p.errors import Cheating, GleekError
+from gleek_p2p.errors import Cheating, GleekError, IllegalMove
 from gleek_p2p.log.envelope import Envelope
-from gleek_p2p.rules import VARIANTS, Event, Variant
+from gleek_p2p.rules import VARIANTS, Event, Phase, Variant, apply, shown_slots
 from gleek_p2p.selfplay import make_seats
 from gleek_p2p.table import events as ev
-from gleek_p2p.table.session import Table
+from gleek_p2p.table.session import Stage, Table
+from gleek_p2p.table.shown import shown_slots_of
 
 # (cheater's table, the envelope it would honestly sign or None for a decision,
 #  the event number) -> the envelope to send instead, or None to behave.
 Tamper = Callable[[Table, Envelope | None, int], Envelope | None]
+# (cheater's table, the event number) -> an extra envelope to deliver first
+# (out of turn, a second version of a position, ...), or None.
+Inject = Callable[[Table, int], Envelope | None]
 
 
 @dataclass
@@ -32,20 +38,54 @@ class Result:
     errors: list[GleekError] = field(default_factory=list)
 
 
+class LiarTable(Table):
+    """The cheater's own copy: it believes its own lies.
+
+    An honest seat's engine knows its whole hand, so it would refuse the
+    cheater's false moves and fall out of step with the log. This copy
+    judges the cheater's own moves as the other seats do, blind to the
+    cards they cannot see.
+    """
+
+    def _take_act(self, seq: int, seat: int, body: list[Any]) -> list[Event]:
+        try:
+            return super()._take_act(seq, seat, body)
+        except IllegalMove:
+            if seat != self.seat:
+                raise
+        m = self._m
+        assert m.state is not None
+        act = ev.Act.from_body(seat, body)
+        shown = set(shown_slots_of(act.action)) | shown_slots(m.state)
+        state = m.state
+        hidden = [x for x in state.holding[seat] if x not in shown]
+        cards, where = list(state.cards), list(state.where)
+        for slot in hidden:
+            where[cards[slot]] = -1
+            cards[slot] = -1
+        after = apply(state._replace(cards=tuple(cards), where=tuple(where)), act.action)
+        m.state = after._replace(cards=state.cards, where=state.where)
+        m.hand_actions.append((seq, act.action))
+        if m.state.phase in (Phase.HAND_OVER, Phase.SESSION_OVER):
+            m.stage = Stage.SEEDS
+        return [act.action]
+
+
 def sign_as(table: Table, kind: str, body: list[object]) -> Envelope:
     """Sign any event at the table's next position with its identity."""
-    return table._sign(kind, body)  # noqa: SLF001 - an adversary may do anything
+    return table._sign(kind, body)
 
 
 def act_envelope(table: Table, action: Event) -> Envelope:
     """Sign a move (legal or not), with the keys of what it shows."""
-    keys = table._keys_for(action)  # noqa: SLF001
+    keys = table._keys_for(action)
     return sign_as(table, ev.ACT, ev.Act(action, keys).to_body())
 
 
 def run_session(
     tamper: Tamper | None = None,
     *,
+    inject: Inject | None = None,
     cheater: int = 1,
     variant: Variant = VARIANTS["standard"],
     hands: int = 1,
@@ -53,6 +93,8 @@ def run_session(
     max_events: int = 5000,
 ) -> Result:
     tables = make_seats(variant, hands, seed)
+    liar = tables[cheater]
+    tables[cheater] = LiarTable(liar.roster, liar.seat, liar._identity, liar._secret)
     bots = [RandomStrategy(seed + bytes([s])) for s in range(len(tables))]
     honest = [t for t in tables if t.seat != cheater]
     records: list[bytes] = []
@@ -64,6 +106,15 @@ def run_session(
             _broadcast(tables, lead.abort_event(failure.seat, failure.reason, failure.evidence),
                        records)
             break
+        if inject is not None:
+            extra = inject(tables[cheater], len(records))
+            if extra is not None:
+                caught_extra = _deliver(honest, extra, errors)
+                if caught_extra is not None:
+                    evidence = caught_extra.evidence or (extra.encode(),)
+                    _broadcast(tables, lead.abort_event(caught_extra.seat, caught_extra.reason,
+                                                        evidence), records)
+                    break
         expected = lead.expected()
         assert expected is not None
         actor = tables[expected.seat]
@@ -101,18 +152,27 @@ def run_session(
         if errors:
             break
         records.append(data)
-        try:
+        with contextlib.suppress(GleekError):  # the cheater's copy may refuse its own lies
             tables[cheater].receive(envelope, data)
-        except GleekError:
-            pass  # The cheater's own copy may refuse its own lies.
     return Result(records, tables, errors)
+
+
+def _deliver(honest: list[Table], envelope: Envelope, errors: list[GleekError]) -> Cheating | None:
+    caught: Cheating | None = None
+    for table in honest:
+        try:
+            table.receive(envelope)
+        except Cheating as exc:
+            caught = exc
+            errors.append(exc)
+        except GleekError as exc:
+            errors.append(exc)
+    return caught
 
 
 def _broadcast(tables: list[Table], envelope: Envelope, records: list[bytes]) -> None:
     data = envelope.encode()
     for table in tables:
-        try:
+        with contextlib.suppress(GleekError):
             table.receive(envelope, data)
-        except GleekError:
-            pass
     records.append(data)

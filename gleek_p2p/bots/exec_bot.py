@@ -1,0 +1,200 @@
+"""Bots in any language: a program that reads JSON lines and answers with moves.
+
+``ExecStrategy`` starts the program once (no shell: the command is split
+with ``shlex``), writes one JSON object per line on its stdin and reads one
+line per move from its stdout, as described in protocol/bot-protocol.md.
+A slow answer costs the move (the first legal move is played and a note
+goes to stderr); a program that dies or answers garbage stops the game with
+a one-sentence ``GleekError``, never a traceback.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import shlex
+import sys
+from collections.abc import Sequence
+from typing import Any, TextIO
+
+from gleek_p2p.bots.json_codec import action_from_json, action_to_json
+from gleek_p2p.bots.strategy import Strategy
+from gleek_p2p.errors import GleekError, IllegalMove, ProtocolError
+from gleek_p2p.rules import Event, HandLedger, SeatView
+
+__all__ = ["PROTOCOL_VERSION", "ExecStrategy", "parse_reply"]
+
+PROTOCOL_VERSION = 1
+_LINE_LIMIT = 1 << 20
+
+
+def _unquote(command: str) -> str:
+    """``'prog args'`` -> ``prog args``: one level of quotes a shell would have removed."""
+    c = command.strip()
+    if len(c) >= 2 and c[0] == c[-1] and c[0] in "'\"":
+        return c[1:-1]
+    return c
+
+
+def parse_reply(line: str, legal: Sequence[Event], who: str = "the bot") -> Event:
+    """The move a reply line names: an index into ``legal`` or a move object.
+
+    Raises ``ProtocolError`` for a line that is neither, ``IllegalMove``
+    for a well-formed move that is not in ``legal``.
+    """
+    text = line.strip()
+    try:
+        data: Any = json.loads(text)
+    except ValueError:
+        raise ProtocolError(
+            f"{who} answered {text[:60]!r}: expected the index of a legal move or a move object"
+        ) from None
+    if type(data) is int:
+        if not 0 <= data < len(legal):
+            raise ProtocolError(f"{who} chose move {data}, but only 0..{len(legal) - 1} are legal")
+        return legal[data]
+    if not isinstance(data, dict):
+        raise ProtocolError(
+            f"{who} answered {text[:60]!r}: expected the index of a legal move or a move object"
+        )
+    try:
+        move = action_from_json(data)
+    except ProtocolError as exc:
+        raise ProtocolError(f"{who} sent a malformed move: {exc}") from None
+    if move not in legal:
+        raise IllegalMove(f"{who} chose {text[:80]}, which is not a legal move now", move.seat)
+    return move
+
+
+def _ledger_json(ledger: HandLedger) -> dict[str, Any]:
+    return {
+        "hand": ledger.hand,
+        "dealer": ledger.dealer,
+        "phases": {k: list(v) for k, v in ledger.phases.items()},
+        "trick_points": list(ledger.trick_points),
+        "net": list(ledger.net),
+    }
+
+
+class ExecStrategy(Strategy):
+    """An async strategy backed by an external program speaking JSON lines."""
+
+    name = "exec"
+
+    def __init__(self, command: str, move_timeout: float = 10.0, log: TextIO | None = None) -> None:
+        self.command = _unquote(command)
+        try:
+            self.argv = shlex.split(self.command)
+        except ValueError as exc:
+            raise GleekError(f"cannot parse the bot command {self.command!r}: {exc}") from None
+        if not self.argv:
+            raise GleekError("the exec bot command is empty: use exec:'PROGRAM ARGS'")
+        self.move_timeout = move_timeout
+        self._log = log
+        self._proc: asyncio.subprocess.Process | None = None
+        self._stale = 0  # answers still owed for moves that timed out
+        self.timeouts = 0
+
+    @property
+    def _who(self) -> str:
+        return f"bot program {self.command!r}"
+
+    def _note(self, text: str) -> None:
+        print(f"gleek: {text}", file=self._log or sys.stderr, flush=True)
+
+    async def _process(self) -> asyncio.subprocess.Process:
+        if self._proc is None:
+            try:
+                self._proc = await asyncio.create_subprocess_exec(
+                    *self.argv,
+                    stdin=asyncio.subprocess.PIPE,
+                    stdout=asyncio.subprocess.PIPE,
+                    limit=_LINE_LIMIT,
+                )
+            except OSError as exc:
+                raise GleekError(f"cannot start {self._who}: {exc.strerror or exc}") from None
+        return self._proc
+
+    def _died(self, proc: asyncio.subprocess.Process) -> GleekError:
+        code = proc.returncode
+        how = "" if code is None else f" (exit code {code})"
+        return GleekError(f"{self._who} stopped answering: it closed its output{how}")
+
+    def _write(self, message: dict[str, Any]) -> bool:
+        """Queue one line for the program; False if it can no longer read."""
+        proc = self._proc
+        if proc is None or proc.stdin is None or proc.stdin.is_closing():
+            return False
+        proc.stdin.write(json.dumps(message, separators=(",", ":")).encode() + b"\n")
+        return True
+
+    async def choose(self, view: SeatView, legal: Sequence[Event]) -> Event:
+        proc = await self._process()
+        assert proc.stdin is not None and proc.stdout is not None
+        message = {
+            "type": "move",
+            "view": view.to_json(),
+            "legal": [action_to_json(e, view) for e in legal],
+        }
+        if not self._write(message):
+            raise self._died(proc)
+        try:
+            await proc.stdin.drain()
+        except (ConnectionError, BrokenPipeError):
+            await _settle(proc)
+            raise self._died(proc) from None
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.move_timeout
+        while True:
+            try:
+                line = await asyncio.wait_for(proc.stdout.readline(), deadline - loop.time())
+            except TimeoutError:
+                self._stale += 1
+                self.timeouts += 1
+                self._note(
+                    f"{self._who} took more than {self.move_timeout:g} s; "
+                    f"playing its first legal move {action_to_json(legal[0], view)}"
+                )
+                return legal[0]
+            except (ValueError, asyncio.LimitOverrunError):
+                raise ProtocolError(f"{self._who} sent a line longer than 1 MiB") from None
+            if not line:
+                await _settle(proc)
+                raise self._died(proc)
+            if self._stale:
+                self._stale -= 1  # the late answer to a move already played
+                continue
+            try:
+                text = line.decode()
+            except UnicodeDecodeError:
+                raise ProtocolError(f"{self._who} sent a line that is not UTF-8") from None
+            return parse_reply(text, legal, self._who)
+
+    def on_hand_end(self, view: SeatView, ledger: HandLedger) -> None:
+        self._write({"type": "hand_end", "view": view.to_json(), "ledger": _ledger_json(ledger)})
+
+    def on_session_end(self, totals: Sequence[int]) -> None:
+        if self._write({"type": "session_end", "totals": list(totals)}):
+            assert self._proc is not None and self._proc.stdin is not None
+            self._proc.stdin.close()  # end of input: the program should exit
+
+    async def aclose(self, grace: float = 2.0) -> None:
+        """Close the program's input and wait for it to exit (killed after ``grace`` s)."""
+        proc = self._proc
+        if proc is None:
+            return
+        if proc.stdin is not None and not proc.stdin.is_closing():
+            proc.stdin.close()
+        try:
+            await asyncio.wait_for(proc.wait(), grace)
+        except TimeoutError:
+            with contextlib.suppress(ProcessLookupError):
+                proc.kill()
+            await proc.wait()
+
+
+async def _settle(proc: asyncio.subprocess.Process) -> None:
+    """Give a dying program a moment so its exit code can be reported."""
+    with contextlib.suppress(TimeoutError):
+        await asyncio.wait_for(proc.wait(), 1.0)

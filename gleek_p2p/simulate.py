@@ -1,0 +1,297 @@
+"""``gleek simulate``: bots play whole sessions with full information and no crypto.
+
+The shuffle and the cut come from a ``random.Random`` seeded with a hash of
+the seed, and enter the engine as ``Cut`` and ``Reveal`` events like in a
+real session; each bot sees only ``seat_view(state, seat)`` and
+``legal_actions(state, seat)``, and every move it returns is checked
+against that list. The same seed gives the same output, byte for byte.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import hashlib
+import inspect
+import json
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from gleek_p2p.bots.registry import make_strategies
+from gleek_p2p.bots.strategy import Strategy, choose_async, choose_now
+from gleek_p2p.errors import GleekError, IllegalMove
+from gleek_p2p.rules import (
+    PHASE_NAMES,
+    VARIANTS,
+    Deal,
+    Event,
+    HandLedger,
+    Phase,
+    SeatView,
+    State,
+    Variant,
+    apply,
+    legal_actions,
+    new_session,
+    seat_view,
+    session_winner,
+    to_act,
+)
+from gleek_p2p.rules.simulate import random_cut, random_deal_reveals
+
+__all__ = [
+    "HandSummary",
+    "SimResult",
+    "Simulation",
+    "result_json",
+    "run_simulate",
+    "simulate",
+    "simulate_async",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class HandSummary:
+    """One finished hand: who dealt, won the talon and the ruff, the trump, the ledger."""
+
+    dealer: int
+    talon_taker: int | None
+    bid: int
+    ruff_winner: int | None
+    trump: int | None
+    """The trump suit; None for Kiss or a variant without tricks (see ``trump_named``)."""
+    trump_named: bool
+    ledger: HandLedger
+
+
+@dataclass(frozen=True, slots=True)
+class SimResult:
+    """A finished simulated session."""
+
+    variant: Variant
+    hands: tuple[HandSummary, ...]
+    totals: tuple[int, ...]
+    winner: int | None
+    moves: int
+    """Decisions the bots made."""
+
+
+def _rng(seed: bytes) -> random.Random:
+    return random.Random(hashlib.sha256(b"gleek-p2p/simulate/deal\x00" + seed).digest())
+
+
+class Simulation:
+    """A session stepped one decision at a time; system events are applied for you.
+
+    ``decision()`` gives ``(seat, view, legal)`` for the next move, or None
+    once the session is over; ``act(seat, move)`` applies it after checking
+    that it is one of the legal moves.
+    """
+
+    def __init__(self, variant: Variant, hands: int, seed: bytes, with_views: bool = True) -> None:
+        self._rng = _rng(seed)
+        self.with_views = with_views
+        self.state: State = apply(new_session(variant, hands), random_cut(variant, self._rng))
+        self.summaries: list[HandSummary] = []
+        self.moves = 0
+        self._legal: Sequence[Event] = ()
+        self._seat = -1
+
+    def decision(self) -> tuple[int, SeatView | None, Sequence[Event]] | None:
+        """The seat to act, its view (None if built without views) and its legal moves."""
+        s = self.state
+        seat = to_act(s)
+        while seat is None:
+            if s.phase is Phase.SESSION_OVER:
+                return None
+            s = apply(s, Deal())
+            for reveal in random_deal_reveals(s.variant, self._rng):
+                s = apply(s, reveal)
+            seat = to_act(s)
+        self.state = s
+        self._seat = seat
+        if not self.with_views:
+            self._legal = legal_actions(s, seat)
+            return seat, None, self._legal
+        view = seat_view(s, seat)  # it lists the legal moves too: no need to ask twice
+        self._legal = view.legal
+        return seat, view, view.legal
+
+    def act(self, seat: int, move: Event, who: str = "a bot") -> bool:
+        """Apply ``move``; True when it ended a hand. ``IllegalMove`` if it is not legal."""
+        if seat != self._seat or move not in self._legal:
+            raise IllegalMove(f"{who} at seat {seat} chose {move!r}, not a legal move now", seat)
+        s = self.state = apply(self.state, move)
+        self._legal = ()
+        self.moves += 1
+        if s.phase not in (Phase.HAND_OVER, Phase.SESSION_OVER):
+            return False
+        self.summaries.append(
+            HandSummary(
+                dealer=s.dealer,
+                talon_taker=s.talon_taker if s.talon_taker >= 0 else None,
+                bid=s.high_bid if s.talon_taker >= 0 else 0,
+                ruff_winner=s.ruff_winner if s.ruff_winner >= 0 else None,
+                trump=s.trump if s.trump_named else None,
+                trump_named=s.trump_named,
+                ledger=s.ledgers[-1],
+            )
+        )
+        return True
+
+    def result(self) -> SimResult:
+        s = self.state
+        return SimResult(s.variant, tuple(self.summaries), s.totals, session_winner(s), self.moves)
+
+
+def _hand_end(sim: Simulation, strategies: Sequence[Strategy]) -> None:
+    ledger = sim.state.ledgers[-1]
+    for seat, strategy in enumerate(strategies):
+        strategy.on_hand_end(seat_view(sim.state, seat), ledger)
+
+
+def _check_count(variant: Variant, strategies: Sequence[Strategy]) -> None:
+    if len(strategies) != variant.players:
+        raise GleekError(f"this variant needs {variant.players} strategies, got {len(strategies)}")
+
+
+def simulate(
+    variant: Variant, hands: int, seed: bytes, strategies: Sequence[Strategy]
+) -> SimResult:
+    """Play a session between synchronous ``strategies`` (one per seat)."""
+    _check_count(variant, strategies)
+    for strategy in strategies:
+        if _is_async(strategy):
+            raise TypeError(f"strategy {strategy.name!r} is async: use simulate_async")
+    sim = Simulation(variant, hands, seed)
+    while (d := sim.decision()) is not None:
+        seat, view, legal = d
+        assert view is not None
+        strategy = strategies[seat]
+        if sim.act(seat, choose_now(strategy, view, legal), strategy.name):
+            _hand_end(sim, strategies)
+    result = sim.result()
+    for strategy in strategies:
+        strategy.on_session_end(result.totals)
+    return result
+
+
+async def simulate_async(
+    variant: Variant, hands: int, seed: bytes, strategies: Sequence[Strategy]
+) -> SimResult:
+    """Like :func:`simulate`, for strategies that may be ``async`` (exec bots)."""
+    _check_count(variant, strategies)
+    sim = Simulation(variant, hands, seed)
+    try:
+        while (d := sim.decision()) is not None:
+            seat, view, legal = d
+            assert view is not None
+            strategy = strategies[seat]
+            if sim.act(seat, await choose_async(strategy, view, legal), strategy.name):
+                _hand_end(sim, strategies)
+        result = sim.result()
+        for strategy in strategies:
+            strategy.on_session_end(result.totals)
+        return result
+    finally:
+        for strategy in strategies:
+            close = getattr(strategy, "aclose", None)
+            if close is not None:
+                await close()
+
+
+def _is_async(strategy: Strategy) -> bool:
+    return inspect.iscoroutinefunction(strategy.choose)
+
+
+def result_json(result: SimResult) -> dict[str, Any]:
+    """The ``--json`` object: amounts in halfpence, phases as in ``PHASE_NAMES``."""
+    return {
+        "unit": "halfpence",
+        "hands": [
+            {
+                "dealer": h.dealer,
+                "ledger": {p: list(h.ledger.phases[p]) for p in PHASE_NAMES},
+                "net": list(h.ledger.net),
+            }
+            for h in result.hands
+        ],
+        "totals": list(result.totals),
+        "winner": result.winner,
+    }
+
+
+_SUIT_WORDS = ("spades", "hearts", "diamonds", "clubs")
+
+
+def pence(halfpence: int) -> str:
+    """Signed pence with a ½: 13 -> '+6½', -4 -> '-2', 0 -> '0'."""
+    sign = "-" if halfpence < 0 else ("+" if halfpence > 0 else "")
+    whole, half = divmod(abs(halfpence), 2)
+    return f"{sign}{whole}{'½' if half else ''}"
+
+
+def result_text(result: SimResult, names: Sequence[str]) -> str:
+    """One line per hand, then the session table."""
+    n = result.variant.players
+    lines: list[str] = []
+    for i, h in enumerate(result.hands):
+        auction = (
+            "no auction"
+            if not result.variant.has_auction
+            else "talon dead"
+            if h.talon_taker is None
+            else f"talon {h.talon_taker} for {h.bid}d"
+        )
+        ruff = "no ruff" if h.ruff_winner is None else f"ruff {h.ruff_winner}"
+        trump = (
+            "no tricks"
+            if not h.trump_named
+            else "Kiss"
+            if h.trump is None
+            else f"trump {_SUIT_WORDS[h.trump]}"
+        )
+        net = " ".join(f"{pence(x):>6}" for x in h.ledger.net)
+        lines.append(
+            f"hand {i + 1:3d}  dealer {h.dealer}  {auction:<17} {ruff:<7} {trump:<15} {net}"
+        )
+    width = max(8, *(len(x) for x in names))
+    lines.append("")
+    lines.append(
+        f"{'seat':<5} {'bot':<{width}} "
+        + " ".join(f"{p:>12}" for p in PHASE_NAMES)
+        + f" {'total':>9}"
+    )
+    for seat in range(n):
+        by_phase = [sum(h.ledger.phases[p][seat] for h in result.hands) for p in PHASE_NAMES]
+        lines.append(
+            f"{seat:<5} {names[seat]:<{width}} "
+            + " ".join(f"{pence(x):>12}" for x in by_phase)
+            + f" {pence(result.totals[seat]):>9}"
+        )
+    won = "a tie for first" if result.winner is None else f"seat {result.winner} wins"
+    lines.append(f"{len(result.hands)} hands, {result.moves} moves: {won} (amounts in pence)")
+    return "\n".join(lines)
+
+
+def run_simulate(args: argparse.Namespace) -> int:
+    """The ``gleek simulate`` command."""
+    variant = VARIANTS[args.variant]
+    if not 1 <= args.hands <= 1000:
+        raise GleekError("--hands must be from 1 to 1000")
+    seed = str(args.seed).encode()
+    names = [s.strip() for s in str(args.bots).split(",") if s.strip()] or ["heuristic"]
+    if len(set(names)) == 1:
+        names = names[:1] * variant.players  # "heuristic,heuristic,heuristic" fits two too
+    strategies = make_strategies(",".join(names), variant.players, seed)
+    if any(_is_async(s) for s in strategies):
+        result = asyncio.run(simulate_async(variant, args.hands, seed, strategies))
+    else:
+        result = simulate(variant, args.hands, seed, strategies)
+    if args.json:
+        print(json.dumps(result_json(result), separators=(",", ":")))
+    else:
+        print(result_text(result, names))
+    return 0

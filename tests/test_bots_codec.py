@@ -1,0 +1,130 @@
+"""The JSON form of moves for exec bots: round trips and rejections."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from gleek_p2p.bots.json_codec import ACTION_FIELDS, action_from_json, action_to_json
+from gleek_p2p.errors import ProtocolError
+from gleek_p2p.rules import (
+    VARIANTS,
+    Bid,
+    ClaimTiddy,
+    Declare,
+    Discard,
+    EndDeclare,
+    NameTrump,
+    NoTiddy,
+    PassBid,
+    PassRuff,
+    Play,
+    See,
+    ShowRuff,
+    Vie,
+)
+from gleek_p2p.simulate import Simulation
+
+seats = st.integers(0, 2)
+slots = st.integers(0, 43)
+
+
+def ascending(lo: int, hi: int) -> st.SearchStrategy[tuple[int, ...]]:
+    return st.sets(slots, min_size=lo, max_size=hi).map(lambda s: tuple(sorted(s)))
+
+
+actions = st.one_of(
+    st.builds(Bid, seats, st.integers(1, 99)),
+    st.builds(PassBid, seats),
+    st.builds(Discard, seats, slots),
+    st.builds(Vie, seats, st.integers(1, 20)),
+    st.builds(See, seats),
+    st.builds(PassRuff, seats),
+    st.builds(ShowRuff, seats, st.integers(0, 3), ascending(1, 13)),
+    st.builds(Declare, seats, ascending(3, 4)),
+    st.builds(EndDeclare, seats),
+    st.builds(NameTrump, seats, st.none() | st.integers(0, 3)),
+    st.builds(ClaimTiddy, seats, slots),
+    st.builds(NoTiddy, seats),
+    st.builds(Play, seats, slots),
+)
+
+
+def test_every_kind_is_covered() -> None:
+    kinds = {
+        Bid,
+        PassBid,
+        Discard,
+        Vie,
+        See,
+        PassRuff,
+        ShowRuff,
+        Declare,
+        EndDeclare,
+        NameTrump,
+        ClaimTiddy,
+        NoTiddy,
+        Play,
+    }
+    assert {k.KIND for k in kinds} == set(ACTION_FIELDS)
+
+
+@given(actions)
+def test_round_trip_through_json_text(move: Any) -> None:
+    data = json.loads(json.dumps(action_to_json(move)))
+    assert data["kind"] == move.KIND
+    assert action_from_json(data) == move
+
+
+def test_kiss_is_a_null_suit() -> None:
+    assert action_to_json(NameTrump(1, None)) == {"kind": "name_trump", "seat": 1, "suit": None}
+    assert action_from_json({"kind": "name_trump", "seat": 1, "suit": None}) == NameTrump(1, None)
+
+
+def test_card_names_come_from_the_view_and_are_ignored_on_input() -> None:
+    sim = Simulation(VARIANTS["standard"], 1, b"codec")
+    seen: dict[str, Any] = {}
+    while (d := sim.decision()) is not None:
+        seat, view, legal = d
+        assert view is not None
+        for move in legal:
+            data = action_to_json(move, view)
+            assert action_from_json(data) == move
+            if "slot" in data:
+                seen.setdefault("card", data)
+                assert isinstance(data["card"], str) and len(data["card"]) == 2
+            if "slots" in data:
+                assert len(data["cards"]) == len(data["slots"])
+        sim.act(seat, legal[0])
+    assert "card" in seen
+    play = seen["card"]
+    assert action_from_json({**play, "card": "??"}) == action_from_json(play)
+
+
+@pytest.mark.parametrize(
+    ("data", "words"),
+    [
+        ([], "JSON object"),
+        ({"kind": "resign", "seat": 0}, "unknown move kind"),
+        ({"seat": 0}, "unknown move kind"),
+        ({"kind": "play", "seat": 0}, "needs the field 'slot'"),
+        ({"kind": "play", "seat": 0, "slot": 3, "why": 1}, "no field 'why'"),
+        ({"kind": "play", "seat": 3, "slot": 3}, "seat"),
+        ({"kind": "play", "seat": 0, "slot": 44}, "slot"),
+        ({"kind": "play", "seat": 0, "slot": "3"}, "slot"),
+        ({"kind": "play", "seat": True, "slot": 3}, "number"),
+        ({"kind": "bid", "seat": 0, "amount": 100}, "bid"),
+        ({"kind": "declare", "seat": 0, "slots": [5, 3, 4]}, "ascending"),
+        ({"kind": "declare", "seat": 0, "slots": [1, 2]}, "slots"),
+        ({"kind": "show_ruff", "seat": 0, "suit": None, "slots": [1]}, "null suit"),
+        ({"kind": "name_trump", "seat": 0, "suit": -1}, "Kiss is null"),
+        ({"kind": "name_trump", "seat": 0, "suit": 4}, "suit"),
+    ],
+)
+def test_malformed_moves_are_rejected_with_a_sentence(data: Any, words: str) -> None:
+    with pytest.raises(ProtocolError, match=words):
+        action_from_json(data)

@@ -1,0 +1,140 @@
+"""``gleek simulate``: the JSON format, determinism, zero sums and the text table."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import os
+import subprocess
+import sys
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from gleek_p2p.cli import main
+from gleek_p2p.rules import PHASE_NAMES, VARIANTS
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> str:
+    assert main(["simulate", *args]) == 0
+    return capsys.readouterr().out
+
+
+def run_json(capsys: pytest.CaptureFixture[str], *args: str) -> Any:
+    out = run(capsys, "--json", *args)
+    assert out.count("\n") == 1  # exactly one object
+    return json.loads(out)
+
+
+def check_report(report: Any, hands: int, players: int) -> None:
+    assert set(report) == {"unit", "hands", "totals", "winner"}
+    assert report["unit"] == "halfpence"
+    assert len(report["hands"]) == hands
+    totals = [0] * players
+    for hand in report["hands"]:
+        assert set(hand) == {"dealer", "ledger", "net"}
+        assert 0 <= hand["dealer"] < players
+        assert list(hand["ledger"]) == list(PHASE_NAMES)
+        for amounts in hand["ledger"].values():
+            assert len(amounts) == players and all(type(a) is int for a in amounts)
+            assert sum(amounts) == 0  # every phase is paid between the players
+        net = [sum(col[i] for col in hand["ledger"].values()) for i in range(players)]
+        assert hand["net"] == net
+        totals = [t + x for t, x in zip(totals, net, strict=True)]
+    assert report["totals"] == totals and sum(totals) == 0
+    best = max(totals)
+    expected = totals.index(best) if totals.count(best) == 1 else None
+    assert report["winner"] == expected
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_json_report_in_every_variant(capsys: pytest.CaptureFixture[str], variant: str) -> None:
+    players = VARIANTS[variant].players
+    report = run_json(capsys, "--hands", "4", "--seed", "v", "--variant", variant)
+    check_report(report, 4, players)
+    dealers = [h["dealer"] for h in report["hands"]]
+    assert all((b - a) % players == 1 for a, b in itertools.pairwise(dealers))  # deal rotates
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.text(min_size=0, max_size=6), st.sampled_from(["random", "heuristic,random,random"]))
+def test_json_sums_to_zero_for_any_seed(seed: str, bots: str) -> None:
+    from gleek_p2p.bots.registry import make_strategies
+    from gleek_p2p.simulate import result_json, simulate
+
+    variant = VARIANTS["standard"]
+    raw = seed.encode()
+    report = result_json(simulate(variant, 2, raw, make_strategies(bots, 3, raw)))
+    check_report(json.loads(json.dumps(report)), 2, 3)
+
+
+def test_same_seed_same_output(capsys: pytest.CaptureFixture[str]) -> None:
+    a = run(capsys, "--hands", "5", "--seed", "42", "--json")
+    b = run(capsys, "--hands", "5", "--seed", "42", "--json")
+    c = run(capsys, "--hands", "5", "--seed", "43", "--json")
+    assert a == b and a != c
+    assert run(capsys, "--hands", "3", "--seed", "s") == run(capsys, "--hands", "3", "--seed", "s")
+
+
+def test_byte_identical_across_processes() -> None:
+    outs = set()
+    for hashseed in ("1", "2"):
+        done = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "gleek_p2p",
+                "simulate",
+                "--hands",
+                "3",
+                "--seed",
+                "x",
+                "--bots",
+                "heuristic,random,heuristic",
+            ],
+            capture_output=True,
+            timeout=60,
+            env={**os.environ, "PYTHONHASHSEED": hashseed},
+        )
+        assert done.returncode == 0, done.stderr
+        outs.add(done.stdout)
+    assert len(outs) == 1
+
+
+def test_text_output(capsys: pytest.CaptureFixture[str]) -> None:
+    out = run(capsys, "--hands", "3", "--seed", "t", "--bots", "heuristic,random,heuristic")
+    lines = out.splitlines()
+    assert [x.split()[:2] for x in lines[:3]] == [["hand", "1"], ["hand", "2"], ["hand", "3"]]
+    assert all("dealer" in x and ("trump" in x or "Kiss" in x) for x in lines[:3])
+    assert lines[4].split()[:2] == ["seat", "bot"] and lines[4].split()[2:7] == list(PHASE_NAMES)
+    assert [x.split()[1] for x in lines[5:8]] == ["heuristic", "random", "heuristic"]
+    assert lines[-1].startswith("3 hands")
+
+
+def test_text_and_json_agree(capsys: pytest.CaptureFixture[str]) -> None:
+    from gleek_p2p.simulate import pence
+
+    report = run_json(capsys, "--hands", "2", "--seed", "a")
+    text = run(capsys, "--hands", "2", "--seed", "a")
+    rows = text.splitlines()[4:7]  # 2 hand lines, a blank, the header
+    for seat, total in enumerate(report["totals"]):
+        assert rows[seat].split()[:2] == [str(seat), "heuristic"]
+        assert rows[seat].split()[-1] == pence(total)
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["--bots", "random,heuristic"], "needs 3 strategies"),
+        (["--bots", "nonsense"], "unknown strategy"),
+        (["--hands", "0"], "--hands"),
+    ],
+)
+def test_bad_arguments_give_one_sentence(
+    capsys: pytest.CaptureFixture[str], args: list[str], words: str
+) -> None:
+    assert main(["simulate", *args]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("gleek: ") and words in err
