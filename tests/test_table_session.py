@@ -1,0 +1,286 @@
+"""The table protocol: one chain all seats agree on, and no card seen too early."""
+
+from __future__ import annotations
+
+import hashlib
+
+import pytest
+
+from gleek_p2p.bots.strategy import RandomStrategy, choose_now
+from gleek_p2p.errors import Cheating, IllegalMove, ProtocolError
+from gleek_p2p.log.envelope import Envelope, sign_envelope
+from gleek_p2p.log.keys import Identity
+from gleek_p2p.rules import (
+    TALON,
+    VARIANTS,
+    Bid,
+    PassBid,
+    Phase,
+    card_of,
+    deal_layout,
+    shown_slots,
+)
+from gleek_p2p.selfplay import make_seats, selfplay
+from gleek_p2p.table import events as ev
+from gleek_p2p.table.roster import Roster
+from gleek_p2p.table.session import Stage, Table
+from gleek_p2p.table.verify import verify_records
+
+STANDARD = VARIANTS["standard"]
+
+
+def bots(n: int, seed: int = 0) -> list[RandomStrategy]:
+    return [RandomStrategy(seed * 10 + s) for s in range(n)]
+
+
+def test_selfplay_logs_are_identical_and_verify() -> None:
+    result = selfplay(STANDARD, 2, b"identical", bots(3))
+    first = result.tables[0].encoded
+    assert all(t.encoded == first for t in result.tables)
+    assert first == result.records
+    report = verify_records(result.records)
+    assert report.fair and report.complete and report.exit_code == 0
+    # The verifier and every seat score every hand the same.
+    for table in result.tables:
+        assert [h.state.ledgers for h in table.hands] == [h.state.ledgers for h in report.hands]
+    totals = report.hands[-1].state.totals
+    assert sum(totals) == 0 and len(report.hands) == 2
+
+
+@pytest.mark.parametrize("name", sorted(VARIANTS))
+def test_every_variant_plays_through_the_protocol(name: str) -> None:
+    variant = VARIANTS[name]
+    result = selfplay(variant, 1, name.encode(), bots(variant.players, 3))
+    report = verify_records(result.records)
+    assert report.fair, report.violations
+    assert all(sum(v) == 0 for v in report.hands[0].state.ledgers[0].phases.values())
+
+
+def test_same_seed_same_log() -> None:
+    a = selfplay(STANDARD, 1, b"same", bots(3))
+    b = selfplay(STANDARD, 1, b"same", bots(3))
+    c = selfplay(STANDARD, 1, b"other", bots(3))
+    assert a.records == b.records
+    assert a.records != c.records
+
+
+def drive(tables: list[Table], strategies: list[RandomStrategy], after_each: object) -> None:
+    lead = tables[0]
+    while not lead.finished:
+        exp = lead.expected()
+        assert exp is not None
+        actor = tables[exp.seat]
+        envelope = actor.auto_event()
+        if envelope is None:
+            decision = actor.decision()
+            assert decision is not None
+            envelope = actor.act(choose_now(strategies[exp.seat], decision.view, decision.legal))
+        data = envelope.encode()
+        for table in tables:
+            table.receive(envelope, data)
+        after_each(tables)  # type: ignore[operator]
+
+
+def test_no_seat_learns_a_card_before_the_rules_show_it() -> None:
+    tables = make_seats(STANDARD, 2, b"privacy")
+    observer = Table(tables[0].roster)
+    checked = [0]
+
+    def check(tables: list[Table]) -> None:
+        observer.receive(tables[0].envelopes[-1], tables[0].encoded[-1])
+        for table in [*tables, observer]:
+            state = table.state
+            if state is None or state.phase in (Phase.HAND_OVER, Phase.SESSION_OVER, Phase.CUT):
+                continue
+            layout = deal_layout(state.variant, state.dealer)
+            public = shown_slots(state)
+            for slot, owner in enumerate(layout):
+                if card_of(state, slot) is None:
+                    continue
+                mine = table.seat is not None and owner == table.seat
+                talon = owner == TALON and table.seat is not None and (
+                    state.talon_taker == table.seat)
+                assert mine or talon or slot in public, (table.seat, slot, state.phase)
+                checked[0] += 1
+
+    drive(tables, bots(3, 1), check)
+    assert checked[0] > 1000
+
+
+def _tables() -> list[Table]:
+    tables = make_seats(STANDARD, 1, b"units")
+    for _ in range(8):  # roster, cut commits and reveals, the first deck commit
+        exp = tables[0].expected()
+        assert exp is not None
+        envelope = tables[exp.seat].auto_event()
+        assert envelope is not None
+        for table in tables:
+            table.receive(envelope)
+    return tables
+
+
+def _snapshot(table: Table) -> tuple[object, ...]:
+    return (len(table.envelopes), table.head, table.stage, table.state, table.expected())
+
+
+def test_out_of_turn_event_is_blamed_and_changes_nothing() -> None:
+    tables = _tables()
+    exp = tables[0].expected()
+    assert exp is not None
+    wrong = (exp.seat + 1) % 3
+    envelope = tables[wrong]._sign(ev.COMMIT, [["commit", wrong, bytes(32)]])
+    before = _snapshot(tables[0])
+    with pytest.raises(Cheating) as caught:
+        tables[0].receive(envelope)
+    assert caught.value.seat == wrong and "out of turn" in caught.value.reason
+    assert caught.value.evidence[0] == envelope.encode()
+    assert _snapshot(tables[0]) == before
+
+
+def test_bad_signature_is_rejected_without_blame() -> None:
+    tables = _tables()
+    exp = tables[0].expected()
+    assert exp is not None
+    envelope = tables[exp.seat].auto_event()
+    assert envelope is not None
+    forged = Envelope(envelope.version, envelope.session_id, envelope.seq, envelope.prev,
+                      envelope.seat, envelope.kind, envelope.body, bytes(64))
+    before = _snapshot(tables[1])
+    with pytest.raises(ProtocolError) as caught:
+        tables[1].receive(forged)
+    assert not isinstance(caught.value, Cheating)
+    assert _snapshot(tables[1]) == before
+    tables[1].receive(envelope)  # the genuine event still goes in
+    assert len(tables[1].envelopes) == before[0] + 1  # type: ignore[operator]
+
+
+def test_event_from_another_session_is_rejected() -> None:
+    tables = _tables()
+    other = make_seats(STANDARD, 1, b"another")
+    stranger = other[0].roster_event()
+    with pytest.raises(ProtocolError, match="another session"):
+        tables[1].receive(stranger)
+
+
+def test_duplicate_is_ignored_and_equivocation_is_proven() -> None:
+    tables = make_seats(STANDARD, 1, b"dup")
+    # Play to the auction.
+    while all(t.decision() is None for t in tables):
+        exp = tables[0].expected()
+        assert exp is not None
+        envelope = tables[exp.seat].auto_event()
+        assert envelope is not None
+        for table in tables:
+            table.receive(envelope)
+    exp = tables[0].expected()
+    assert exp is not None and exp.kinds == (ev.ACT,)
+    actor = tables[exp.seat]
+    first = actor.act(PassBid(exp.seat))
+    second = actor.act(Bid(exp.seat, 13))
+    for table in tables:
+        table.receive(first)
+    assert tables[1].receive(first) == []  # a duplicate: nothing happens
+    with pytest.raises(Cheating) as caught:
+        tables[(exp.seat + 1) % 3].receive(second)
+    assert caught.value.seat == exp.seat
+    assert set(caught.value.evidence) == {first.encode(), second.encode()}
+
+
+def test_illegal_move_is_refused_by_the_mover_and_blamed_by_the_others() -> None:
+    tables = make_seats(STANDARD, 1, b"illegal")
+    while all(t.decision() is None for t in tables):
+        exp = tables[0].expected()
+        assert exp is not None
+        envelope = tables[exp.seat].auto_event()
+        assert envelope is not None
+        for table in tables:
+            table.receive(envelope)
+    exp = tables[0].expected()
+    assert exp is not None
+    with pytest.raises(IllegalMove):
+        tables[exp.seat].act(Bid(exp.seat, 5))
+    cheat = tables[exp.seat]._sign(ev.ACT, ev.Act(Bid(exp.seat, 5), None).to_body())
+    other = tables[(exp.seat + 1) % 3]
+    before = _snapshot(other)
+    with pytest.raises(Cheating) as caught:
+        other.receive(cheat)
+    assert caught.value.seat == exp.seat and "bid" in caught.value.reason
+    assert _snapshot(other) == before
+
+
+def test_roster_refuses_small_order_and_duplicate_keys() -> None:
+    good = make_seats(STANDARD, 1, b"roster")[0].roster
+    small = b"\x01" + bytes(31)
+    with pytest.raises(ProtocolError):
+        Roster(STANDARD, 1, (small, *good.publics[1:]), good.names, good.nonce)
+    with pytest.raises(ProtocolError):
+        Roster(STANDARD, 1, (good.publics[0],) * 3, good.names, good.nonce)
+    with pytest.raises(ProtocolError):
+        Roster(STANDARD, 0, good.publics, good.names, good.nonce)
+    assert Roster.from_body(good.to_body()) == good
+
+
+def test_a_false_dispute_is_blamed_on_the_disputer() -> None:
+    tables = make_seats(STANDARD, 1, b"dispute")
+    while tables[0].stage is not Stage.PLAY:
+        exp = tables[0].expected()
+        assert exp is not None
+        envelope = tables[exp.seat].auto_event()
+        assert envelope is not None
+        for table in tables:
+            table.receive(envelope)
+    liar = tables[2]
+    dispute = liar._sign(ev.DISPUTE, [0])
+    for table in tables:
+        table.receive(dispute)
+    while tables[0].expected() is not None:
+        exp = tables[0].expected()
+        assert exp is not None and exp.kinds == (ev.SEED,)
+        envelope = tables[exp.seat].auto_event()
+        assert envelope is not None
+        for table in tables:
+            table.receive(envelope)
+    failure = tables[0].audit_failure
+    assert failure is not None and failure.seat == 2 and "sound" in failure.reason
+
+
+def test_abort_ends_the_session_and_names_the_blamed_seat() -> None:
+    tables = _tables()
+    abort = tables[2].abort_event(1, "seat 1 did not move in time")
+    for table in tables:
+        table.receive(abort)
+    assert all(t.finished and t.verdict is not None and t.verdict.blamed == 1 for t in tables)
+    nxt = tables[0]._sign(ev.CUT_COMMIT, [bytes(32)])
+    with pytest.raises(ProtocolError, match="over"):
+        tables[1].receive(nxt)
+    report = verify_records(tables[0].encoded)
+    assert report.exit_code == 1
+    assert report.violations[-1].seat == 1 and not report.violations[-1].proven
+
+
+def test_cut_reveal_must_match_its_commitment() -> None:
+    tables = make_seats(STANDARD, 1, b"cut")
+    while tables[0].stage is not Stage.CUT_REVEAL:
+        exp = tables[0].expected()
+        assert exp is not None
+        envelope = tables[exp.seat].auto_event()
+        assert envelope is not None
+        for table in tables:
+            table.receive(envelope)
+    lie = tables[0]._sign(ev.CUT_REVEAL, [hashlib.sha256(b"not my nonce").digest()])
+    with pytest.raises(Cheating) as caught:
+        tables[1].receive(lie)
+    assert caught.value.seat == 0
+
+
+def test_an_outsider_cannot_sign_for_a_seat() -> None:
+    tables = _tables()
+    outsider = Identity.generate(bytes(range(32)))
+    exp = tables[0].expected()
+    assert exp is not None
+    honest = tables[exp.seat].auto_event()
+    assert honest is not None
+    forged = sign_envelope(outsider, honest.session_id, honest.seq, honest.prev, honest.seat,
+                           honest.kind, honest.body)
+    with pytest.raises(ProtocolError, match="signature"):
+        tables[(exp.seat + 1) % 3].receive(forged)
