@@ -1,0 +1,77 @@
+"""protocol/events.json describes every event the code writes, and nothing looser."""
+
+from __future__ import annotations
+
+import itertools
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from gleek_p2p.commands import read_log
+from gleek_p2p.log.envelope import decode_envelope
+
+ROOT = Path(__file__).resolve().parent.parent
+SCHEMA = json.loads((ROOT / "protocol" / "events.json").read_text())
+
+
+def conforms(value: Any, spec: dict[str, Any]) -> bool:
+    if "ref" in spec:
+        return conforms(value, SCHEMA["types"][spec["ref"]])
+    kind = spec["type"]
+    if kind == "const":
+        return bool(value == spec["value"])
+    if kind == "int":
+        return (type(value) is int and spec.get("min", -(2**63)) <= value
+                <= spec.get("max", 2**63 - 1))
+    if kind == "bytes":
+        if not isinstance(value, bytes):
+            return False
+        if "size" in spec:
+            return len(value) == spec["size"]
+        return bool(spec.get("min", 0) <= len(value) <= spec.get("max", 1 << 20))
+    if kind == "str":
+        return isinstance(value, str) and (
+            spec.get("min", 0) <= len(value) <= spec.get("max", 1 << 20))
+    if kind == "list":
+        if not isinstance(value, list) or not spec.get("min", 0) <= len(value) <= spec.get(
+                "max", 1 << 20):
+            return False
+        if spec.get("ascending") and any(a >= b for a, b in itertools.pairwise(value)):
+            return False
+        return "items" not in spec or all(conforms(v, spec["items"]) for v in value)
+    if kind == "tuple":
+        items = spec["items"]
+        return (isinstance(value, list) and len(value) == len(items)
+                and all(conforms(v, s) for v, s in zip(value, items, strict=True)))
+    if kind == "oneof":
+        return any(conforms(value, option) for option in spec["options"])
+    raise AssertionError(f"unknown schema type {kind}")
+
+
+LOGS = sorted((ROOT / "protocol" / "vectors" / "sessions").glob("valid-*.gleeklog")) + sorted(
+    (ROOT / "protocol" / "vectors" / "sessions").glob("wrong-deal-key.gleeklog"))
+
+
+@pytest.mark.parametrize("path", LOGS, ids=[p.name for p in LOGS])
+def test_every_event_conforms_to_the_schema(path: Path) -> None:
+    records, _ = read_log(path)
+    kinds = set()
+    for record in records:
+        envelope = decode_envelope(record)
+        fields = [*envelope.unsigned_fields(), envelope.signature]
+        assert conforms(fields, SCHEMA["envelope"]), envelope.seq
+        spec = SCHEMA["kinds"][envelope.kind]
+        assert conforms(envelope.body, spec["body"]), (envelope.seq, envelope.kind)
+        kinds.add(envelope.kind)
+    assert {"roster", "cut-commit", "cut-reveal", "commit", "shuffle", "lock", "keys"} <= kinds
+    assert ("act" in kinds) == path.name.startswith("valid")
+
+
+def test_the_schema_rejects_what_the_code_rejects() -> None:
+    bid = SCHEMA["types"]["action"]
+    assert conforms(["bid", 1, 13], bid)
+    assert not conforms(["bid", 1, 12], bid)
+    assert not conforms(["declare", 0, [5, 3, 4]], bid)  # not ascending
+    assert not conforms(["play", 3, 1], bid)  # no seat 3
