@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 
 import pytest
 
@@ -107,15 +108,21 @@ def test_no_seat_learns_a_card_before_the_rules_show_it() -> None:
     assert checked[0] > 1000
 
 
-def _tables() -> list[Table]:
-    tables = make_seats(STANDARD, 1, b"units")
-    for _ in range(8):  # roster, cut commits and reveals, the first deck commit
+def advance(tables: list[Table], done: Callable[[], bool]) -> None:
+    """Let the seats sign their protocol steps until ``done()``."""
+    while not done():
         exp = tables[0].expected()
         assert exp is not None
         envelope = tables[exp.seat].auto_event()
-        assert envelope is not None
+        assert envelope is not None, "a player's decision was needed"
         for table in tables:
             table.receive(envelope)
+
+
+def _tables() -> list[Table]:
+    tables = make_seats(STANDARD, 1, b"units")
+    # The roster, the cut commits and reveals, and the first deck commit.
+    advance(tables, lambda: len(tables[0].envelopes) == 8)
     return tables
 
 
@@ -164,14 +171,7 @@ def test_event_from_another_session_is_rejected() -> None:
 
 def test_duplicate_is_ignored_and_equivocation_is_proven() -> None:
     tables = make_seats(STANDARD, 1, b"dup")
-    # Play to the auction.
-    while all(t.decision() is None for t in tables):
-        exp = tables[0].expected()
-        assert exp is not None
-        envelope = tables[exp.seat].auto_event()
-        assert envelope is not None
-        for table in tables:
-            table.receive(envelope)
+    advance(tables, lambda: any(t.decision() for t in tables))  # to the auction
     exp = tables[0].expected()
     assert exp is not None and exp.kinds == (ev.ACT,)
     actor = tables[exp.seat]
@@ -188,13 +188,7 @@ def test_duplicate_is_ignored_and_equivocation_is_proven() -> None:
 
 def test_illegal_move_is_refused_by_the_mover_and_blamed_by_the_others() -> None:
     tables = make_seats(STANDARD, 1, b"illegal")
-    while all(t.decision() is None for t in tables):
-        exp = tables[0].expected()
-        assert exp is not None
-        envelope = tables[exp.seat].auto_event()
-        assert envelope is not None
-        for table in tables:
-            table.receive(envelope)
+    advance(tables, lambda: any(t.decision() for t in tables))
     exp = tables[0].expected()
     assert exp is not None
     with pytest.raises(IllegalMove):
@@ -222,24 +216,12 @@ def test_roster_refuses_small_order_and_duplicate_keys() -> None:
 
 def test_a_false_dispute_is_blamed_on_the_disputer() -> None:
     tables = make_seats(STANDARD, 1, b"dispute")
-    while tables[0].stage is not Stage.PLAY:
-        exp = tables[0].expected()
-        assert exp is not None
-        envelope = tables[exp.seat].auto_event()
-        assert envelope is not None
-        for table in tables:
-            table.receive(envelope)
+    advance(tables, lambda: tables[0].stage is Stage.PLAY)
     liar = tables[2]
     dispute = liar._sign(ev.DISPUTE, [0])
     for table in tables:
         table.receive(dispute)
-    while tables[0].expected() is not None:
-        exp = tables[0].expected()
-        assert exp is not None and exp.kinds == (ev.SEED,)
-        envelope = tables[exp.seat].auto_event()
-        assert envelope is not None
-        for table in tables:
-            table.receive(envelope)
+    advance(tables, lambda: tables[0].expected() is None)
     failure = tables[0].audit_failure
     assert failure is not None and failure.seat == 2 and "sound" in failure.reason
 
@@ -260,13 +242,7 @@ def test_abort_ends_the_session_and_names_the_blamed_seat() -> None:
 
 def test_cut_reveal_must_match_its_commitment() -> None:
     tables = make_seats(STANDARD, 1, b"cut")
-    while tables[0].stage is not Stage.CUT_REVEAL:
-        exp = tables[0].expected()
-        assert exp is not None
-        envelope = tables[exp.seat].auto_event()
-        assert envelope is not None
-        for table in tables:
-            table.receive(envelope)
+    advance(tables, lambda: tables[0].stage is Stage.CUT_REVEAL)
     lie = tables[0]._sign(ev.CUT_REVEAL, [hashlib.sha256(b"not my nonce").digest()])
     with pytest.raises(Cheating) as caught:
         tables[1].receive(lie)
