@@ -47,7 +47,7 @@ def _add_peer_options(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--hands", type=int, default=DEFAULT_HANDS, help="hands in the session")
     parser.add_argument(
-        "--timeout", type=float, default=120.0, help="seconds before a silent peer is blamed"
+        "--timeout", type=float, default=300.0, help="seconds before a silent peer is blamed"
     )
     parser.add_argument(
         "--interface",
@@ -75,7 +75,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--autoplay", default=None, metavar="STRATEGY", help="let a bot play for you (no screen)"
     )
-    p.add_argument("--timeout", type=float, default=300.0, help=argparse.SUPPRESS)
+    p.add_argument(
+        "--timeout", type=float, default=1800.0, help="seconds the bots wait for you"
+    )
     _add_variant(p)
 
     p = sub.add_parser("play", help="join a table on the LAN as a human player")
