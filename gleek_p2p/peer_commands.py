@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import logging
 import os
 import signal
 import socket
@@ -26,6 +27,7 @@ from gleek_p2p.bots.registry import make_strategy
 from gleek_p2p.bots.strategy import Strategy
 from gleek_p2p.errors import GleekError
 from gleek_p2p.lobby import Address, ConnectionMesh, Lobby, LobbyConfig
+from gleek_p2p.log import canonical
 from gleek_p2p.log.envelope import decode_envelope
 from gleek_p2p.log.keys import Identity, ensure_private_dir, fingerprint, load_or_create_identity
 from gleek_p2p.log.store import LogStore, SecretStore
@@ -68,14 +70,22 @@ class SessionFiles:
         marker = self.current_marker(table)
         if not marker.exists():
             return None
-        path = Path(marker.read_text().strip())
-        if not path.exists():
+        lines = marker.read_text().splitlines()
+        path = Path(lines[0])
+        records: list[bytes] = []
+        if path.exists():
+            with LogStore.open(path) as store:
+                records = list(store.records)
+        if records:
+            roster = Roster.from_body(decode_envelope(records[0]).body)
+        elif len(lines) > 1:
+            # Killed before the roster event reached the log: the marker kept
+            # the roster, so a restart sits at the same table, not a new one.
+            body = canonical.decode(bytes.fromhex(lines[1]))
+            assert isinstance(body, list)
+            roster = Roster.from_body(body)
+        else:
             return None
-        with LogStore.open(path) as store:
-            records = store.records
-        if not records:
-            return None
-        roster = Roster.from_body(decode_envelope(records[0]).body)
         if roster.seat_of(identity.public) is None:
             return None
         return roster, path
@@ -113,6 +123,7 @@ async def play_session(
     if on_ready is not None:
         on_ready(lobby.port)
     notes(f"listening on port {lobby.port}; your key is {fingerprint(identity.public)}")
+    farewell = "goodbye"
     try:
         if resume is not None:
             roster, path = resume
@@ -135,7 +146,10 @@ async def play_session(
         if secret is None:
             secret = random(32)
             secrets.put(name, secret)
-        files.current_marker(config.table).write_text(str(path))
+        marker = files.current_marker(config.table)
+        marker.with_suffix(".tmp").write_text(
+            f"{path}\n{canonical.encode(roster.to_body()).hex()}\n")
+        marker.with_suffix(".tmp").replace(marker)
         lobby.adopt_roster(roster)
         table = Table(roster, seat, identity, secret)
         with LogStore.open(path) as store:
@@ -149,8 +163,11 @@ async def play_session(
             with contextlib.suppress(OSError):
                 files.current_marker(config.table).unlink()
         return SessionResult(outcome, path, table)
+    except asyncio.CancelledError:
+        farewell = f"{config.name} left the table"
+        raise
     finally:
-        await lobby.close()
+        await lobby.close(farewell)
 
 
 def _config(args: argparse.Namespace, variant: Variant) -> LobbyConfig:
@@ -179,6 +196,12 @@ def _say(text: str) -> None:
     print(text, file=sys.stderr, flush=True)
 
 
+def _log_to_file(data_dir: Path) -> None:
+    """Keep log lines off a full-screen UI: they go to a file in the data directory."""
+    logging.basicConfig(filename=str(data_dir / "gleek.log"), level=logging.INFO,
+                        format="%(asctime)s %(name)s %(levelname)s %(message)s")
+
+
 def run(args: argparse.Namespace) -> int:
     """Entry point for the three peer commands."""
     if args.command == "local":
@@ -194,6 +217,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         from gleek_p2p.ui.app import HumanPlayer
 
+        _log_to_file(data_dir)
         human = HumanPlayer(names=None)
         player = human
         notes = human.note
@@ -316,6 +340,7 @@ def run_local(args: argparse.Namespace) -> int:
         else:
             from gleek_p2p.ui.app import HumanPlayer
 
+            _log_to_file(data_dir)
             human = HumanPlayer(names=None)
             player = human
             notes = human.note

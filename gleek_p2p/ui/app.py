@@ -1,0 +1,370 @@
+"""The person at the console as a ``Player``, and running the screen beside a session.
+
+Use::
+
+    player = HumanPlayer()
+    player.note("Bob joined (key ab:cd:...)")        # any time, even before start
+    try:
+        result = await player.run_alongside(play_session(..., player=player))
+        # or, with a bare runner: await run_with_ui(runner, player, log_path=...)
+    except UserQuit:
+        ...                             # tell the others with a Bye
+
+``run_with_ui`` runs the application and the runner side by side; at the end
+it shows the totals and the verdict and waits for a key. The person may
+leave at any time with ``q`` (confirmed): ``run_with_ui`` then stops the
+runner and raises ``UserQuit``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections.abc import Awaitable, Sequence
+from pathlib import Path
+from typing import Any, TypeVar
+
+from prompt_toolkit.application import Application
+from prompt_toolkit.input import Input
+from prompt_toolkit.output import Output
+
+from gleek_p2p.errors import GleekError
+from gleek_p2p.peer import Outcome, SessionRunner
+from gleek_p2p.rules import Deal, Event, State, apply, new_session, session_winner
+from gleek_p2p.table.session import Decision, Table
+
+from .choices import Chooser
+from .narrate import narrate
+from .screen import TableScreen
+from .words import Namer, pence
+
+__all__ = ["HELP", "HumanPlayer", "UserQuit", "end_lines", "run_with_ui"]
+
+T = TypeVar("T")
+
+HELP = (
+    "←/→ (or ↑/↓)  move between the cards or choices you may pick",
+    "Enter         play the card or make the choice under the cursor",
+    "0-9           type a bid (13..99) or a raise on the ruff (1..5)",
+    "s h d c       jump to a suit (cards, trump); p pass; k Kiss; n done/no",
+    "Home/End      first/last choice     Backspace  undo a typed digit",
+    "?             this help             q          leave the table",
+    "",
+    "Hand rows: the cards (♥ ♦ red), what each is worth in the tricks,",
+    "then ^ under the cursor and · under every card you may pick.",
+    "Amounts are pence; ½ is a halfpenny. ▶ marks whose turn it is.",
+)
+
+
+class UserQuit(GleekError):
+    """The person at the screen chose to leave the table."""
+
+    def __init__(self) -> None:
+        super().__init__("you left the table")
+
+
+class HumanPlayer:
+    """A ``Player`` whose decisions come from the keyboard of a full-screen table.
+
+    ``names`` is optional (the roster's names replace it once a table is
+    seen); ``input``/``output`` default to the terminal (tests pass a pipe
+    input and a ``DummyOutput``); ``color`` None follows NO_COLOR.
+    """
+
+    def __init__(
+        self,
+        *,
+        names: Sequence[str] | None = None,
+        input: Input | None = None,
+        output: Output | None = None,
+        color: bool | None = None,
+    ) -> None:
+        self.screen = TableScreen(
+            self._on_key,
+            HELP,
+            on_leave=self._leave,
+            leave_question=self._leave_question,
+            status=self._status_text,
+            input=input,
+            output=output,
+            color=color,
+        )
+        self.quit_requested = asyncio.Event()
+        self.seat: int | None = None
+        self.names: tuple[str, ...] = tuple(names or ())
+        self.log_path: Path | str | None = None
+        """Shown in the end box when the session result does not carry one."""
+        self._table: Table | None = None
+        self.finished = False
+        self._state: State | None = None
+        self._future: asyncio.Future[Event] | None = None
+        self._chooser: Chooser | None = None
+        self._waiting: tuple[str, float] | None = None
+        self._task: asyncio.Task[None] | None = None
+
+    @property
+    def app(self) -> Application[None]:
+        """The prompt_toolkit ``Application``."""
+        return self.screen.app
+
+    @property
+    def deciding(self) -> bool:
+        """Whether a decision is waiting for a key."""
+        return self._future is not None and not self._future.done()
+
+    @property
+    def chooser(self) -> Chooser | None:
+        """The decision on screen, if any."""
+        return self._chooser
+
+    # ------------------------------------------------------------ running
+
+    def start(self) -> asyncio.Task[None]:
+        """Start the application (once) and return its task."""
+        if self._task is None:
+            self._task = asyncio.ensure_future(self.screen.app.run_async())
+        return self._task
+
+    async def run_alongside(self, work: Awaitable[T]) -> T:
+        """Run ``work`` (the session) with the screen until the person closes the end box.
+
+        ``work`` returns an ``Outcome`` or anything with ``outcome``,
+        ``log_path`` and ``table`` attributes (the shell's session result);
+        the end box shows how it ended. Raises ``UserQuit`` if the person
+        left first (``work`` is cancelled), and re-raises an error of
+        ``work`` after showing it in words.
+        """
+        app_task = self.start()
+        work_task = asyncio.ensure_future(work)
+        quit_task = asyncio.ensure_future(self.quit_requested.wait())
+        try:
+            await asyncio.wait({app_task, work_task, quit_task},
+                               return_when=asyncio.FIRST_COMPLETED)
+            if work_task.done() and not _quit_error(work_task):
+                error = work_task.exception()
+                if error is None:
+                    result = work_task.result()
+                    self.show_end(self._end_of(result, None))
+                    await self.closed()
+                    return result
+                if isinstance(error, GleekError | OSError):
+                    self.show_end(self._end_of(None, str(error)))
+                    await self.closed()
+                raise error
+            if app_task.done() and not quit_task.done():
+                app_task.result()  # the application itself failed: raise its error
+            raise UserQuit()
+        finally:
+            for task in (work_task, quit_task):
+                task.cancel()
+            await asyncio.gather(work_task, quit_task, return_exceptions=True)
+            self.screen.close()
+            await self.closed()
+
+    def _end_of(self, result: object, error: str | None) -> list[tuple[str, str]]:
+        outcome = result if isinstance(result, Outcome) else getattr(result, "outcome", None)
+        table = getattr(result, "table", None) or self._table
+        log_path = getattr(result, "log_path", None) or self.log_path
+        if table is None:
+            text = error or (outcome.reason if isinstance(outcome, Outcome) else "")
+            return [("class:error" if error else "", f"The session stopped: {text}")]
+        return end_lines(table, outcome if isinstance(outcome, Outcome) else None,
+                         log_path, error)
+
+    async def closed(self) -> None:
+        """Wait until the application has ended."""
+        if self._task is not None:
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+
+    def note(self, text: str, error: bool = False) -> None:
+        """A sentence for the log pane (network news, errors)."""
+        text = text[:1].upper() + text[1:]
+        self.screen.add_log(text, "class:error" if error or _is_bad_news(text) else "class:note")
+
+    def show_end(self, lines: Sequence[tuple[str, str]]) -> None:
+        """Show the end-of-session box; the next key closes the screen."""
+        self.finished = True
+        self._waiting = None
+        self.screen.show_end(lines)
+
+    # ------------------------------------------------------------ Player
+
+    async def decide(self, table: Table, decision: Decision) -> Event:
+        """Wait for the person to pick one of ``decision.legal``; raises ``UserQuit``."""
+        if self.quit_requested.is_set():
+            raise UserQuit()
+        self.update(table, (), None)
+        state = table.state
+        assert state is not None
+        self._chooser = Chooser(decision.legal, state, decision.seat)
+        self._future = asyncio.get_running_loop().create_future()
+        self.screen.scene.chooser = self._chooser
+        self.screen.refresh()
+        try:
+            return await self._future
+        finally:
+            self._future = None
+            self._chooser = None
+            self.screen.scene.chooser = None
+            self.screen.refresh()
+
+    def update(self, table: Table, applied: Sequence[Event], note: str | None) -> None:
+        """Narrate what changed, refresh the panes and the waiting line."""
+        if self._table is not table:
+            self._table = table
+            self._state = None
+            self.seat = table.seat
+            self.names = table.roster.names
+        if note:
+            self.note(note)
+        self._ingest(table, applied)
+        scene = self.screen.scene
+        scene.state = self._state
+        scene.names = self.names
+        scene.viewer = self.seat
+        exp = table.expected()
+        if exp is None or table.finished:
+            self._waiting = None
+        elif exp.seat != self.seat:
+            what = f"waiting for {self.names[exp.seat]}: {exp.what}"
+            if self._waiting is None or self._waiting[0] != what:
+                self._waiting = (what, time.monotonic())
+        else:
+            self._waiting = (f"your turn: {exp.what}" if exp.kinds == ("act",)
+                             else f"sending {exp.what}", time.monotonic())
+        self.screen.refresh()
+
+    # ------------------------------------------------------------ internals
+
+    def _ingest(self, table: Table, applied: Sequence[Event]) -> None:
+        """Narrate each applied event from the state before it to the state after it."""
+        target = table.state
+        if target is None:
+            return
+        s = self._state or new_session(table.roster.variant, table.roster.hands)
+        for event in applied:
+            try:
+                after = apply(s, event)
+            except GleekError:
+                break  # Out of step (should not happen): resynchronise below.
+            self._tell(narrate(event, s, after, self.names, self.seat))
+            s = after
+        if s.hand_no != target.hand_no and target.hand_no >= 0:
+            # The next deal follows the seeds without being listed as applied.
+            self._tell(narrate(Deal(), s, target, self.names, self.seat))
+        self._state = target
+
+    def _tell(self, text: str | None) -> None:
+        if text:
+            self.screen.add_log(text)
+
+    def _status_text(self) -> str:
+        if self.finished:
+            return "the session is over"
+        if self._chooser is not None:
+            return "your turn"
+        if self._waiting is None:
+            return "connecting…" if self._state is None else ""
+        what, since = self._waiting
+        waited = int(time.monotonic() - since)
+        return f"{what} ({waited} s)" if waited >= 2 else what
+
+    def _on_key(self, key: str) -> None:
+        chooser = self._chooser
+        if chooser is None or self._future is None or self._future.done():
+            return
+        if key in ("left", "up"):
+            chooser.move(-1)
+        elif key in ("right", "down", "tab"):
+            chooser.move(1)
+        elif key == "home":
+            chooser.home()
+        elif key == "end":
+            chooser.end()
+        elif key == "backspace":
+            chooser.backspace()
+        elif key == "enter":
+            self._future.set_result(chooser.chosen())
+        elif key.isdigit():
+            chooser.digit(key)
+        elif len(key) == 1:
+            chooser.letter(key)
+
+    def _leave(self) -> None:
+        self.quit_requested.set()
+        if self._future is not None and not self._future.done():
+            self._future.set_exception(UserQuit())
+        if self.finished:
+            self.screen.close()
+
+    def _leave_question(self) -> str:
+        if self.finished or self._state is None:
+            return "Leave?"
+        return "Leave the table? The others will be told and the session ends."
+
+
+def _is_bad_news(note: str) -> bool:
+    words = ("error", "abort", "ending", "cheat", "reject", "timeout", "did not", "lost",
+             "left", "ignored", "blam")
+    low = note.lower()
+    return any(w in low for w in words)
+
+
+def end_lines(
+    table: Table, outcome: Outcome | None, log_path: Path | str | None = None,
+    error: str | None = None,
+) -> list[tuple[str, str]]:
+    """The end box: how the session ended, the totals, the verdict and where the log is."""
+    names = table.roster.names
+    who = Namer(names, table.seat)
+    lines: list[tuple[str, str]] = []
+    if error:
+        lines.append(("class:error", f"The session stopped: {error}"))
+    elif outcome is not None and outcome.finished:
+        lines.append(("class:prompt", "The session is over."))
+    elif outcome is not None:
+        lines.append(("class:error", f"The session ended early: {outcome.reason}."))
+    state = table.hands[-1].state if table.hands else table.state
+    if state is not None and state.ledgers:
+        lines.append(("", f"Totals after {len(state.ledgers)} hand(s), in pence:"))
+        for seat, total in enumerate(state.totals):
+            lines.append(("class:total", f"  {who.short(seat, 20):<20} {pence(total, True):>8}"))
+        best = session_winner(state)
+        lines.append(("", "  A tie for first place." if best is None
+                      else f"  {who.says(best, 'win')} the session."))
+    verdict = table.verdict
+    if verdict is not None:
+        blamed = "nobody" if verdict.blamed is None else who(verdict.blamed)
+        lines.append(("class:error",
+                      f"{who.subject(verdict.signer)} ended the session, blaming {blamed}: "
+                      f"{verdict.reason}"))
+    if table.audit_failure is not None:
+        failure = table.audit_failure
+        lines.append(("class:error",
+                      f"A hand audit failed: {who(failure.seat)} - {failure.reason}"))
+    if verdict is None and table.audit_failure is None and outcome is not None \
+            and outcome.finished:
+        lines.append(("", "Every hand was audited: the deals were fair."))
+    if log_path is not None:
+        lines.append(("", f"Log: {log_path}"))
+        lines.append(("class:hint", f"Check it any time with: gleek verify {log_path}"))
+    return lines
+
+
+async def run_with_ui(
+    runner: SessionRunner, player: HumanPlayer, *, log_path: Path | str | None = None
+) -> Outcome:
+    """Run ``runner`` and the screen together until the person closes the end box.
+
+    Returns the runner's outcome. Raises ``UserQuit`` if the person left
+    before the end (the runner is stopped first), and re-raises a
+    ``GleekError``/``OSError`` from the runner after showing it on screen.
+    """
+    player.log_path = log_path
+    return await player.run_alongside(runner.run())
+
+
+def _quit_error(task: asyncio.Future[Any]) -> bool:
+    return task.cancelled() or isinstance(task.exception(), UserQuit)

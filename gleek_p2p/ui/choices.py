@@ -1,0 +1,241 @@
+"""The decision being made at the keyboard: a cursor over the legal moves.
+
+A ``Chooser`` turns a decision's legal moves into options with words and
+hot keys, and moves a cursor over them. It knows nothing of prompt_toolkit:
+the key handlers call ``move``, ``digit``, ``letter`` and ``chosen``, so
+every decision kind can be tested as plain Python.
+
+Cards (a play, a discard) are picked in the hand itself: the options are the
+legal cards in hand order. Everything else is a one-line menu.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from gleek_p2p.rules import (
+    Bid,
+    ClaimTiddy,
+    Declare,
+    Discard,
+    EndDeclare,
+    Event,
+    NameTrump,
+    NoTiddy,
+    PassBid,
+    PassRuff,
+    Play,
+    See,
+    ShowRuff,
+    State,
+    Vie,
+    card_label,
+    card_suit,
+    ruff_value,
+)
+from gleek_p2p.rules.cards import RANKS_PER_SUIT
+
+from .words import RANK_PLURALS, SUIT_NAMES, SUIT_SYMBOLS
+
+__all__ = ["Chooser", "Option"]
+
+_SUIT_KEYS = ("s", "h", "d", "c")
+
+
+@dataclass(frozen=True)
+class Option:
+    """One legal move with its label, the hot keys that select it and its card slots."""
+
+    label: str
+    event: Event
+    keys: tuple[str, ...] = ()
+    number: int | None = None
+    slots: tuple[int, ...] = ()
+
+
+class Chooser:
+    """A cursor over the legal moves of one decision."""
+
+    def __init__(self, legal: Sequence[Event], state: State, seat: int) -> None:
+        if not legal:
+            raise ValueError("a decision needs at least one legal move")
+        self.legal = tuple(legal)
+        self.seat = seat
+        self.typed = ""
+        self.cards = all(isinstance(e, Play | Discard) for e in legal)
+        self.options: list[Option]
+        self.prompt: str
+        self.cursor = 0
+        self._build(state)
+
+    # ----------------------------------------------------------- building
+
+    def _build(self, state: State) -> None:
+        first = self.legal[0]
+        cards = state.cards
+        if self.cards:
+            opts = []
+            for e in self.legal:
+                assert isinstance(e, Play | Discard)
+                c = cards[e.slot]
+                keys = (_SUIT_KEYS[card_suit(c)],) if c >= 0 else ()
+                opts.append(Option(card_label(c) if c >= 0 else "??", e, keys, slots=(e.slot,)))
+            self.options = sorted(opts, key=lambda o: cards[o.slots[0]])
+            if isinstance(first, Discard):
+                left = state.variant.discard_count - len(state.discards)
+                self.prompt = f"Discard {left} more card{'s' if left != 1 else ''} face down"
+            elif state.trick_plays:
+                led = card_suit(cards[state.trick_plays[0]])
+                self.prompt = f"Play a card ({SUIT_NAMES[led]} {SUIT_SYMBOLS[led]} led)"
+            else:
+                self.prompt = "Lead a card to the trick"
+            return
+        if isinstance(first, Bid | PassBid):
+            self.options = [
+                Option("pass", e, ("p",)) if isinstance(e, PassBid)
+                else Option(f"bid {e.amount}", e, number=e.amount)
+                for e in self.legal
+                if isinstance(e, Bid | PassBid)
+            ]
+            low = min((o.number for o in self.options if o.number is not None), default=0)
+            self.prompt = f"The auction for the talon: bid {low} to 99 (type it) or pass"
+        elif isinstance(first, Vie | See | PassRuff):
+            order = {PassRuff: 0, See: 1, Vie: 2}
+            self.options = sorted(
+                (self._ruff_option(e, state) for e in self.legal),
+                key=lambda o: (order[type(o.event)], o.number or 0),
+            )
+            self.prompt = (
+                f"The ruff: stake {state.ruff_stake}, you have put {state.ruff_put[self.seat]};"
+                " vie (type 1-5), see or pass"
+            )
+        elif isinstance(first, ShowRuff):
+            self.options = []
+            for e in self.legal:
+                assert isinstance(e, ShowRuff)
+                shown = sorted(cards[x] for x in e.slots)
+                label = (f"{SUIT_SYMBOLS[e.suit]} {' '.join(card_label(c) for c in shown)}"
+                         f" = {ruff_value(shown)}")
+                self.options.append(Option(label, e, (_SUIT_KEYS[e.suit],), slots=e.slots))
+            self.prompt = "Ruff showdown: show all your cards of one suit"
+        elif isinstance(first, Declare | EndDeclare):
+            self.options = []
+            for e in self.legal:
+                if isinstance(e, Declare):
+                    rank = cards[e.slots[0]] % RANKS_PER_SUIT
+                    kind = "mournival" if len(e.slots) == 4 else "gleek"
+                    self.options.append(
+                        Option(f"{kind} of {RANK_PLURALS[rank]}", e, slots=e.slots))
+                else:
+                    self.options.append(Option("done declaring", e, ("n",)))
+            self.prompt = "Combinations: declare each gleek or mournival, then done"
+        elif isinstance(first, NameTrump):
+            self.options = []
+            for e in self.legal:
+                assert isinstance(e, NameTrump)
+                if e.suit is None:
+                    self.options.append(Option("Kiss (no trump)", e, ("k",)))
+                else:
+                    label = f"{SUIT_SYMBOLS[e.suit]} {SUIT_NAMES[e.suit]}"
+                    self.options.append(Option(label, e, (_SUIT_KEYS[e.suit],)))
+            self.prompt = "Name the trump suit"
+        elif isinstance(first, ClaimTiddy | NoTiddy):
+            self.options = []
+            for e in self.legal:
+                if isinstance(e, ClaimTiddy):
+                    label = f"claim Tiddy ({card_label(cards[e.slot])})"
+                    self.options.append(Option(label, e, ("y",), slots=(e.slot,)))
+                else:
+                    self.options.append(Option("no claim", e, ("n",)))
+            self.options.sort(key=lambda o: not isinstance(o.event, ClaimTiddy))
+            self.prompt = "Tiddy: show the Four of trump for 2 pence from each?"
+        else:  # pragma: no cover - every decision kind is listed above
+            self.options = [Option(type(e).__name__, e) for e in self.legal]
+            self.prompt = "Choose"
+        self.cursor = self._default(state)
+
+    @staticmethod
+    def _ruff_option(e: Event, state: State) -> Option:
+        if isinstance(e, Vie):
+            return Option(f"vie +{e.raise_by}", e, number=e.raise_by)
+        if isinstance(e, See):
+            return Option(f"see {state.ruff_stake}", e, ("s",))
+        return Option("pass", e, ("p",))
+
+    def _default(self, state: State) -> int:
+        """Where the cursor starts: the move least likely to cost if Enter is hit at once."""
+        for i, o in enumerate(self.options):
+            if isinstance(o.event, See | Declare | ClaimTiddy):
+                return i
+        if isinstance(self.options[0].event, ShowRuff):
+            best = max(range(len(self.options)),
+                       key=lambda i: ruff_value(state.cards[x] for x in self.options[i].slots))
+            return best
+        if isinstance(self.options[0].event, NameTrump):
+            hand = [state.cards[x] for x in state.holding[self.seat] if state.cards[x] >= 0]
+            counts = [sum(1 for c in hand if card_suit(c) == s) for s in range(4)]
+            for i, o in enumerate(self.options):
+                ev = o.event
+                if isinstance(ev, NameTrump) and ev.suit == counts.index(max(counts)):
+                    return i
+        return 0
+
+    # ----------------------------------------------------------- keys
+
+    @property
+    def current(self) -> Option:
+        return self.options[self.cursor]
+
+    def move(self, delta: int) -> None:
+        """Move the cursor by ``delta`` (clamped to the options)."""
+        self.typed = ""
+        self.cursor = max(0, min(len(self.options) - 1, self.cursor + delta))
+
+    def home(self) -> None:
+        self.move(-len(self.options))
+
+    def end(self) -> None:
+        self.move(len(self.options))
+
+    def digit(self, d: str) -> bool:
+        """Type a digit of an amount (a bid, a raise); True if it selected an option."""
+        numbered = {o.number: i for i, o in enumerate(self.options) if o.number is not None}
+        if not numbered:
+            return False
+        typed = self.typed + d
+        if len(typed) > 2 or int(typed) > max(k for k in numbered if k is not None):
+            typed = d
+        self.typed = typed
+        index = numbered.get(int(typed))
+        if index is None:
+            return False
+        self.cursor = index
+        return True
+
+    def backspace(self) -> None:
+        self.typed = self.typed[:-1]
+        if self.typed:
+            index = {o.number: i for i, o in enumerate(self.options)}.get(int(self.typed))
+            if index is not None:
+                self.cursor = index
+
+    def letter(self, key: str) -> bool:
+        """A hot key: the next option it names after the cursor; True if it moved."""
+        key = key.lower()
+        n = len(self.options)
+        for step in range(1, n + 1):
+            i = (self.cursor + step) % n
+            if key in self.options[i].keys:
+                self.typed = ""
+                self.cursor = i
+                return True
+        return False
+
+    def chosen(self) -> Event:
+        """The move under the cursor (what Enter plays)."""
+        return self.options[self.cursor].event
+
+    def slot_marked(self, slot: int) -> bool:
+        """Whether ``slot`` belongs to a legal option (a card that may be picked)."""
+        return any(slot in o.slots for o in self.options)

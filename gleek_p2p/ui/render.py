@@ -1,0 +1,468 @@
+"""The screen as formatted text: pure functions from a ``Scene`` to styled lines.
+
+Each pane is a list of lines; a line is a list of ``(style, text)``
+fragments, prompt_toolkit's formatted text. Every function takes the width
+it may use and never returns a longer line, so the screen fits an 80x24
+terminal. Colour is only ever a second cue: legal cards, the cursor and
+whose turn it is are also marked with characters, so NO_COLOR loses nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from prompt_toolkit.formatted_text import StyleAndTextTuples
+
+from gleek_p2p.rules import (
+    PHASE_NAMES,
+    Phase,
+    State,
+    card_suit,
+    ruff_pot,
+    running_ledger,
+    to_act,
+    tricks_won,
+    variant_name,
+)
+
+from .choices import Chooser
+from .words import RANK_PLURALS, SUIT_NAMES, SUIT_SYMBOLS, Namer, card_text, card_worth, honours
+from .words import pence as _pence
+
+__all__ = [
+    "CHOICE_ROWS",
+    "HAND_ROWS",
+    "LEDGER_WIDTH",
+    "TABLE_ROWS",
+    "Fragments",
+    "Scene",
+    "choice_pane",
+    "fit",
+    "hand_pane",
+    "header",
+    "join",
+    "ledger_pane",
+    "phase_words",
+    "plain",
+    "table_pane",
+]
+
+Fragments = StyleAndTextTuples
+
+TABLE_ROWS = 9
+HAND_ROWS = 4
+CHOICE_ROWS = 2
+LEDGER_WIDTH = 28
+_LABEL = 8
+
+_PHASE_WORDS = {
+    Phase.CUT: "the cut",
+    Phase.DEAL: "shuffling",
+    Phase.AUCTION: "auction",
+    Phase.DISCARD: "discard",
+    Phase.RUFF: "ruff: vying",
+    Phase.RUFF_SHOW: "ruff: showdown",
+    Phase.DECLARE: "combinations",
+    Phase.TRUMP: "trump",
+    Phase.TIDDY: "Tiddy",
+    Phase.TRICKS: "tricks",
+    Phase.HAND_OVER: "hand over",
+    Phase.SESSION_OVER: "session over",
+}
+
+
+@dataclass
+class Scene:
+    """Everything the screen shows at one moment.
+
+    ``state`` is the engine state as the viewer knows it (a seat's own
+    state has -1 for every card it may not see); ``viewer`` is the seat at
+    the screen, or None to show every hand (the replay with all cards).
+    """
+
+    state: State | None
+    names: tuple[str, ...]
+    viewer: int | None
+    chooser: Chooser | None = None
+    status: str = ""
+    log: Sequence[tuple[str, str]] = field(default_factory=list)
+    title: str = "Gleek"
+
+    @property
+    def who(self) -> Namer:
+        return Namer(self.names, self.viewer)
+
+
+def phase_words(state: State | None) -> str:
+    """A short name for where the hand stands."""
+    if state is None:
+        return "joining"
+    return _PHASE_WORDS[state.phase]
+
+
+# ------------------------------------------------------------------ helpers
+
+
+def clip(line: Fragments, width: int) -> Fragments:
+    """``line`` cut to ``width`` characters (an ellipsis marks the cut)."""
+    out: Fragments = []
+    used = 0
+    total = sum(len(f[1]) for f in line)
+    if total <= width:
+        return list(line)
+    for style, text, *_rest in line:
+        room = width - 1 - used
+        if room <= 0:
+            break
+        piece = text[:room]
+        out.append((style, piece))
+        used += len(piece)
+    out.append(("", "…"))
+    return out
+
+
+def fit(head: str, items: Sequence[str], tail: str, width: int) -> str:
+    """``head`` + items joined by ", " + ``tail``, dropping the oldest items to fit."""
+    shown = list(items)
+    while True:
+        body = ", ".join(shown)
+        if len(shown) < len(items):
+            body = "…, " + body if shown else "…"
+        text = head + body + tail
+        if len(text) <= width or not shown:
+            return text if len(text) <= width else text[: width - 1] + "…"
+        shown.pop(0)
+
+
+def join(lines: Sequence[Fragments]) -> Fragments:
+    """Lines as one piece of formatted text, newline separated."""
+    out: Fragments = []
+    for i, line in enumerate(lines):
+        if i:
+            out.append(("", "\n"))
+        out.extend(line)
+    return out
+
+
+def plain(lines: Sequence[Fragments]) -> str:
+    """The text of some lines without styles (for tests and the replay's dump)."""
+    return "\n".join("".join(f[1] for f in line) for line in lines)
+
+
+def _cards(n: int) -> str:
+    return f"{n:>2} card " if n == 1 else f"{n:>2} cards"
+
+
+def _pad(lines: list[Fragments], rows: int) -> list[Fragments]:
+    return lines[:rows] + [[] for _ in range(rows - len(lines))]
+
+
+class _Short:
+    """Names cut to fit a pane's sentences."""
+
+    def __init__(self, namer: Namer, width: int = 10) -> None:
+        self.namer = namer
+        self.width = width
+
+    def __call__(self, seat: int) -> str:
+        return self.namer.short(seat, self.width)
+
+    def verb(self, seat: int, base: str) -> str:
+        return self.namer.verb(seat, base)
+
+
+def _card_style(c: int | None) -> str:
+    if c is None or c < 0:
+        return "class:card.unknown"
+    return "class:card.red" if card_suit(c) in (1, 2) else "class:card.black"
+
+
+def _known(state: State, slot: int) -> int | None:
+    c = state.cards[slot] if 0 <= slot < len(state.cards) else -1
+    return c if c >= 0 else None
+
+
+# ------------------------------------------------------------------ header
+
+
+def header(scene: Scene, width: int) -> Fragments:
+    """The top line: hand number, variant, phase and whose turn it is."""
+    s = scene.state
+    parts = [scene.title]
+    if s is not None:
+        if s.hand_no >= 0:
+            parts.append(f"hand {s.hand_no + 1}/{s.session_hands}")
+        parts.append(variant_name(s.variant))
+        parts.append(phase_words(s))
+        actor = to_act(s)
+        if actor is not None:
+            if actor == scene.viewer and scene.chooser is not None:
+                parts.append("YOUR TURN")
+            else:
+                parts.append(f"{scene.who(actor)} to act")
+    text = " " + " · ".join(parts)
+    return clip([("class:header", text.ljust(width))], width)
+
+
+# ------------------------------------------------------------------ table pane
+
+
+def table_pane(scene: Scene, width: int) -> list[Fragments]:
+    """Players, auction, ruff, combinations, trump and honours, the trick."""
+    s = scene.state
+    who = scene.who
+    if s is None or s.hand_no < 0:
+        names = ", ".join(who(i) for i in range(len(scene.names))) or "nobody yet"
+        return _pad([clip([("", f"At the table: {names}.")], width)], TABLE_ROWS)
+    n = s.variant.players
+    actor = to_act(s)
+    won = tricks_won(s)
+    lines: list[Fragments] = []
+    for seat in range(n):
+        mark = "▶ " if seat == actor else "  "
+        role = "dealer" if seat == s.dealer else ("eldest" if seat == (s.dealer + 1) % n else "")
+        extra = ""
+        if s.phase in (Phase.RUFF, Phase.RUFF_SHOW):
+            extra = f" ruff: put {s.ruff_put[seat]}" if s.ruff_in[seat] else " ruff: out"
+        text = (f"{mark}{who.short(seat, 8):<8} {_cards(len(s.holding[seat]))}"
+                f" {won[seat]:>2} tricks {role:<6}{extra}")
+        style = "class:turn" if seat == actor else ("class:you" if seat == scene.viewer else "")
+        lines.append(clip([(style, text)], width))
+    lines.extend(_bidding_lines(s, who, width))
+    lines.extend(_trick_lines(s, who, width))
+    return _pad(lines, TABLE_ROWS)
+
+
+def _bidding_lines(s: State, namer: Namer, width: int) -> list[Fragments]:
+    lines: list[Fragments] = []
+    who = _Short(namer)
+    v = s.variant
+    if v.has_auction:
+        calls = [f"{who(seat)} {amount or 'pass'}" for seat, amount in s.bids]
+        tail = ""
+        if s.phase is not Phase.AUCTION:
+            tail = (f" → {who(s.talon_taker)} took the talon at {s.high_bid}"
+                    if s.talon_taker >= 0 else " → the talon is dead")
+        if not calls and s.phase is Phase.AUCTION:
+            calls = ["no bid yet (13 opens)"]
+        lines.append([("class:label", "Auction "), ("", fit("", calls, tail, width - 8))])
+    if v.has_ruff:
+        if s.ruff_played:
+            head = f"stake {s.ruff_stake}, pot {ruff_pot(s)}: "
+            moves = [f"{who(seat)} {kind}" + (f" {stake}" if kind == "vie" else "")
+                     for seat, kind, stake in s.ruff_log]
+            moves += [f"{who(seat)} {who.verb(seat, 'show')} {SUIT_SYMBOLS[suit]}"
+                      for seat, suit, _x in s.ruff_shows]
+            tail = f" → {who(s.ruff_winner)} won" if s.ruff_winner >= 0 else ""
+            text = fit(head, moves or ["nobody has spoken"], tail, width - 8)
+        else:
+            text = "after the auction"
+        lines.append([("class:label", "Ruff    "), ("", text)])
+    if s.phase in (Phase.DECLARE, Phase.TRUMP, Phase.TIDDY, Phase.TRICKS,
+                   Phase.HAND_OVER, Phase.SESSION_OVER):
+        combos = []
+        for seat, slots in s.declarations:
+            c = _known(s, slots[0])
+            kind = "mournival" if len(slots) == 4 else "gleek"
+            rank = RANK_PLURALS[c % 11] if c is not None else "?"
+            combos.append(f"{who(seat)} {kind} of {rank}")
+        text = fit("", combos or ["none"], "", width - 8)
+        lines.append([("class:label", "Combos  "), ("", text)])
+    if s.trump_named:
+        trump = ("Kiss, no trump" if s.trump is None
+                 else f"{SUIT_SYMBOLS[s.trump]} {SUIT_NAMES[s.trump]}")
+        took = honours(s)
+        names = "  ".join(
+            f"{h} {who(seat) if seat is not None else '-'}" for h, seat in took.items()
+            if not (h == "Tib" and s.variant.whist_ranking) and not (
+                h == "Tiddy" and not s.variant.has_fours)
+        )
+        body = trump if s.trump is None else f"{trump}   {names}"
+        lines.append(clip([("class:label", "Trump   "), ("class:trump", body)], width))
+    return [clip(line, width) for line in lines]
+
+
+def _trick_lines(s: State, namer: Namer, width: int) -> list[Fragments]:
+    lines: list[Fragments] = []
+    who = _Short(namer)
+    n = s.variant.players
+    if s.phase is Phase.TRICKS:
+        line: Fragments = [("class:label", f"Trick {len(s.tricks) + 1:<2} ")]
+        line.append(("", f"{who(s.trick_leader)} led: " if s.trick_plays
+                     else f"{who(s.trick_leader)} to lead"))
+        for i, slot in enumerate(s.trick_plays):
+            seat = (s.trick_leader + i) % n
+            c = _known(s, slot)
+            line.append(("", f"  {who(seat)} "))
+            line.append((_card_style(c), card_text(c)))
+        lines.append(clip(line, width))
+    if s.tricks:
+        leader, plays, winner = s.tricks[-1]
+        line = [("class:label", "Last    ")]
+        for i, slot in enumerate(plays):
+            seat = (leader + i) % n
+            c = _known(s, slot)
+            line.append(("", f"{who(seat)} "))
+            line.append((_card_style(c), card_text(c)))
+            line.append(("", "  "))
+        line.append(("", f"→ {who(winner)}"))
+        lines.append(clip(line, width))
+    return lines
+
+
+# ------------------------------------------------------------------ ledger
+
+
+def ledger_pane(scene: Scene, width: int) -> list[Fragments]:
+    """This hand's running ledger per phase and the session totals, in pence."""
+    s = scene.state
+    who = scene.who
+    n = len(scene.names)
+    label_w = 8
+    col = max(4, (width - label_w) // max(1, n))
+    head = "pence".ljust(label_w) + "".join(who.short(i, col - 1).rjust(col) for i in range(n))
+    lines: list[Fragments] = [clip([("class:label", head)], width)]
+    if s is None:
+        return _pad(lines, TABLE_ROWS)
+    ledger = running_ledger(s)
+    labels = {"tiddy": "Tiddy", "auction": "auction", "ruff": "ruff",
+              "combinations": "combos", "tricks": "tricks"}
+    for phase in PHASE_NAMES:
+        row = ledger.phases[phase] if ledger is not None else (0,) * n
+        text = labels[phase].ljust(label_w) + "".join(_pence(v).rjust(col) for v in row)
+        lines.append(clip([("", text)], width))
+    net = ledger.net if ledger is not None else (0,) * n
+    lines.append(clip([("class:label", "hand".ljust(label_w)),
+                       ("", "".join(_pence(v, True).rjust(col) for v in net))], width))
+    # Finished hands are in the totals already; add the hand being played.
+    live = s.phase not in (Phase.HAND_OVER, Phase.SESSION_OVER) and ledger is not None
+    totals = [t + (net[i] if live else 0) for i, t in enumerate(s.totals)]
+    lines.append(clip([("class:label", "session".ljust(label_w)),
+                       ("class:total", "".join(_pence(v, True).rjust(col) for v in totals))],
+                      width))
+    return _pad(lines, TABLE_ROWS)
+
+
+# ------------------------------------------------------------------ hand
+
+
+def _card_cells(
+    state: State, slots: Sequence[int], chooser: Chooser | None, cell: int
+) -> tuple[Fragments, Fragments, Fragments]:
+    """The cards, their worth and the markers (^ cursor, · may be picked), suit by suit."""
+    def key(x: int) -> tuple[int, int]:
+        c = _known(state, x)
+        return (0, c) if c is not None else (1, x)
+
+    ordered = sorted(slots, key=key)
+    cards_row: Fragments = []
+    worth_row: Fragments = []
+    mark_row: Fragments = []
+    current = chooser.current.slots if chooser is not None else ()
+    last_suit: int | None = None
+    for x in ordered:
+        c = _known(state, x)
+        suit = card_suit(c) if c is not None else None
+        if last_suit is not None and suit != last_suit:
+            for row in (cards_row, worth_row, mark_row):
+                row.append(("", " "))
+        last_suit = suit
+        legal = chooser is not None and chooser.slot_marked(x)
+        style = _card_style(c)
+        if chooser is not None:
+            style += " class:legal" if legal else " class:dim"
+        if x in current:
+            style += " class:cursor"
+        cards_row.append((style, card_text(c).rjust(cell - 1)))
+        cards_row.append(("", " "))
+        worth = "" if c is None else str(card_worth(c, state))
+        worth_row.append(("class:worth", worth.rjust(cell - 1) + " "))
+        mark = "^" if x in current else ("·" if legal else "")
+        mark_row.append(("class:mark", mark.rjust(cell - 1) + " "))
+    return cards_row, worth_row, mark_row
+
+
+def hand_pane(scene: Scene, width: int) -> list[Fragments]:
+    """The viewer's hand with worth and markers, or every hand when all cards are shown."""
+    s = scene.state
+    who = scene.who
+    if s is None or s.hand_no < 0 or s.phase is Phase.CUT:
+        return _pad([], HAND_ROWS)
+    label = _LABEL
+    lines: list[Fragments] = []
+    if scene.viewer is None:
+        for seat in range(s.variant.players):
+            cards, _w, _m = _card_cells(s, s.holding[seat], None, 4)
+            lines.append(clip([("class:label", who.short(seat, label - 1).ljust(label)), *cards],
+                              width))
+    else:
+        chooser = scene.chooser
+        cards, worth, marks = _card_cells(s, s.holding[scene.viewer], chooser, 4)
+        lines.append(clip([("class:label", "Hand".ljust(label)), *cards], width))
+        lines.append(clip([("class:label", "worth".ljust(label)), *worth], width))
+        lines.append(clip([("", " " * label), *marks], width))
+    lines.append(clip(_talon_line(s, scene.viewer, who), width))
+    return _pad(lines, HAND_ROWS)
+
+
+def _talon_line(s: State, viewer: int | None, who: Namer) -> Fragments:
+    sees = viewer is None or viewer == s.talon_taker
+    if s.discards:
+        line: Fragments = [("class:label", "Discard".ljust(_LABEL))]
+        if sees:
+            for x in s.discards:
+                c = _known(s, x)
+                line += [(_card_style(c), card_text(c)), ("", " ")]
+        else:
+            line.append(("", f"{who(s.talon_taker)} discarded {len(s.discards)} face down"))
+        return line
+    if s.talon and s.talon_taker < 0:
+        if viewer is None:
+            line = [("class:label", "Talon".ljust(_LABEL))]
+            for x in sorted(s.talon, key=lambda x: _known(s, x) or 0):
+                c = _known(s, x)
+                line += [(_card_style(c), card_text(c)), ("", " ")]
+            return line
+        dead = s.phase is not Phase.AUCTION and s.variant.has_auction
+        state = "dead" if dead else "face down"
+        return [("class:label", "Talon".ljust(_LABEL)), ("", f"{len(s.talon)} cards, {state}")]
+    return []
+
+
+# ------------------------------------------------------------------ choice
+
+
+def choice_pane(scene: Scene, width: int) -> list[Fragments]:
+    """The prompt of the decision being made, and its menu (or the keys to use)."""
+    chooser = scene.chooser
+    if chooser is None:
+        return _pad([clip([("class:status", scene.status)], width)], CHOICE_ROWS)
+    typed = f"  [typed {chooser.typed}]" if chooser.typed else ""
+    prompt = clip([("class:prompt", "▶ " + chooser.prompt + typed)], width)
+    if chooser.cards:
+        hint = "←/→ choose a card (s h d c: suit), Enter to confirm, ? help"
+        return [prompt, clip([("class:hint", "  " + hint)], width)]
+    return [prompt, menu_line(chooser, width)]
+
+
+def menu_line(chooser: Chooser, width: int) -> Fragments:
+    """The options on one line, scrolled so the cursor stays in view."""
+    labels = [o.label for o in chooser.options]
+    cells = [f" {label} " for label in labels]
+    start = 0
+    # Scroll right until the cursor's cell fits, leaving room for the arrows.
+    while sum(len(c) + 1 for c in cells[start: chooser.cursor + 1]) + 4 > width:
+        start += 1
+    line: Fragments = [("class:hint", "« " if start else "  ")]
+    used = 2
+    for i in range(start, len(cells)):
+        cell = f"[{labels[i]}]" if i == chooser.cursor else cells[i]
+        if used + len(cell) + 3 > width and i > chooser.cursor:
+            line.append(("class:hint", " »"))
+            break
+        style = "class:cursor class:option" if i == chooser.cursor else "class:option"
+        line.append((style, cell))
+        line.append(("", " "))
+        used += len(cell) + 1
+    return clip(line, width)

@@ -1,0 +1,256 @@
+"""``gleek replay FILE [--seat N]``: step through a finished session, forward and back.
+
+The log is verified first (that also yields every audited hand's cards).
+Then an observer table reads the log again and hands out the engine events;
+the replay applies them to a full-knowledge state, revealing every card of a
+hand at its deal, so each step has the exact state after it. A seat's view
+is that state masked down to what the seat could see (``seat_view``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from prompt_toolkit.input import Input
+from prompt_toolkit.output import Output
+
+from gleek_p2p.errors import GleekError
+from gleek_p2p.log.envelope import decode_envelope
+from gleek_p2p.rules import Cut, Deal, Event, Reveal, State, apply, new_session, seat_view
+from gleek_p2p.table.roster import Roster
+from gleek_p2p.table.session import Table
+from gleek_p2p.table.verify import VerifyReport, verify_records
+
+from .narrate import narrate
+from .screen import TableScreen
+
+__all__ = ["Replay", "Step", "mask_state", "run_replay"]
+
+REPLAY_HELP = (
+    "←/→ (or ↑/↓)   one event back / forward",
+    "PgUp/PgDn      previous / next hand",
+    "Home/End       the start / the end of the session",
+    "v              change the view: all cards, then each seat in turn",
+    "a or 0-2       all cards, or seat 0, 1, 2's view",
+    "?              this help           q   leave the replay",
+)
+
+
+@dataclass(frozen=True)
+class Step:
+    """One engine event of the session and the full-knowledge states around it."""
+
+    record: int
+    """Index in the log of the record that caused it."""
+    event: Event
+    before: State
+    after: State
+
+
+def mask_state(state: State, seat: int) -> State:
+    """``state`` with every card ``seat`` could not see replaced by -1 (unknown)."""
+    view = seat_view(state, seat)
+    visible = set(view.shown)
+    for pairs in (view.hand, view.talon, view.discards):
+        visible.update(x for x, c in pairs if c is not None)
+    cards = tuple(c if x in visible else -1 for x, c in enumerate(state.cards))
+    where = [-1] * len(state.where)
+    for x, c in enumerate(cards):
+        if c >= 0:
+            where[c] = x
+    return state._replace(cards=cards, where=tuple(where))
+
+
+class Replay:
+    """The steps of a session log, and narration for any viewpoint."""
+
+    def __init__(self, roster: Roster, steps: list[Step], report: VerifyReport) -> None:
+        self.roster = roster
+        self.steps = steps
+        self.report = report
+        self._said: dict[tuple[int | None, int], str | None] = {}
+        self._masked: dict[tuple[int, int, bool], State] = {}
+
+    @classmethod
+    def load(cls, records: Sequence[bytes]) -> Replay:
+        """Verify ``records`` and rebuild every step; ``GleekError`` if it is not a log."""
+        report = verify_records(records)
+        if not report.readable or report.roster is None:
+            raise GleekError(report.error or "not a session log")
+        roster = report.roster
+        cards = {h.number: h.cards for h in report.hands}
+        observer = Table(roster)
+        steps: list[Step] = []
+        full: State | None = None
+        hand = -1
+        for index, record in enumerate(records):
+            try:
+                applied = observer.receive(decode_envelope(record), record)
+            except GleekError:
+                break  # the verifier reported it; the replay stops where the log breaks
+            for event in applied:
+                if isinstance(event, Deal):
+                    continue  # deals are taken from the hand number below
+                if isinstance(event, Cut):
+                    full = new_session(roster.variant, roster.hands)
+                    after = apply(full, event)
+                    steps.append(Step(index, event, full, after))
+                    full = after
+                    continue
+                if full is None:
+                    continue
+                if isinstance(event, Reveal):
+                    full = apply(full, event)
+                    continue
+                after = apply(full, event)
+                steps.append(Step(index, event, full, after))
+                full = after
+            now = observer.state
+            while full is not None and now is not None and now.hand_no > hand:
+                hand += 1
+                after = apply(full, Deal())
+                for slot, card in sorted(cards.get(hand, {}).items()):
+                    after = apply(after, Reveal(slot, card))
+                steps.append(Step(index, Deal(), full, after))
+                full = after
+        return cls(roster, steps, report)
+
+    def state(self, i: int, viewer: int | None, before: bool = False) -> State:
+        """The state after (or before) step ``i`` as ``viewer`` saw it (None: all cards)."""
+        step = self.steps[i]
+        full = step.before if before else step.after
+        if viewer is None:
+            return full
+        key = (i, viewer, before)
+        got = self._masked.get(key)
+        if got is None:
+            got = self._masked[key] = mask_state(full, viewer)
+        return got
+
+    def said(self, i: int, viewer: int | None) -> str | None:
+        """Step ``i`` in words, for ``viewer``."""
+        key = (viewer, i)
+        if key not in self._said:
+            step = self.steps[i]
+            self._said[key] = narrate(step.event, self.state(i, viewer, True),
+                                      self.state(i, viewer), self.roster.names, viewer)
+        return self._said[key]
+
+    def hand_starts(self) -> list[int]:
+        """The step index of every deal."""
+        return [i for i, s in enumerate(self.steps) if isinstance(s.event, Deal)]
+
+    def verdict(self) -> list[str]:
+        """What the verification found, in sentences."""
+        report = self.report
+        if report.fair:
+            return ["The log verifies: every deal was fair and every move legal."]
+        return [v.sentence(self.roster.names) for v in report.violations] or [
+            "The log does not verify."]
+
+    def transcript(self, viewer: int | None) -> list[str]:
+        """Every step in words (the replay without a terminal)."""
+        lines = list(self.verdict())
+        lines.extend(t for i in range(len(self.steps)) if (t := self.said(i, viewer)))
+        return lines
+
+
+class ReplayScreen:
+    """The replay on the table screen: a cursor over the steps."""
+
+    def __init__(self, replay: Replay, viewer: int | None = None, *,
+                 input: Input | None = None, output: Output | None = None,
+                 color: bool | None = None) -> None:
+        self.replay = replay
+        self.viewer = viewer
+        self.index = 0
+        self.screen = TableScreen(
+            self.press, REPLAY_HELP,
+            on_leave=lambda: self.screen.close(),
+            leave_question=lambda: "Leave the replay?",
+            status=self._status,
+            input=input, output=output, color=color,
+        )
+        self.screen.scene.title = "Gleek replay"
+        self.show()
+
+    def _status(self) -> str:
+        n = len(self.replay.steps)
+        names = self.replay.roster.names
+        view = "all cards" if self.viewer is None else f"{names[self.viewer]}'s view"
+        fair = "log fair" if self.replay.report.fair else "log NOT fair"
+        return f"step {self.index + 1}/{n} · {view} (v) · {fair} · ←→ PgUp PgDn"
+
+    def show(self) -> None:
+        """Put the current step on the screen."""
+        scene = self.screen.scene
+        replay = self.replay
+        scene.names = replay.roster.names
+        scene.viewer = self.viewer
+        if not replay.steps:
+            scene.status = "The log holds no move."
+            self.screen.log = [("class:note", t) for t in replay.verdict()]
+            return
+        scene.state = replay.state(self.index, self.viewer)
+        said = replay.said(self.index, self.viewer)
+        scene.status = f"▶ {said}" if said else ""
+        start = max(0, self.index - 40)
+        log = [("class:note", t) for t in replay.verdict()] if start == 0 else []
+        log += [("", t) for i in range(start, self.index + 1)
+                if (t := replay.said(i, self.viewer))]
+        self.screen.log = log
+        self.screen.refresh()
+
+    def press(self, key: str) -> None:
+        """Step, jump or change the view."""
+        last = len(self.replay.steps) - 1
+        starts = self.replay.hand_starts()
+        if key in ("right", "down", " "):
+            self.index = min(last, self.index + 1)
+        elif key in ("left", "up"):
+            self.index = max(0, self.index - 1)
+        elif key == "home":
+            self.index = 0
+        elif key == "end":
+            self.index = max(0, last)
+        elif key == "pagedown":
+            later = [i for i in starts if i > self.index]
+            self.index = later[0] if later else max(0, last)
+        elif key == "pageup":
+            earlier = [i for i in starts if i < self.index]
+            self.index = earlier[-1] if earlier else 0
+        elif key in ("v", "V"):
+            seats = self.replay.roster.seats
+            self.viewer = 0 if self.viewer is None else (
+                None if self.viewer + 1 >= seats else self.viewer + 1)
+        elif key in ("a", "A"):
+            self.viewer = None
+        elif key.isdigit() and int(key) < self.replay.roster.seats:
+            self.viewer = int(key)
+        self.show()
+
+
+def run_replay(args: argparse.Namespace) -> int:
+    """``gleek replay FILE [--seat N]``; without a terminal, print the transcript."""
+    from gleek_p2p.commands import read_log
+
+    path = Path(args.file)
+    if not path.exists():
+        print(f"gleek: no such file: {path}", file=sys.stderr)
+        return 2
+    records, _note = read_log(path)
+    replay = Replay.load(records)
+    seat: int | None = args.seat
+    if seat is not None and not 0 <= seat < replay.roster.seats:
+        print(f"gleek: no seat {seat}; this table has seats 0 to {replay.roster.seats - 1}",
+              file=sys.stderr)
+        return 2
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        print("\n".join(replay.transcript(seat)))
+        return 0
+    ReplayScreen(replay, seat).screen.app.run()
+    return 0

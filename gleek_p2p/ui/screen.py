@@ -1,0 +1,307 @@
+"""The full-screen prompt_toolkit application shared by the table and the replay.
+
+Shape (80x24; a taller terminal gives the log more rows)::
+
+    header                                     1 row
+    table pane          | ledger pane          9 rows
+    hand (cards, worth, markers, talon)        4 rows
+    prompt and menu (or the network status)    2 rows
+    log of what happened, in words             the rest (at least 3)
+    status line                                1 row
+
+Keys go to one handler as names ("left", "enter", "pageup", "c-c", or the
+character typed). The help overlay (``?``), the leave confirmation (``q``)
+and the end-of-session box are handled here for both users of the screen.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Sequence
+
+from prompt_toolkit.application import Application
+from prompt_toolkit.application.current import set_app
+from prompt_toolkit.data_structures import Point
+from prompt_toolkit.filters import Condition
+from prompt_toolkit.input import Input
+from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
+from prompt_toolkit.layout import (
+    ConditionalContainer,
+    Float,
+    FloatContainer,
+    FormattedTextControl,
+    HSplit,
+    Layout,
+    VSplit,
+    Window,
+)
+from prompt_toolkit.layout.dimension import Dimension
+from prompt_toolkit.layout.mouse_handlers import MouseHandlers
+from prompt_toolkit.layout.screen import Screen, WritePosition
+from prompt_toolkit.output import ColorDepth, Output
+from prompt_toolkit.styles import Style
+from prompt_toolkit.widgets import Frame
+
+from .render import (
+    CHOICE_ROWS,
+    HAND_ROWS,
+    LEDGER_WIDTH,
+    TABLE_ROWS,
+    Fragments,
+    Scene,
+    choice_pane,
+    clip,
+    hand_pane,
+    header,
+    join,
+    ledger_pane,
+    table_pane,
+)
+
+__all__ = ["KEY_NAMES", "STYLE", "TableScreen", "color_wanted", "make_style"]
+
+STYLE: dict[str, str] = {
+    "header": "reverse bold",
+    "label": "bold ansiblue",
+    "turn": "bold ansiyellow",
+    "you": "ansicyan",
+    "card.red": "ansired",
+    "card.black": "",
+    "card.unknown": "ansibrightblack",
+    "legal": "bold",
+    "dim": "ansibrightblack",
+    "cursor": "reverse",
+    "worth": "ansibrightblack",
+    "mark": "bold ansigreen",
+    "trump": "ansimagenta",
+    "total": "bold",
+    "prompt": "bold ansigreen",
+    "hint": "ansibrightblack",
+    "option": "",
+    "status": "ansicyan",
+    "note": "ansiyellow",
+    "error": "bold ansired",
+    "event": "",
+    "overlay": "",
+    "frame.border": "bold",
+}
+
+_ATTRIBUTES = {"bold", "reverse", "underline", "italic", "noreverse", "nobold"}
+
+KEY_NAMES = ("left", "right", "up", "down", "enter", "home", "end", "pageup", "pagedown",
+             "backspace", "escape", "c-c", "tab")
+
+
+def color_wanted(color: bool | None = None) -> bool:
+    """Colour unless told otherwise or NO_COLOR is set (https://no-color.org)."""
+    if color is not None:
+        return color
+    return not os.environ.get("NO_COLOR")
+
+
+def make_style(color: bool) -> Style:
+    """The screen's style; without colour only bold and reverse remain."""
+    if color:
+        return Style.from_dict(STYLE)
+    return Style.from_dict(
+        {k: " ".join(p for p in v.split() if p in _ATTRIBUTES) for k, v in STYLE.items()}
+    )
+
+
+class TableScreen:
+    """The application: a ``Scene`` drawn in panes, a log, a status line and overlays."""
+
+    def __init__(
+        self,
+        on_key: Callable[[str], None],
+        help_lines: Sequence[str],
+        *,
+        on_leave: Callable[[], None],
+        leave_question: Callable[[], str],
+        status: Callable[[], str] | None = None,
+        input: Input | None = None,
+        output: Output | None = None,
+        color: bool | None = None,
+    ) -> None:
+        self.scene = Scene(None, (), None)
+        self.log: list[tuple[str, str]] = []
+        self.overlay: str | None = None
+        """None, "help", "leave" or "end"."""
+        self.end_lines: list[tuple[str, str]] = []
+        self._on_key = on_key
+        self._on_leave = on_leave
+        self._leave_question = leave_question
+        self._status = status or (lambda: "")
+        self._help = list(help_lines)
+        self.color = color_wanted(color)
+        self._dump_width: int | None = None
+        self.app: Application[None] = Application(
+            layout=self._layout(),
+            key_bindings=self._keys(),
+            style=make_style(self.color),
+            color_depth=ColorDepth.DEPTH_8_BIT if self.color else ColorDepth.DEPTH_1_BIT,
+            full_screen=True,
+            mouse_support=False,
+            refresh_interval=1.0,
+            input=input,
+            output=output,
+        )
+
+    # ---------------------------------------------------------- layout
+
+    def _width(self) -> int:
+        if self._dump_width is not None:
+            return self._dump_width
+        try:
+            return max(20, self.app.output.get_size().columns)
+        except Exception:  # pragma: no cover - an output without a size
+            return 80
+
+    def _pane(self, draw: Callable[[Scene, int], list[Fragments]], width: Callable[[], int]
+              ) -> Callable[[], Fragments]:
+        return lambda: join(draw(self.scene, width()))
+
+    def _layout(self) -> Layout:
+        full = self._width
+        left = lambda: max(20, full() - LEDGER_WIDTH - 1)  # noqa: E731
+        log_control = FormattedTextControl(
+            self._log_text,
+            get_cursor_position=lambda: Point(0, max(0, len(self.log) - 1)),
+            show_cursor=False,
+        )
+        body = HSplit([
+            Window(FormattedTextControl(lambda: header(self.scene, full())), height=1),
+            VSplit([
+                Window(FormattedTextControl(self._pane(table_pane, left)),
+                       height=TABLE_ROWS),
+                Window(width=1, char="│", style="class:hint"),
+                Window(FormattedTextControl(
+                    self._pane(ledger_pane, lambda: LEDGER_WIDTH)),
+                    width=LEDGER_WIDTH, height=TABLE_ROWS),
+            ]),
+            Window(FormattedTextControl(self._pane(hand_pane, full)), height=HAND_ROWS),
+            Window(FormattedTextControl(self._pane(choice_pane, full)), height=CHOICE_ROWS),
+            Window(log_control, wrap_lines=True, height=Dimension(min=3)),
+            Window(FormattedTextControl(self._status_line), height=1),
+        ])
+        overlay = Frame(
+            Window(FormattedTextControl(self._overlay_text), wrap_lines=True,
+                   width=Dimension(max=74)),
+            title=self._overlay_title,
+            style="class:overlay",
+        )
+        return Layout(FloatContainer(
+            content=body,
+            floats=[Float(ConditionalContainer(
+                overlay, filter=Condition(lambda: self.overlay is not None)))],
+        ))
+
+    def _log_text(self) -> Fragments:
+        return join([[(style or "class:event", text)] for style, text in self.log])
+
+    def _status_line(self) -> Fragments:
+        width = self._width()
+        keys = "? help  q leave"
+        status = self._status()
+        room = width - len(keys) - 2
+        text = status if len(status) <= room else status[: max(0, room - 1)] + "…"
+        return clip([("class:status", " " + text.ljust(room)), ("class:hint", " " + keys)],
+                     width)
+
+    def _overlay_title(self) -> str:
+        return {"help": "Keys", "leave": "Leave?", "end": "The end"}.get(self.overlay or "", "")
+
+    def _overlay_text(self) -> Fragments:
+        if self.overlay == "help":
+            return join([[("", line)] for line in [*self._help, "", "Press any key."]])
+        if self.overlay == "leave":
+            return join([[("", self._leave_question())], [("", "")],
+                         [("class:prompt", "y: leave   n or Esc: stay")]])
+        if self.overlay == "end":
+            return join([[line] for line in self.end_lines])
+        return []
+
+    # ---------------------------------------------------------- keys
+
+    def _keys(self) -> KeyBindings:
+        kb = KeyBindings()
+
+        def bind(key: str, name: str) -> None:
+            @kb.add(key, eager=True)
+            def _(event: KeyPressEvent) -> None:
+                self.press(name)
+
+        for name in KEY_NAMES:
+            bind(name, name)
+
+        @kb.add("<any>")
+        def _(event: KeyPressEvent) -> None:
+            data = event.data
+            if len(data) == 1 and data.isprintable():
+                self.press(data)
+
+        return kb
+
+    def press(self, key: str) -> None:
+        """Handle one key (by name): overlays first, then the owner's handler."""
+        if self.overlay == "end":
+            self.close()
+            return
+        if self.overlay == "help":
+            self.overlay = None
+        elif self.overlay == "leave":
+            if key in ("y", "Y"):
+                self.overlay = None
+                self._on_leave()
+            elif key in ("n", "N", "escape", "q"):
+                self.overlay = None
+        elif key == "?":
+            self.overlay = "help"
+        elif key in ("q", "Q", "c-c"):
+            self.overlay = "leave"
+        else:
+            self._on_key(key)
+        self.app.invalidate()
+
+    # ---------------------------------------------------------- control
+
+    def add_log(self, text: str, style: str = "") -> None:
+        """Append a sentence to the log pane."""
+        self.log.append((style, text))
+        if len(self.log) > 2000:
+            del self.log[:1000]
+        self.app.invalidate()
+
+    def show_end(self, lines: Sequence[tuple[str, str]]) -> None:
+        """Show the end box; the next key closes the application."""
+        self.end_lines = [*lines, ("", ""), ("class:prompt", "Press any key to leave.")]
+        self.overlay = "end"
+        self.app.invalidate()
+
+    def close(self) -> None:
+        """Leave the application (its ``run_async`` returns)."""
+        future = self.app.future
+        if self.app.is_running and future is not None and not future.done():
+            self.app.exit()
+
+    def refresh(self) -> None:
+        self.app.invalidate()
+
+    def dump(self, width: int = 80, height: int = 24) -> str:
+        """The screen as plain text at ``width`` x ``height``, drawn by the real layout."""
+        screen = Screen()
+        self._dump_width = width
+        # Controls cache their text per render; a dump is a render of its own.
+        self.app.render_counter += 1
+        try:
+            with set_app(self.app):
+                self.app.layout.container.write_to_screen(
+                    screen, MouseHandlers(), WritePosition(0, 0, width, height), "", False, None)
+                screen.draw_all_floats()
+        finally:
+            self._dump_width = None
+        rows = []
+        for y in range(height):
+            line = screen.data_buffer[y]
+            rows.append("".join(line[x].char for x in range(width)).rstrip())
+        return "\n".join(rows)

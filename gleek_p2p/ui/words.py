@@ -1,0 +1,126 @@
+"""Small pieces of wording shared by the narration, the screen and the replay.
+
+Amounts in the engine are halfpence; on the screen they are pence with a
+``½`` (``pence`` from the report module). Seat names come from the roster;
+the seat at the screen is "you".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from gleek_p2p.report import pence
+from gleek_p2p.rules import Rank, State, card_label
+from gleek_p2p.rules.cards import RANKS_PER_SUIT
+from gleek_p2p.rules.scoring import TIB, TOM, card_points, ruff_points
+
+__all__ = [
+    "RANK_PLURALS",
+    "SUIT_NAMES",
+    "SUIT_SYMBOLS",
+    "Namer",
+    "card_text",
+    "card_worth",
+    "honours",
+    "pence",
+    "tib_card",
+    "tiddy_card",
+    "tom_card",
+]
+
+SUIT_SYMBOLS = ("♠", "♥", "♦", "♣")
+SUIT_NAMES = ("spades", "hearts", "diamonds", "clubs")
+RANK_PLURALS = (
+    "Aces", "Kings", "Queens", "Jacks", "Tens", "Nines",
+    "Eights", "Sevens", "Sixes", "Fives", "Fours",
+)
+
+
+class Namer:
+    """Seat names as a sentence wants them: "you" for the seat at the screen."""
+
+    def __init__(self, names: Sequence[str], you: int | None = None) -> None:
+        self.names = tuple(names)
+        self.you = you
+
+    def __call__(self, seat: int) -> str:
+        """The seat's name inside a sentence ("you" for the viewer)."""
+        if seat == self.you:
+            return "you"
+        return self.names[seat] if 0 <= seat < len(self.names) else f"seat {seat}"
+
+    def subject(self, seat: int) -> str:
+        """The seat's name at the start of a sentence."""
+        return "You" if seat == self.you else self(seat)
+
+    def verb(self, seat: int, base: str) -> str:
+        """``base`` agreed with the seat: "you pass" but "Bob passes"."""
+        if seat == self.you:
+            return base
+        if base == "have":
+            return "has"
+        if base.endswith(("s", "sh", "ch", "x")):
+            return base + "es"
+        return base + "s"
+
+    def says(self, seat: int, base: str) -> str:
+        """Subject and verb: "You bid", "Bob bids"."""
+        return f"{self.subject(seat)} {self.verb(seat, base)}"
+
+    def short(self, seat: int, width: int) -> str:
+        """The name cut to ``width`` characters, for table columns."""
+        name = self(seat)
+        return name if len(name) <= width else name[: width - 1] + "…"
+
+
+def card_text(c: int | None) -> str:
+    """A card label, or ``??`` for a card this screen may not see."""
+    return "??" if c is None or c < 0 else card_label(c)
+
+
+def tib_card(state: State) -> int | None:
+    """The Ace of trump when it is Tib (not under whist ranking or Kiss)."""
+    if not state.trump_named or state.trump is None or state.variant.whist_ranking:
+        return None
+    return state.trump * RANKS_PER_SUIT + Rank.ACE
+
+
+def tom_card(state: State) -> int | None:
+    """The Knave of trump."""
+    if not state.trump_named or state.trump is None:
+        return None
+    return state.trump * RANKS_PER_SUIT + Rank.JACK
+
+
+def tiddy_card(state: State) -> int | None:
+    """The Four of trump, when the pack has Fours."""
+    if not state.trump_named or state.trump is None or not state.variant.has_fours:
+        return None
+    return state.trump * RANKS_PER_SUIT + Rank.FOUR
+
+
+def card_worth(c: int, state: State) -> int:
+    """What a card is worth to its taker in the tricks (ruff points before the trump)."""
+    if not state.trump_named:
+        return ruff_points(c)
+    worth = card_points(c, state.trump)
+    if c == tib_card(state):
+        worth += TIB
+    elif c == tom_card(state):
+        worth += TOM
+    return worth
+
+
+def honours(state: State) -> dict[str, int | None]:
+    """Who took Tib, Tom and Tiddy this hand (Tiddy: claimed or captured)."""
+    out: dict[str, int | None] = {"Tib": None, "Tom": None, "Tiddy": None}
+    wanted = {"Tib": tib_card(state), "Tom": tom_card(state), "Tiddy": tiddy_card(state)}
+    for _leader, plays, winner in state.tricks:
+        for slot in plays:
+            c = state.cards[slot]
+            for name, honour in wanted.items():
+                if honour is not None and c == honour:
+                    out[name] = winner
+    if state.tiddy_claimant >= 0:
+        out["Tiddy"] = state.tiddy_claimant
+    return out

@@ -1,0 +1,131 @@
+"""``gleek replay``: the steps rebuild the session exactly, views hide what they must."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+import pytest
+from prompt_toolkit.input import DummyInput
+from prompt_toolkit.output import DummyOutput
+
+from gleek_p2p.bots.strategy import RandomStrategy
+from gleek_p2p.log.store import LogStore
+from gleek_p2p.rules import Deal, Phase, Variant, card_label, shown_slots
+from gleek_p2p.selfplay import selfplay
+from gleek_p2p.ui.replay import Replay, ReplayScreen, mask_state, run_replay
+
+
+@pytest.fixture(scope="module")
+def session() -> list[bytes]:
+    strategies = [RandomStrategy(i) for i in range(3)]
+    return selfplay(Variant(), 2, b"replay-seed", strategies).records
+
+
+@pytest.fixture(scope="module")
+def replay(session: list[bytes]) -> Replay:
+    return Replay.load(session)
+
+
+def test_steps_rebuild_every_hand_exactly(replay: Replay) -> None:
+    assert replay.report.fair
+    starts = replay.hand_starts()
+    assert len(starts) == 2
+    ends = [replay.steps[i - 1].after for i in starts[1:]] + [replay.steps[-1].after]
+    for record, state in zip(replay.report.hands, ends, strict=True):
+        assert state.ledgers == record.state.ledgers
+        assert state.totals == record.state.totals
+    assert replay.steps[-1].after.phase is Phase.SESSION_OVER
+    # Every step's "before" is the previous step's "after": nothing is skipped.
+    for a, b in zip(replay.steps, replay.steps[1:], strict=False):
+        assert a.after is b.before
+
+
+def test_all_cards_after_the_deal_and_masked_views(replay: Replay) -> None:
+    deal = replay.hand_starts()[0]
+    full = replay.state(deal, None)
+    assert all(c >= 0 for c in full.cards)
+    for seat in range(3):
+        seen = replay.state(deal, seat)
+        for other in range(3):
+            for slot in full.holding[other]:
+                assert (seen.cards[slot] >= 0) == (other == seat)
+    last = replay.steps[-1].after
+    masked = mask_state(last, 1)
+    for slot in shown_slots(last):
+        assert masked.cards[slot] == last.cards[slot]
+
+
+def test_transcript_for_a_seat_does_not_leak_discards(replay: Replay) -> None:
+    taker = next((s.after.talon_taker for s in replay.steps if s.after.talon_taker >= 0), None)
+    if taker is None:
+        pytest.skip("the talon was dead in both hands")
+    other = (taker + 1) % 3
+    mine = "\n".join(replay.transcript(taker))
+    theirs = "\n".join(replay.transcript(other))
+    assert f"{'You'} discard" in mine
+    assert "discards a card" in theirs
+    assert theirs.startswith("The log verifies")
+
+
+def test_the_screen_steps_forward_back_and_by_hand(replay: Replay) -> None:
+    view = ReplayScreen(replay, None, input=DummyInput(), output=DummyOutput())
+    screen = view.screen
+    assert "step 1/" in screen.dump()
+    view.press("right")
+    view.press("right")
+    assert view.index == 2
+    view.press("left")
+    assert view.index == 1
+    view.press("home")
+    starts = replay.hand_starts()
+    assert all(isinstance(replay.steps[i].event, Deal) for i in starts)
+    view.press("pagedown")
+    assert view.index == starts[0]
+    view.press("pagedown")
+    assert view.index == starts[1]
+    view.press("pagedown")
+    assert view.index == len(replay.steps) - 1
+    view.press("pageup")
+    assert view.index == starts[1]
+    view.press("pageup")
+    assert view.index == starts[0]
+    view.press("end")
+    text = screen.dump()
+    assert "session over" in text and "The session is over" in text
+    view.press("home")
+    assert view.index == 0
+    # All cards: every seat's hand row; a seat's view: one hand with worth.
+    view.press("pagedown")
+    assert sum(1 for name in replay.roster.names if name[:6] in screen.dump()) == 3
+    full = replay.state(view.index, None)
+    for slot in full.holding[2]:
+        assert card_label(full.cards[slot]) in screen.dump()
+    view.press("v")
+    assert view.viewer == 0 and "worth" in screen.dump()
+    view.press("2")
+    assert view.viewer == 2
+    view.press("a")
+    assert view.viewer is None
+
+
+def test_run_replay_without_a_terminal_prints_the_transcript(
+    session: list[bytes], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "s.log"
+    with LogStore.open(path) as store:
+        for record in session:
+            store.append(record)
+    assert run_replay(argparse.Namespace(file=str(path), seat=1)) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("The log verifies")
+    assert "Hand 2 is over" in out and "The session is over" in out
+    assert run_replay(argparse.Namespace(file=str(path), seat=7)) == 2
+    assert "no seat 7" in capsys.readouterr().err
+    assert run_replay(argparse.Namespace(file=str(tmp_path / "nope.log"), seat=None)) == 2
+
+
+def test_a_log_cut_short_replays_what_is_there(session: list[bytes]) -> None:
+    cut = Replay.load(session[: len(session) // 2])
+    assert not cut.report.fair
+    assert cut.steps and "incomplete" in " ".join(cut.verdict())
