@@ -156,6 +156,9 @@ class Lobby:
         existing = self.conns.get(public)
         if existing is not None and not existing.closed:
             if keep_connection(self.identity.public, public, conn.dialled):
+                # Take the new one first, so the old one's reader does not
+                # count the peer as gone (that would abort the formation).
+                self.conns[public] = conn
                 await existing.close("replaced by a newer connection")
             else:
                 await conn.close("duplicate connection")
@@ -181,6 +184,11 @@ class Lobby:
                 with contextlib.suppress(ConnectionClosed):
                     conn.send(self._reveal)
         else:
+            if self._reveal is not None:
+                # We may have formed on a reveal that crossed a connection the
+                # peer has since replaced: it may still wait for ours.
+                with contextlib.suppress(ConnectionClosed):
+                    conn.send(self._reveal)
             self.queue.put_nowait((public, LinkUp()))
         await self._read(conn)
 

@@ -134,6 +134,11 @@ class SessionRunner:
     clock: Callable[[], float] | None = None
     _changed: asyncio.Event = field(default_factory=asyncio.Event)
     _pending: dict[int, bytes] = field(default_factory=dict)
+    _gave_up: str | None = None
+    _synced: dict[int, int] = field(default_factory=dict)
+    """The longest log each seat said (by a Sync) it holds."""
+    _heard: set[int] = field(default_factory=set)
+    """The seats that ever reached us (the ones worth waiting for at the end)."""
 
     @classmethod
     def resume_records(cls, table: Table, records: Sequence[bytes]) -> None:
@@ -147,15 +152,22 @@ class SessionRunner:
 
     async def run(self) -> Outcome:
         """Play until the session is over or aborted."""
+        if self.table.finished:
+            # Restarted after the end: the others may still wait for our last events.
+            self._heard.update(range(self.table.roster.seats))
         receiver = asyncio.create_task(self._receive_loop())
         try:
             for seat in self.mesh.seats():
                 self.mesh.send(seat, Sync(len(self.table.envelopes)))
             await self._act_loop()
+            if self._gave_up is None:
+                await self._linger()
         finally:
             receiver.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await receiver
+        if self._gave_up is not None:
+            return Outcome(False, True, f"aborted before the log began: {self._gave_up}", 0)
         verdict = self.table.verdict
         if verdict is not None:
             who = "nobody" if verdict.blamed is None else self.table.roster.names[verdict.blamed]
@@ -164,6 +176,24 @@ class SessionRunner:
         return Outcome(self.table.finished, False, "the session is over",
                        len(self.table.envelopes))
 
+    async def _linger(self) -> None:
+        """Stay until every other seat says it holds the whole log (at most the
+        timeout), so a peer restarting near the end can still fetch it from us."""
+        final = len(self.table.envelopes)
+        for seat in self.mesh.seats():
+            self.mesh.send(seat, Sync(final))
+        verdict = self.table.verdict
+        absent = None if verdict is None else verdict.blamed
+        others = [s for s in self._heard if s != self.table.seat and s != absent]
+        deadline = self._now() + self.timeout
+        while any(self._synced.get(s, 0) < final for s in others):
+            remaining = deadline - self._now()
+            if remaining <= 0:
+                return
+            self._changed.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._changed.wait(), remaining)
+
     def _now(self) -> float:
         return self.clock() if self.clock else asyncio.get_running_loop().time()
 
@@ -171,7 +201,7 @@ class SessionRunner:
         table = self.table
         waited_since = self._now()
         last_len = -1
-        while not table.finished:
+        while not table.finished and self._gave_up is None:
             if len(table.envelopes) != last_len:
                 last_len = len(table.envelopes)
                 waited_since = self._now()
@@ -219,12 +249,18 @@ class SessionRunner:
     def _abort(self, blamed: int | None, reason: str, evidence: Sequence[bytes] = ()) -> None:
         if self.table.finished:
             return
+        if not self.table.envelopes:
+            # The roster opens the log: before it there is nothing to sign an abort into.
+            self._note(f"giving up: {reason}")
+            self._gave_up = reason
+            return
         self._note(f"ending the session: {reason}")
         self._commit(self.table.abort_event(blamed, reason, tuple(evidence)))
 
     async def _receive_loop(self) -> None:
         while True:
             seat, message = await self.mesh.receive()
+            self._heard.add(seat)
             try:
                 self._handle(seat, message)
             except GleekError as exc:
@@ -236,6 +272,7 @@ class SessionRunner:
             self.mesh.send(sender, Sync(len(self.table.envelopes)))
             return
         if isinstance(message, Sync):
+            self._synced[sender] = max(self._synced.get(sender, 0), message.from_seq)
             for record in self.table.encoded[message.from_seq:]:
                 self.mesh.send(sender, Event(record))
             return

@@ -1,0 +1,133 @@
+"""Three real peers in one event loop: TCP on 127.0.0.1, no namespace, no mDNS.
+
+Each peer is a full ``play_session`` (lobby, handshake, formation, session
+runner, durable store); only the process is shared. A second test refuses a
+fourth peer and a peer speaking another protocol version at a formed table.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from pathlib import Path
+
+import pytest
+from adversary.net_clients import dial_with
+
+from gleek_p2p.bots.strategy import RandomStrategy
+from gleek_p2p.errors import GleekError, ProtocolError
+from gleek_p2p.lobby import LobbyConfig
+from gleek_p2p.log import canonical
+from gleek_p2p.log.keys import Identity
+from gleek_p2p.peer import BotPlayer
+from gleek_p2p.peer_commands import SessionFiles, SessionResult, play_session
+from gleek_p2p.rules import VARIANTS
+
+NAMES = ("alice", "bob", "carol")
+
+
+def _identity(i: int) -> Identity:
+    return Identity.generate(bytes([i + 1]) * 32)
+
+
+async def _three(
+    tmp_path: Path, table: str, hands: int = 2, timeout: float = 30.0,
+    ready: asyncio.Queue[int] | None = None, notes: list[str] | None = None,
+) -> list[SessionResult]:
+    """Three peers, each dialling the ones before it (ports learnt as they listen)."""
+    variant = VARIANTS["standard"]
+    ports: list[int] = []
+    results: list[asyncio.Task[SessionResult]] = []
+    for i, name in enumerate(NAMES):
+        up: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+        config = LobbyConfig(
+            name=name, table=table, variant=variant, listen=("127.0.0.1", 0),
+            peers=tuple(("127.0.0.1", p) for p in ports), dial_interval=0.2,
+        )
+        results.append(asyncio.create_task(play_session(
+            identity=_identity(i), config=config, hands=hands,
+            data_dir=tmp_path / name, player=BotPlayer(RandomStrategy(f"seed-{i}")),
+            timeout=timeout, random=os.urandom, on_ready=up.set_result,
+            notes=(lambda text, who=name: notes.append(f"{who}: {text}"))
+            if notes is not None else lambda text: None,
+        )))
+        ports.append(await up)
+        if ready is not None:
+            ready.put_nowait(ports[-1])
+    return list(await asyncio.wait_for(asyncio.gather(*results), 90))
+
+
+def _stored(data_dir: Path) -> bool:
+    return any(p.stat().st_size > 0 for p in (data_dir / "sessions").glob("*.gleeklog"))
+
+
+def _assert_identical_and_fair(results: list[SessionResult], hands: int = 2) -> None:
+    from gleek_p2p.commands import verify_file
+
+    assert all(r.outcome.finished and not r.outcome.aborted for r in results), [
+        r.outcome.reason for r in results]
+    logs = [r.log_path.read_bytes() for r in results]
+    assert logs[0] == logs[1] == logs[2]
+    report = verify_file(results[0].log_path)
+    assert report.fair, [v.sentence() for v in report.violations]
+    assert len(report.hands) == hands
+
+
+async def test_three_peers_in_one_loop_play_and_agree(tmp_path: Path) -> None:
+    results = await _three(tmp_path, "inproc/2")
+    _assert_identical_and_fair(results)
+    # The unfinished-session markers are gone: a restart would not resume.
+    for name in NAMES:
+        assert list((tmp_path / name / "tables").iterdir()) == []
+
+
+async def test_a_fourth_peer_and_another_version_are_refused(tmp_path: Path) -> None:
+    ports: asyncio.Queue[int] = asyncio.Queue()
+    notes: list[str] = []
+    game = asyncio.create_task(_three(tmp_path, "full/2", ready=ports, notes=notes))
+    first = await ports.get()
+    for _ in range(2):
+        await ports.get()
+    # Knock once every seat has stored the roster: the table is formed everywhere.
+    async with asyncio.timeout(30):
+        while not all(_stored(tmp_path / n) for n in NAMES):
+            await asyncio.sleep(0.02)
+    with pytest.raises(ProtocolError, match="table full"):
+        await dial_with(("127.0.0.1", first), table="full/2", name="dave")
+    # Both ends check the version: the dialler refuses first and says why.
+    with pytest.raises(ProtocolError, match=r"protocol version 1, this peer speaks 99"):
+        await dial_with(("127.0.0.1", first), table="full/2", name="eve", version=99)
+    results = await game
+    refusals = [n for n in notes if n.startswith("alice: refused a connection")]
+    assert any("table full: a session is being played" in n for n in refusals), notes
+    assert any("you speak protocol version 99, this peer speaks 1" in n for n in refusals)
+    _assert_identical_and_fair(results)
+
+
+async def test_a_lone_peer_gives_up_saying_why(tmp_path: Path) -> None:
+    config = LobbyConfig(name="solo", table="alone/1", variant=VARIANTS["standard"],
+                         listen=("127.0.0.1", 0))
+    with pytest.raises(GleekError, match=r"no table formed within 0.5 s \(1 of 3"):
+        await play_session(identity=_identity(9), config=config, hands=1,
+                           data_dir=tmp_path / "solo", player=BotPlayer(RandomStrategy()),
+                           timeout=0.5)
+
+
+async def test_a_peer_killed_before_the_roster_arrives_resumes_the_same_table(
+    tmp_path: Path,
+) -> None:
+    """The marker keeps the roster: a restart before event 0 sits at the same table."""
+    results = await _three(tmp_path, "early/1", hands=1)
+    _assert_identical_and_fair(results, hands=1)
+    roster = results[0].table.roster
+    # Put bob back to the moment after formation, before any event was stored.
+    bob = tmp_path / "bob"
+    log = next((bob / "sessions").glob("*.gleeklog"))
+    log.unlink()
+    marker = SessionFiles(bob).current_marker("early/1")
+    marker.write_text(f"{log}\n{canonical.encode(roster.to_body()).hex()}\n")
+    found = SessionFiles(bob).unfinished("early/1", _identity(1))
+    assert found == (roster, log)
+    # Without the roster line (an older marker) there is nothing to resume.
+    marker.write_text(f"{log}\n")
+    assert SessionFiles(bob).unfinished("early/1", _identity(1)) is None

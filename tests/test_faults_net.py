@@ -1,0 +1,347 @@
+"""Real ``gleek bot`` processes on three bridged hosts, under faults.
+
+Each test runs a scenario of this very file inside a private network
+namespace (see netns.py): three hosts on a bridge, one bot per host, all
+dialling each other with ``--peer`` (mDNS is tested in
+test_discovery_session.py). The faults: SIGKILL and restart with the same
+flags, SIGSTOP (a stalled peer), loss and delay, a partition healed
+after 5 s, a fourth peer and a peer of another protocol version knocking.
+Every session must end complete (three byte-identical logs that verify
+fair) or with a signed abort blaming the absent seat; nothing stored before
+a kill may be lost.
+
+``python test_faults_net.py SCENARIO ARGS...`` runs a scenario (only ever
+inside the namespace run_isolated makes) and prints a JSON summary.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import random
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from netns import (
+    PORT,
+    Bot,
+    Bridge,
+    bot_argv,
+    check_logs,
+    emit,
+    needs_netns,
+    run_isolated,
+    wait_all,
+)
+
+HERE = Path(__file__).resolve()
+NAMES = ("ann", "ben", "cat")
+
+
+# -- scenarios (run inside the namespace) --------------------------------------------
+
+
+def _stored_records(bot: Bot) -> int:
+    from gleek_p2p.commands import read_log
+
+    logs = list((bot.data_dir / "sessions").glob("*.gleeklog"))
+    if not logs:
+        return 0
+    try:
+        return len(read_log(logs[0])[0])
+    except Exception:
+        return 0
+
+
+def _wait_records(bot: Bot, count: int, deadline: float) -> bool:
+    while time.monotonic() < deadline:
+        if _stored_records(bot) >= count:
+            return True
+        if bot.proc is not None and bot.proc.poll() is not None:
+            return False
+        time.sleep(0.01)
+    return False
+
+
+def _bots(net: Bridge, out: Path, run: str, *, timeout: float, hands: int = 2) -> list[Bot]:
+    bots = []
+    for i, name in enumerate(NAMES, start=1):
+        peers = [f"{net.addr(j)}:{PORT}" for j in range(1, 4) if j != i]
+        argv = bot_argv(name, out / run / name, listen=f"{net.addr(i)}:{PORT}", peers=peers,
+                        hands=hands, table=f"t-{run}", timeout=timeout)
+        (out / run).mkdir(parents=True, exist_ok=True)
+        bots.append(Bot(name, net.wrap(i, argv), out / run))
+    return bots
+
+
+def _session(
+    net: Bridge, out: Path, run: str, *, timeout: float, limit: float,
+    fault: Callable[[list[Bot]], dict[str, Any]] | None = None,
+) -> dict[str, Any]:
+    bots = _bots(net, out, run, timeout=timeout)
+    started = time.monotonic()
+    try:
+        for bot in bots:
+            bot.start()
+        info = fault(bots) if fault is not None else {}
+        wait_all(bots, started + limit)
+    finally:
+        for bot in bots:
+            bot.stop()
+    return {"bots": {b.name: b.summary() for b in bots}, "seconds": time.monotonic() - started,
+            **info}
+
+
+def scenario_kill(out: Path, runs: int, seed: int) -> dict[str, Any]:
+    """SIGKILL one bot at a random point, restart it at once with the same flags."""
+    net = Bridge(3)
+    rng = random.Random(seed)
+    results = []
+    for run in range(runs):
+        victim = rng.randrange(3)
+        at = rng.randrange(1, 140)
+        pause = rng.uniform(0.0, 1.0)
+
+        def fault(bots: list[Bot], victim: int = victim, at: int = at,
+                  pause: float = pause) -> dict[str, Any]:
+            bot = bots[victim]
+            if not _wait_records(bot, at, time.monotonic() + 30):
+                return {"killed": False}
+            bot.kill()
+            time.sleep(pause)
+            bot.start()
+            return {"killed": True}
+
+        result = _session(net, out, f"kill{run}", timeout=30, limit=90, fault=fault)
+        results.append(dict(result, victim=NAMES[victim], at=at, pause=pause))
+    return {"runs": results}
+
+
+def _seeds(bot: Bot) -> int:
+    from gleek_p2p.commands import read_log
+    from gleek_p2p.log.envelope import decode_envelope
+    from gleek_p2p.table import events as ev
+
+    logs = list((bot.data_dir / "sessions").glob("*.gleeklog"))
+    if not logs:
+        return 0
+    with contextlib.suppress(Exception):
+        return sum(decode_envelope(r).kind == ev.SEED for r in read_log(logs[0])[0])
+    return 0
+
+
+def scenario_kill_late(out: Path, runs: int) -> dict[str, Any]:
+    """SIGKILL a bot holding all but the last seed of the session: the others
+    may finish while it is down, and must still hand it the end."""
+    net = Bridge(3)
+    results = []
+    for run in range(runs):
+        victim = run % 3
+
+        def fault(bots: list[Bot], victim: int = victim) -> dict[str, Any]:
+            bot = bots[victim]
+            deadline = time.monotonic() + 40
+            while _seeds(bot) < 5 and time.monotonic() < deadline:
+                time.sleep(0.005)
+            bot.kill()
+            time.sleep(1.0)
+            bot.start()
+            return {"killed": True}
+
+        result = _session(net, out, f"late{run}", timeout=20, limit=60, fault=fault)
+        results.append(dict(result, victim=NAMES[victim], at="5 seeds", pause=1.0))
+    return {"runs": results}
+
+
+def scenario_stall(out: Path) -> dict[str, Any]:
+    """SIGSTOP one bot mid-hand; the others (``--timeout 3``) must abort blaming it."""
+    net = Bridge(3)
+
+    def fault(bots: list[Bot]) -> dict[str, Any]:
+        if not _wait_records(bots[2], 40, time.monotonic() + 30):
+            return {"stopped": False}
+        bots[2].signal(signal.SIGSTOP)
+        wait_all(bots[:2], time.monotonic() + 30)
+        bots[2].stop()
+        return {"stopped": True}
+
+    return _session(net, out, "stall", timeout=3, limit=40, fault=fault)
+
+
+def scenario_netem(out: Path) -> dict[str, Any]:
+    """10% loss and 50 ms delay on every hop across the segment, the whole session."""
+    net = Bridge(3, impaired=True)
+    net.impair(loss=0.10, delay=0.050)
+    result = _session(net, out, "netem", timeout=60, limit=170)
+    assert net.hub is not None
+    return dict(result, frames=net.hub.frames, dropped=net.hub.dropped)
+
+
+def scenario_partition(out: Path, timeout: float) -> dict[str, Any]:
+    """Cut one host off mid-hand for 5 s, then heal."""
+    net = Bridge(3, impaired=True)
+
+    def fault(bots: list[Bot]) -> dict[str, Any]:
+        if not _wait_records(bots[1], 30, time.monotonic() + 30):
+            return {"cut": False}
+        net.partition(2)
+        time.sleep(5)
+        net.heal(2)
+        return {"cut": True}
+
+    return _session(net, out, f"part{int(timeout)}", timeout=timeout, limit=80, fault=fault)
+
+
+def scenario_intruders(out: Path) -> dict[str, Any]:
+    """A fourth bot at a formed table, and a client of protocol version 99."""
+    net = Bridge(4)
+    knocks: dict[str, Any] = {}
+
+    def fault(bots: list[Bot]) -> dict[str, Any]:
+        if not all(_wait_records(b, 1, time.monotonic() + 30) for b in bots):
+            return {"formed": False}
+        peers = [f"{net.addr(j)}:{PORT}" for j in range(1, 4)]
+        fourth = Bot("dan", net.wrap(4, bot_argv(
+            "dan", out / "intr" / "dan", listen=f"{net.addr(4)}:{PORT}", peers=peers,
+            table="t-intr", timeout=6)), out / "intr")
+        fourth.start()
+        version = subprocess.run(
+            net.wrap(4, [sys.executable, str(HERE.parent / "adversary" / "net_clients.py"),
+                         net.addr(1), str(PORT), "t-intr/2", "eve", "99"]),
+            capture_output=True, text=True, timeout=30, check=False)
+        rc = fourth.wait(30)
+        fourth.stop()
+        knocks["fourth"] = dict(fourth.summary(), rc=rc)
+        knocks["version"] = {"rc": version.returncode, "out": version.stdout.strip()}
+        return {"formed": True}
+
+    result = _session(net, out, "intr", timeout=30, limit=60, fault=fault)
+    return dict(result, **knocks)
+
+
+SCENARIOS: dict[str, Callable[..., dict[str, Any]]] = {
+    "kill": scenario_kill, "kill_late": scenario_kill_late, "stall": scenario_stall,
+    "netem": scenario_netem,
+    "partition": scenario_partition, "intruders": scenario_intruders,
+}
+
+
+# -- the tests -----------------------------------------------------------------------
+
+
+def _run(tmp_path: Path, scenario: str, *args: object, limit: float = 200) -> dict[str, Any]:
+    return run_isolated(HERE, [scenario, str(tmp_path), *map(str, args)], limit)
+
+
+def _logs(result: dict[str, Any], printed: tuple[str, ...] = NAMES) -> list[Path]:
+    """Each bot's session log; the ``printed`` ones must have said where it is."""
+    bots = result["bots"]
+    assert all(bots[n]["log"] for n in printed), {n: b["stderr"][-1][-800:]
+                                                   for n, b in bots.items()}
+    for b in bots.values():
+        assert len(b["files"]) == 1, b
+    return [Path(bots[n]["files"][0]) for n in NAMES]
+
+
+def _check_kill_runs(result: dict[str, Any]) -> None:
+    for run in result["runs"]:
+        assert run["killed"], run
+        bots = run["bots"]
+        victim = bots[run["victim"]]
+        assert victim["starts"] == 2
+        where = f"{run['victim']} killed at record {run['at']}: " + repr(
+            {n: [e[-600:] for e in b["stderr"]] for n, b in bots.items()})
+        judgement = check_logs(_logs(run), [Path(s) for s in victim["snapshots"]])
+        assert judgement.complete, where
+        assert all(b["rc"] == 0 for b in bots.values()), where
+
+
+@needs_netns
+def test_killed_peer_restarts_and_the_session_completes(tmp_path: Path) -> None:
+    _check_kill_runs(_run(tmp_path, "kill", 2, random.randrange(1 << 30)))
+
+
+@needs_netns
+@pytest.mark.slow
+def test_peer_killed_at_the_end_still_gets_the_last_events(tmp_path: Path) -> None:
+    _check_kill_runs(_run(tmp_path, "kill_late", 3))
+
+
+@needs_netns
+@pytest.mark.slow
+def test_twenty_kills_at_random_points(tmp_path: Path) -> None:
+    _check_kill_runs(_run(tmp_path, "kill", 20, random.randrange(1 << 30), limit=1900))
+
+
+@needs_netns
+def test_stalled_peer_is_blamed_in_a_signed_abort(tmp_path: Path) -> None:
+    result = _run(tmp_path, "stall")
+    assert result["stopped"]
+    bots = result["bots"]
+    judgement = check_logs(_logs(result, printed=("ann", "ben")))
+    assert not judgement.complete
+    cat = judgement.names.index("cat")
+    assert judgement.blamed == [{cat}, {cat}, set()]
+    for name in ("ann", "ben"):
+        assert bots[name]["rc"] == 1
+        assert "aborted, blaming cat" in bots[name]["stderr"][-1]
+        verify = subprocess.run([sys.executable, "-m", "gleek_p2p", "verify", bots[name]["log"]],
+                                capture_output=True, text=True, check=False)
+        assert verify.returncode == 1
+        assert "blaming seat" in verify.stdout and "did not send" in verify.stdout, \
+            verify.stdout
+
+
+@needs_netns
+def test_lossy_slow_bridge_still_completes(tmp_path: Path) -> None:
+    result = _run(tmp_path, "netem")
+    assert check_logs(_logs(result)).complete
+    assert all(b["rc"] == 0 for b in result["bots"].values())
+
+
+@needs_netns
+def test_partition_healed_before_the_timeout_completes(tmp_path: Path) -> None:
+    result = _run(tmp_path, "partition", 30)
+    assert result["cut"]
+    assert check_logs(_logs(result)).complete
+
+
+@needs_netns
+def test_partition_longer_than_the_timeout_ends_blaming_the_absent_seat(
+    tmp_path: Path,
+) -> None:
+    result = _run(tmp_path, "partition", 2)
+    assert result["cut"]
+    judgement = check_logs(_logs(result))
+    assert not judgement.complete
+    # The two that still see each other blame the one cut off (who, alone,
+    # blames whoever it was waiting for).
+    ben = judgement.names.index("ben")
+    assert judgement.blamed[0] == judgement.blamed[2] == {ben}
+
+
+@needs_netns
+def test_fourth_peer_and_other_version_are_refused(tmp_path: Path) -> None:
+    result = _run(tmp_path, "intruders")
+    assert result["formed"]
+    assert check_logs(_logs(result)).complete
+    fourth = result["fourth"]
+    assert fourth["rc"] == 1
+    said = fourth["stderr"][-1]
+    assert "table full" in said, said
+    assert "no table formed within 6 s" in said
+    assert result["version"] == {
+        "rc": 0, "out": "refused: refused the peer: you speak protocol version 1, "
+                        "this peer speaks 99"}
+
+
+if __name__ == "__main__":
+    _name, _out, *_args = sys.argv[1:]
+    _fn = SCENARIOS[_name]
+    _typed = [int(a) if a.isdigit() else float(a) for a in _args]
+    emit(_fn(Path(_out), *_typed))
