@@ -46,6 +46,8 @@ class LobbyConfig:
     listen: Address = ("0.0.0.0", 0)
     peers: tuple[Address, ...] = ()
     dial_interval: float = 1.0
+    formation_grace: float = 1.0
+    """Seconds a peer whose link dropped during formation has to come back."""
     limits: Limits = field(default_factory=Limits)
 
 
@@ -206,8 +208,44 @@ class Lobby:
             if self.conns.get(public) is conn:
                 reason = conn.close_reason or "connection closed"
                 self.notes(f"link to {conn.peer.name} is down: {reason}")
-                if self.roster is None and self._formed is not None and not self._formed.done():
-                    self.formation.remove_peer(public, f"{conn.peer.name} left")
+                if self._forming():
+                    self._spawn(self._forget_later(conn))
+
+    def _forming(self) -> bool:
+        return self.roster is None and self._formed is not None and not self._formed.done()
+
+    async def _forget_later(self, conn: Connection) -> None:
+        """Count a peer as gone only if no new connection replaces the lost one.
+
+        When both sides dial at once, one side closes the duplicate it keeps
+        not; the other may see that close before the connection that replaces
+        it arrives. Forgetting the peer at once would abort the formation.
+        """
+        await asyncio.sleep(self.config.formation_grace)
+        public = conn.peer.public
+        if not self._forming() or self.conns.get(public) is not conn:
+            return
+        del self.conns[public]
+        self.formation.remove_peer(public, f"{conn.peer.name} left")
+        if self.formation.aborted is not None:
+            await self._start_over(self.formation.aborted)
+
+    async def _start_over(self, why: str) -> None:
+        """A formation that cannot complete: new nonce, new handshakes, try again.
+
+        A revealed nonce must never be used twice, so every connection (whose
+        handshake committed to the old nonce) is closed and dialled again.
+        """
+        self.notes(f"starting the table over: {why}")
+        self.formation = TableFormation(self.identity.public, self.config.name,
+                                        self.random(32), self.config.variant.players)
+        self._reveal = None
+        if self._listener is not None:
+            self._listener.nonce_commit = self.formation.commitment
+        conns, self.conns = list(self.conns.values()), {}
+        for conn in conns:
+            with contextlib.suppress(Exception):
+                await conn.close("starting the table over")
 
     def _take_reveal(self, public: bytes, reveal: Reveal) -> None:
         if self.roster is not None or self._formed is None or self._formed.done():
@@ -216,6 +254,8 @@ class Lobby:
             formation = self.formation.receive_reveal(public, reveal)
         except ProtocolError as exc:
             self.notes(f"table formation failed: {exc}")
+            if self.formation.aborted is not None:
+                self._spawn(self._start_over(self.formation.aborted))
             return
         if formation is not None:
             self._formed.set_result(formation)

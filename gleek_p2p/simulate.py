@@ -15,7 +15,7 @@ import hashlib
 import inspect
 import json
 import random
-from collections.abc import Sequence
+from collections.abc import Awaitable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,6 +23,7 @@ from gleek_p2p.bots.registry import make_strategies
 from gleek_p2p.bots.strategy import Strategy, choose_async, choose_now
 from gleek_p2p.errors import GleekError, IllegalMove
 from gleek_p2p.rules import (
+    EVENT_TYPES,
     PHASE_NAMES,
     VARIANTS,
     Deal,
@@ -39,6 +40,7 @@ from gleek_p2p.rules import (
     session_winner,
     to_act,
 )
+from gleek_p2p.rules.engine import apply_reveals
 from gleek_p2p.rules.simulate import random_cut, random_deal_reveals
 
 __all__ = [
@@ -78,6 +80,9 @@ class SimResult:
     """Decisions the bots made."""
 
 
+_OVER = (Phase.HAND_OVER, Phase.SESSION_OVER)
+
+
 def _rng(seed: bytes) -> random.Random:
     return random.Random(hashlib.sha256(b"gleek-p2p/simulate/deal\x00" + seed).digest())
 
@@ -106,9 +111,7 @@ class Simulation:
         while seat is None:
             if s.phase is Phase.SESSION_OVER:
                 return None
-            s = apply(s, Deal())
-            for reveal in random_deal_reveals(s.variant, self._rng):
-                s = apply(s, reveal)
+            s = apply_reveals(apply(s, Deal()), random_deal_reveals(s.variant, self._rng))
             seat = to_act(s)
         self.state = s
         self._seat = seat
@@ -121,12 +124,12 @@ class Simulation:
 
     def act(self, seat: int, move: Event, who: str = "a bot") -> bool:
         """Apply ``move``; True when it ended a hand. ``IllegalMove`` if it is not legal."""
-        if seat != self._seat or move not in self._legal:
+        if seat != self._seat or not _listed(move, self._legal):
             raise IllegalMove(f"{who} at seat {seat} chose {move!r}, not a legal move now", seat)
         s = self.state = apply(self.state, move)
         self._legal = ()
         self.moves += 1
-        if s.phase not in (Phase.HAND_OVER, Phase.SESSION_OVER):
+        if s.phase not in _OVER:
             return False
         self.summaries.append(
             HandSummary(
@@ -144,6 +147,41 @@ class Simulation:
     def result(self) -> SimResult:
         s = self.state
         return SimResult(s.variant, tuple(self.summaries), s.totals, session_winner(s), self.moves)
+
+
+_EVENT_CLASSES = frozenset(EVENT_TYPES.values())
+
+
+def _choose(strategy: Strategy, view: SeatView, legal: Sequence[Event]) -> Event:
+    """``choose_now``, without its awaitable check when the answer is plainly an event."""
+    choice = strategy.choose(view, legal)
+    if choice.__class__ in _EVENT_CLASSES:
+        return choice  # type: ignore[return-value]
+    return choose_now(_Answered(strategy, choice), view, legal)
+
+
+class _Answered(Strategy):
+    """A strategy whose answer is already known: hands it to ``choose_now`` to check."""
+
+    def __init__(self, strategy: Strategy, choice: Event | Awaitable[Event]) -> None:
+        self.name = strategy.name
+        self._choice = choice
+
+    def choose(self, view: SeatView, legal: Sequence[Event]) -> Event | Awaitable[Event]:
+        return self._choice
+
+
+def _listed(move: object, legal: Sequence[Event]) -> bool:
+    """``move in legal``, looking for the very object first.
+
+    Bots usually return an element of ``legal``; ``in`` would call the
+    events' Python ``__eq__`` on every element before it (an auction lists
+    nearly 90 bids).
+    """
+    for x in legal:
+        if x is move:
+            return True
+    return move in legal
 
 
 def _hand_end(sim: Simulation, strategies: Sequence[Strategy]) -> None:
@@ -170,7 +208,7 @@ def simulate(
         seat, view, legal = d
         assert view is not None
         strategy = strategies[seat]
-        if sim.act(seat, choose_now(strategy, view, legal), strategy.name):
+        if sim.act(seat, _choose(strategy, view, legal), strategy.name):
             _hand_end(sim, strategies)
     result = sim.result()
     for strategy in strategies:

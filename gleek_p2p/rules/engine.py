@@ -11,7 +11,7 @@ was never revealed to this engine).
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from ..errors import IllegalMove, ProtocolError
@@ -45,6 +45,7 @@ __all__ = [
     "MAX_STAKE",
     "OPENING_BID",
     "apply",
+    "apply_reveals",
     "cut_winner",
     "legal_actions",
     "replay",
@@ -58,18 +59,27 @@ MAX_STAKE = 20
 """Table limit on the ruff stake (pence over the ante), so vying ends."""
 
 _SUIT_NAMES = ("spades", "hearts", "diamonds", "clubs")
-_DECIDING = frozenset(
-    {
-        Phase.AUCTION,
-        Phase.DISCARD,
-        Phase.RUFF,
-        Phase.RUFF_SHOW,
-        Phase.DECLARE,
-        Phase.TRUMP,
-        Phase.TIDDY,
-        Phase.TRICKS,
-    }
+# A tuple, not a frozenset: ``in`` then compares by identity, while hashing
+# an Enum member calls Python code (this is asked at every decision).
+_DECIDING = (
+    Phase.TRICKS,
+    Phase.AUCTION,
+    Phase.DISCARD,
+    Phase.RUFF,
+    Phase.RUFF_SHOW,
+    Phase.DECLARE,
+    Phase.TRUMP,
+    Phase.TIDDY,
 )
+# Enum members as module globals for the hot paths: ``Phase.X`` is a class
+# attribute lookup, several times slower than a global.
+_TRICKS = Phase.TRICKS
+_AUCTION = Phase.AUCTION
+_DISCARD = Phase.DISCARD
+_RUFF = Phase.RUFF
+_RUFF_SHOW = Phase.RUFF_SHOW
+_DECLARE = Phase.DECLARE
+_TRUMP = Phase.TRUMP
 _PHASE_WORDS = {
     Phase.CUT: "the cut",
     Phase.DEAL: "the deal",
@@ -92,12 +102,16 @@ _PHASE_WORDS = {
 _IDX = {name: i for i, name in enumerate(State._fields)}
 
 
+_new = tuple.__new__
+
+
 def _upd(s: State, **changes: Any) -> State:
     """``s._replace(**changes)`` for the hot paths, about twice as fast."""
     fields = list(s)
+    idx = _IDX
     for k, v in changes.items():
-        fields[_IDX[k]] = v
-    return tuple.__new__(State, fields)
+        fields[idx[k]] = v
+    return _new(State, fields)
 
 
 def _set(t: tuple[Any, ...], i: int, v: Any) -> tuple[Any, ...]:
@@ -175,16 +189,17 @@ def _next_seat(s: State, seat: int, ok: tuple[bool, ...]) -> int:
 def _start_hand(s: State) -> State:
     v = s.variant
     if v.has_auction:
-        return s._replace(phase=Phase.AUCTION, turn=_eldest(s))
+        return _upd(s, phase=Phase.AUCTION, turn=_eldest(s))
     if v.has_ruff:
         return _enter_ruff(s)
     # simplified: trump fixed by hand number, Tiddy known at once.
-    return _enter_tiddy(s._replace(trump=s.hand_no % 4, trump_named=True))
+    return _enter_tiddy(_upd(s, trump=s.hand_no % 4, trump_named=True))
 
 
 def _enter_ruff(s: State) -> State:
     n = s.variant.players
-    return s._replace(
+    return _upd(
+        s,
         phase=Phase.RUFF,
         turn=_eldest(s),
         ruff_played=True,
@@ -194,7 +209,7 @@ def _enter_ruff(s: State) -> State:
 
 
 def _enter_declare(s: State) -> State:
-    return s._replace(phase=Phase.DECLARE, turn=_eldest(s))
+    return _upd(s, phase=Phase.DECLARE, turn=_eldest(s))
 
 
 def _after_declare(s: State) -> State:
@@ -204,13 +219,13 @@ def _after_declare(s: State) -> State:
     if v.simplified:
         return _enter_tricks(s)
     taker = s.talon_taker
-    return s._replace(phase=Phase.TRUMP, turn=taker if taker >= 0 else _eldest(s))
+    return _upd(s, phase=Phase.TRUMP, turn=taker if taker >= 0 else _eldest(s))
 
 
 def _enter_tiddy(s: State) -> State:
     if s.trump is None or not s.variant.has_fours:
         return _after_tiddy(s)
-    return s._replace(phase=Phase.TIDDY, turn=_eldest(s), tiddy_asked=0)
+    return _upd(s, phase=Phase.TIDDY, turn=_eldest(s), tiddy_asked=0)
 
 
 def _after_tiddy(s: State) -> State:
@@ -221,7 +236,7 @@ def _after_tiddy(s: State) -> State:
 
 def _enter_tricks(s: State) -> State:
     e = _eldest(s)
-    return s._replace(phase=Phase.TRICKS, turn=e, trick_leader=e, trick_plays=())
+    return _upd(s, phase=Phase.TRICKS, turn=e, trick_leader=e, trick_plays=())
 
 
 def _end_hand(s: State) -> State:
@@ -229,7 +244,8 @@ def _end_hand(s: State) -> State:
     net = ledger.net
     totals = tuple(a + b for a, b in zip(s.totals, net, strict=True))
     over = s.hand_no + 1 >= s.session_hands
-    return s._replace(
+    return _upd(
+        s,
         phase=Phase.SESSION_OVER if over else Phase.HAND_OVER,
         turn=NO_SEAT,
         ledgers=(*s.ledgers, ledger),
@@ -256,7 +272,7 @@ def _cut(s: State, e: Cut) -> State:
         raise ProtocolError(f"the cut needs one card per seat ({n})")
     if any(type(c) is not int or c not in full for c in cards) or len(set(cards)) != n:
         raise ProtocolError("the cut cards must be distinct cards of the pack")
-    return s._replace(phase=Phase.DEAL, dealer=cut_winner(cards))
+    return _upd(s, phase=Phase.DEAL, dealer=cut_winner(cards))
 
 
 def _deal(s: State, e: Deal) -> State:
@@ -270,7 +286,8 @@ def _deal(s: State, e: Deal) -> State:
     n = v.players
     layout = deal_layout(v, dealer)
     fresh = new_session(v, s.session_hands)
-    s2 = fresh._replace(
+    s2 = _upd(
+        fresh,
         hand_no=hand_no,
         dealer=dealer,
         cards=(-1,) * v.pack_size,
@@ -285,11 +302,13 @@ def _deal(s: State, e: Deal) -> State:
 _PACK_SETS: dict[int, frozenset[int]] = {}
 
 
-def _reveal(s: State, e: Reveal) -> State:
+def _check_reveal(
+    s: State, cards: Sequence[int], where: Sequence[int], e: Reveal
+) -> tuple[int, int] | None:
+    """``(slot, card)`` that ``e`` newly reveals given ``cards``/``where``; None if known."""
     if s.hand_no < 0:
         raise ProtocolError("nothing is dealt yet: no reveal before the deal")
     slot, c = e.slot, e.card
-    cards = s.cards
     if type(slot) is not int or not 0 <= slot < len(cards):
         raise ProtocolError(f"no slot {slot!r} in this deal")
     ps = _PACK_SETS.get(len(cards))
@@ -299,16 +318,49 @@ def _reveal(s: State, e: Reveal) -> State:
         raise ProtocolError(f"{c!r} is not a card of this pack")
     old = cards[slot]
     if old == c:
-        return s
+        return None
     if old >= 0:
         raise ProtocolError(f"slot {slot} was revealed as {card_label(old)}, not {card_label(c)}")
-    if s.where[c] >= 0:
-        raise ProtocolError(f"{card_label(c)} was already revealed at slot {s.where[c]}")
+    if where[c] >= 0:
+        raise ProtocolError(f"{card_label(c)} was already revealed at slot {where[c]}")
+    return slot, c
+
+
+def _reveal(s: State, e: Reveal) -> State:
+    cards = s.cards
+    new = _check_reveal(s, cards, s.where, e)
+    if new is None:
+        return s
+    slot, c = new
     return _upd(
         s,
         cards=(*cards[:slot], c, *cards[slot + 1 :]),
         where=(*s.where[:c], slot, *s.where[c + 1 :]),
     )
+
+
+def apply_reveals(state: State, reveals: Iterable[Reveal]) -> State:
+    """The state after ``reveals`` applied in order, as ``apply`` would one by one.
+
+    Same checks and errors, but all or nothing: on an error no state is
+    returned at all. Faster for a whole deal (one new state, not one per slot).
+    """
+    s = state
+    cards = list(s.cards)
+    where = list(s.where)
+    changed = False
+    for e in reveals:
+        if type(e) is not Reveal:
+            raise ProtocolError(f"not a reveal: {e!r}")
+        new = _check_reveal(s, cards, where, e)
+        if new is not None:
+            slot, c = new
+            cards[slot] = c
+            where[c] = slot
+            changed = True
+    if not changed:
+        return s
+    return _upd(s, cards=tuple(cards), where=tuple(where))
 
 
 # ---------------------------------------------------------------- auction
@@ -326,13 +378,13 @@ def _bid(s: State, e: Bid) -> State:
     low = _min_bid(s)
     if not low <= amount <= MAX_BID:
         raise IllegalMove(f"your bid must be from {low} to {MAX_BID} pence", seat)
-    s = s._replace(bids=(*s.bids, (seat, amount)), high_bid=amount, high_bidder=seat)
+    s = _upd(s, bids=(*s.bids, (seat, amount)), high_bid=amount, high_bidder=seat)
     return _auction_next(s, seat)
 
 
 def _pass_bid(s: State, e: PassBid) -> State:
     seat = _actor(s, e.seat, Phase.AUCTION, "pass in the auction")
-    s = s._replace(bids=(*s.bids, (seat, 0)), passed=_set(s.passed, seat, True))
+    s = _upd(s, bids=(*s.bids, (seat, 0)), passed=_set(s.passed, seat, True))
     return _auction_next(s, seat)
 
 
@@ -341,12 +393,12 @@ def _auction_next(s: State, seat: int) -> State:
     if n == 2:
         # Shortened auction: eldest then dealer speak once each.
         if len(s.bids) < 2:
-            return s._replace(turn=s.dealer)
+            return _upd(s, turn=s.dealer)
         return _end_auction(s)
     npassed = sum(s.passed)
     if npassed == n or (npassed == n - 1 and s.high_bidder >= 0):
         return _end_auction(s)
-    return s._replace(turn=_next_seat(s, seat, tuple(not p for p in s.passed)))
+    return _upd(s, turn=_next_seat(s, seat, tuple(not p for p in s.passed)))
 
 
 def _end_auction(s: State) -> State:
@@ -354,13 +406,14 @@ def _end_auction(s: State) -> State:
     if w < 0:
         return _enter_ruff(s)  # all passed: the talon is dead
     holding = _set(s.holding, w, tuple(sorted(s.holding[w] + s.talon)))
-    return s._replace(phase=Phase.DISCARD, turn=w, talon_taker=w, holding=holding)
+    return _upd(s, phase=Phase.DISCARD, turn=w, talon_taker=w, holding=holding)
 
 
 def _discard(s: State, e: Discard) -> State:
     seat = _actor(s, e.seat, Phase.DISCARD, "discard")
     slot = _own(s, seat, e.slot)
-    s = s._replace(
+    s = _upd(
+        s,
         holding=_set(s.holding, seat, _without(s.holding[seat], slot)),
         discards=(*s.discards, slot),
     )
@@ -384,7 +437,8 @@ def _vie(s: State, e: Vie) -> State:
         raise IllegalMove(f"you may raise by 1 to {top} pence", seat)
     stake = s.ruff_stake + r
     acted = tuple(i == seat for i in range(s.variant.players))
-    s = s._replace(
+    s = _upd(
+        s,
         ruff_stake=stake,
         ruff_put=_set(s.ruff_put, seat, stake),
         ruff_acted=acted,
@@ -397,7 +451,8 @@ def _see(s: State, e: See) -> State:
     seat = _actor(s, e.seat, Phase.RUFF, "see")
     if s.ruff_put[seat] >= s.ruff_stake:
         raise IllegalMove("there is nothing to see: vie or pass", seat)
-    s = s._replace(
+    s = _upd(
+        s,
         ruff_put=_set(s.ruff_put, seat, s.ruff_stake),
         ruff_acted=_set(s.ruff_acted, seat, True),
         ruff_log=(*s.ruff_log, (seat, "see", s.ruff_stake)),
@@ -407,7 +462,8 @@ def _see(s: State, e: See) -> State:
 
 def _pass_ruff(s: State, e: PassRuff) -> State:
     seat = _actor(s, e.seat, Phase.RUFF, "pass on the ruff")
-    s = s._replace(
+    s = _upd(
+        s,
         ruff_in=_set(s.ruff_in, seat, False),
         ruff_log=(*s.ruff_log, (seat, "pass", s.ruff_stake)),
     )
@@ -417,11 +473,11 @@ def _pass_ruff(s: State, e: PassRuff) -> State:
 def _ruff_next(s: State, seat: int) -> State:
     ins = [i for i, x in enumerate(s.ruff_in) if x]
     if len(ins) == 1:
-        return _enter_declare(s._replace(ruff_winner=ins[0]))
+        return _enter_declare(_upd(s, ruff_winner=ins[0]))
     if all(s.ruff_acted[i] and s.ruff_put[i] == s.ruff_stake for i in ins):
         first = _next_seat(s, s.dealer, s.ruff_in)
-        return s._replace(phase=Phase.RUFF_SHOW, turn=first)
-    return s._replace(turn=_next_seat(s, seat, s.ruff_in))
+        return _upd(s, phase=Phase.RUFF_SHOW, turn=first)
+    return _upd(s, turn=_next_seat(s, seat, s.ruff_in))
 
 
 def _suit_slots(s: State, seat: int, suit: int) -> tuple[int, ...]:
@@ -443,12 +499,12 @@ def _show_ruff(s: State, e: ShowRuff) -> State:
             raise IllegalMove(f"{card_label(c)} is not a card of {_SUIT_NAMES[suit]}", seat)
     if _suit_slots(s, seat, suit) != slots:
         raise IllegalMove(f"you must show all your {_SUIT_NAMES[suit]}", seat)
-    s = s._replace(ruff_shows=(*s.ruff_shows, (seat, suit, slots)))
+    s = _upd(s, ruff_shows=(*s.ruff_shows, (seat, suit, slots)))
     shown = {sh[0] for sh in s.ruff_shows}
     nxt = _next_seat(s, seat, tuple(x and i not in shown for i, x in enumerate(s.ruff_in)))
     if nxt >= 0:
-        return s._replace(turn=nxt)
-    return _enter_declare(s._replace(ruff_winner=_showdown_winner(s)))
+        return _upd(s, turn=nxt)
+    return _enter_declare(_upd(s, ruff_winner=_showdown_winner(s)))
 
 
 def _showdown_winner(s: State) -> int:
@@ -484,7 +540,7 @@ def _declare(s: State, e: Declare) -> State:
         )
         if same == 4:
             raise IllegalMove("you hold all four: declare the mournival", seat)
-    return s._replace(declarations=(*s.declarations, (seat, slots)))
+    return _upd(s, declarations=(*s.declarations, (seat, slots)))
 
 
 def _undeclared(s: State, seat: int) -> list[int]:
@@ -515,7 +571,7 @@ def _end_declare(s: State, e: EndDeclare) -> State:
     nxt = (seat + 1) % s.variant.players
     if nxt == _eldest(s):
         return _after_declare(s)
-    return s._replace(turn=nxt)
+    return _upd(s, turn=nxt)
 
 
 # ---------------------------------------------------------------- trump and Tiddy
@@ -529,7 +585,7 @@ def _name_trump(s: State, e: NameTrump) -> State:
             raise IllegalMove("Kiss (no trump) is not allowed in this game", seat)
     elif type(suit) is not int or not 0 <= suit <= 3:
         raise ProtocolError(f"no suit {suit!r}")
-    return _enter_tiddy(s._replace(trump=suit, trump_named=True))
+    return _enter_tiddy(_upd(s, trump=suit, trump_named=True))
 
 
 def _claim_tiddy(s: State, e: ClaimTiddy) -> State:
@@ -539,25 +595,32 @@ def _claim_tiddy(s: State, e: ClaimTiddy) -> State:
     assert s.trump is not None  # no TIDDY phase under Kiss
     if c != s.trump * RANKS_PER_SUIT + Rank.FOUR:
         raise IllegalMove(f"{card_label(c)} is not the Four of trump", seat)
-    return _after_tiddy(s._replace(tiddy_claimant=seat, tiddy_slot=slot))
+    return _after_tiddy(_upd(s, tiddy_claimant=seat, tiddy_slot=slot))
 
 
 def _no_tiddy(s: State, e: NoTiddy) -> State:
     seat = _actor(s, e.seat, Phase.TIDDY, "pass on the Tiddy")
     asked = s.tiddy_asked + 1
     if asked == s.variant.players:
-        return _after_tiddy(s._replace(tiddy_asked=asked))
-    return s._replace(tiddy_asked=asked, turn=(seat + 1) % s.variant.players)
+        return _after_tiddy(_upd(s, tiddy_asked=asked))
+    return _upd(s, tiddy_asked=asked, turn=(seat + 1) % s.variant.players)
 
 
 # ---------------------------------------------------------------- tricks
 
 
 def _play(s: State, e: Play) -> State:
-    seat = _actor(s, e.seat, Phase.TRICKS, "play")
-    slot = _own(s, seat, e.slot)
+    # The checks of _actor, _own and _known, inlined for the common case (this
+    # is the most frequent event); any failure goes through them for the error.
+    seat, slot = e.seat, e.slot
+    if s.phase is not _TRICKS or type(seat) is not int or seat != s.turn:
+        seat = _actor(s, seat, Phase.TRICKS, "play")
+    if type(slot) is not int or slot not in s.holding[seat]:
+        slot = _own(s, seat, slot)
     cards = s.cards
-    c = _known(s, slot, seat, "play")
+    c = cards[slot]
+    if c < 0:
+        c = _known(s, slot, seat, "play")
     plays = s.trick_plays
     if plays:
         led = cards[plays[0]] // RANKS_PER_SUIT
@@ -653,9 +716,9 @@ def legal_actions(state: State, seat: int) -> list[Event]:
     if s.turn != seat or s.phase not in _DECIDING:
         return []
     ph = s.phase
-    if ph is Phase.TRICKS:
+    if ph is _TRICKS:
         return _legal_plays(s, seat)
-    if ph is Phase.AUCTION:
+    if ph is _AUCTION:
         low = _min_bid(s)
         bids = _BIDS.get((seat, low))
         if bids is None:
@@ -664,25 +727,25 @@ def legal_actions(state: State, seat: int) -> list[Event]:
                 *(Bid(seat, a) for a in range(low, MAX_BID + 1)),
             )
         return list(bids)
-    if ph is Phase.DISCARD:
+    if ph is _DISCARD:
         return [_DISCARDS[seat][x] for x in s.holding[seat]]
-    if ph is Phase.RUFF:
+    if ph is _RUFF:
         out: list[Event] = [PassRuff(seat)]
         if s.ruff_put[seat] < s.ruff_stake:
             out.append(See(seat))
         top = min(MAX_RAISE, MAX_STAKE - s.ruff_stake)
         out.extend(_VIES[seat][1 : top + 1])
         return out
-    if ph is Phase.RUFF_SHOW:
+    if ph is _RUFF_SHOW:
         shows: list[Event] = []
         for suit in range(4):
             slots = _suit_slots(s, seat, suit)
             if slots:
                 shows.append(ShowRuff(seat, suit, slots))
         return shows
-    if ph is Phase.DECLARE:
+    if ph is _DECLARE:
         return _legal_declares(s, seat)
-    if ph is Phase.TRUMP:
+    if ph is _TRUMP:
         trumps: list[Event] = [NameTrump(seat, suit) for suit in range(4)]
         if s.variant.kiss:
             trumps.append(NameTrump(seat, None))
@@ -706,14 +769,16 @@ _VIES = tuple(tuple(Vie(seat, r) for r in range(MAX_RAISE + 1)) for seat in rang
 
 def _legal_plays(s: State, seat: int) -> list[Event]:
     cards = s.cards
-    hand = [x for x in s.holding[seat] if cards[x] >= 0]
+    plays = _PLAYS[seat]
     if s.trick_plays:
         led = cards[s.trick_plays[0]] // RANKS_PER_SUIT
-        follow = [x for x in hand if cards[x] // RANKS_PER_SUIT == led]
+        # An unknown slot (-1) has suit -1: never listed as following.
+        follow: list[Event] = [
+            plays[x] for x in s.holding[seat] if cards[x] // RANKS_PER_SUIT == led
+        ]
         if follow:
-            hand = follow
-    plays = _PLAYS[seat]
-    return [plays[x] for x in hand]
+            return follow
+    return [plays[x] for x in s.holding[seat] if cards[x] >= 0]
 
 
 def _legal_declares(s: State, seat: int) -> list[Event]:

@@ -16,6 +16,7 @@ __all__ = [
     "card_points",
     "combination_value",
     "hand_ledger",
+    "ledger_after_trick",
     "ruff_points",
     "ruff_value",
     "trick_points",
@@ -62,25 +63,36 @@ def combination_value(rank: int, count: int) -> int:
     return _GLEEK[rank] * (2 if count == 4 else 1)
 
 
+_TRICK_TABLES: dict[tuple[int | None, bool], tuple[int, ...]] = {}
+
+
+def _trick_table(trump: int | None, whist: bool) -> tuple[int, ...]:
+    """Per card: its trick points plus Tib or Tom (one lookup per captured card)."""
+    key = (trump, whist)
+    table = _TRICK_TABLES.get(key)
+    if table is None:
+        tib = -1 if trump is None or whist else trump * RANKS_PER_SUIT + Rank.ACE
+        tom = -1 if trump is None else trump * RANKS_PER_SUIT + Rank.JACK
+        table = _TRICK_TABLES[key] = tuple(
+            card_points(c, trump) + (TIB if c == tib else TOM if c == tom else 0)
+            for c in range(4 * RANKS_PER_SUIT)
+        )
+    return table
+
+
 def trick_points(state: State) -> tuple[int, ...]:
     """Each seat's trick score T_i (pence) from the finished tricks so far."""
     v = state.variant
-    n = v.players
-    trump = state.trump
+    tricks = state.tricks
+    pts = [0] * v.players
+    if not tricks:
+        return tuple(pts)
+    table = _trick_table(state.trump, v.whist_ranking)
     cards = state.cards
-    pts = [0] * n
-    tib = -1 if trump is None or v.whist_ranking else trump * RANKS_PER_SUIT + Rank.ACE
-    tom = -1 if trump is None else trump * RANKS_PER_SUIT + Rank.JACK
-    for _leader, slots, winner in state.tricks:
-        for s in slots:
-            c = cards[s]
-            pts[winner] += card_points(c, trump)
-            if c == tib:
-                pts[winner] += TIB
-            elif c == tom:
-                pts[winner] += TOM
-    if state.tricks and len(state.tricks) == v.tricks:
-        pts[state.tricks[-1][2]] += LAST_TRICK
+    for _leader, slots, winner in tricks:
+        pts[winner] += sum([table[cards[x]] for x in slots])
+    if len(tricks) == v.tricks:
+        pts[tricks[-1][2]] += LAST_TRICK
     return tuple(pts)
 
 
@@ -96,47 +108,74 @@ def hand_ledger(state: State) -> HandLedger:
     v = state.variant
     n = v.players
     others = n - 1
-    zero = [0] * n
+    zero = (0,) * n
 
-    tiddy = list(zero)
-    if state.tiddy_claimant >= 0:
-        for i in range(n):
-            tiddy[i] = -2 * TIDDY_PAYMENT
-        tiddy[state.tiddy_claimant] = 2 * TIDDY_PAYMENT * others
+    tiddy = zero
+    claimant = state.tiddy_claimant
+    if claimant >= 0:
+        paid = [-2 * TIDDY_PAYMENT] * n
+        paid[claimant] = 2 * TIDDY_PAYMENT * others
+        tiddy = tuple(paid)
 
-    auction = list(zero)
-    if state.talon_taker >= 0:
+    auction = zero
+    taker = state.talon_taker
+    if taker >= 0:
         bid = state.high_bid
-        for i in range(n):
-            auction[i] = 2 * bid // others
-        auction[state.talon_taker] = -2 * bid
+        got = [2 * bid // others] * n
+        got[taker] = -2 * bid
+        auction = tuple(got)
 
-    ruff = list(zero)
+    ruff = zero
     if state.ruff_played and state.ruff_winner >= 0:
-        pot = 0
-        for i in range(n):
-            put = 2 * (ANTE + state.ruff_put[i])
-            ruff[i] = -put
-            pot += put
-        ruff[state.ruff_winner] += pot
+        lost = [-2 * (ANTE + put) for put in state.ruff_put]
+        lost[state.ruff_winner] -= sum(lost)
+        ruff = tuple(lost)
 
-    comb = list(zero)
-    for seat, slots in state.declarations:
-        value = 2 * combination_value(state.cards[slots[0]] % RANKS_PER_SUIT, len(slots))
-        each = value // others if v.modern_combinations else value
-        for i in range(n):
-            if i != seat:
-                comb[i] -= each
-                comb[seat] += each
+    comb = zero
+    if state.declarations:
+        cards = state.cards
+        won = [0] * n
+        for seat, slots in state.declarations:
+            value = 2 * combination_value(cards[slots[0]] % RANKS_PER_SUIT, len(slots))
+            each = value // others if v.modern_combinations else value
+            for i in range(n):
+                won[i] -= each
+            won[seat] += each * n  # from each of the others, and not from itself
+        comb = tuple(won)
 
     tp = trick_points(state)
-    total = sum(tp)
-    tricks = [2 * (n * t - total) for t in tp]
+    tricks = _trick_column(tp, n)
 
-    amounts = (tiddy, auction, ruff, comb, tricks)
     return HandLedger(
         hand=state.hand_no,
         dealer=state.dealer,
-        phases={name: tuple(a) for name, a in zip(PHASE_NAMES, amounts, strict=True)},
+        phases=dict(zip(PHASE_NAMES, (tiddy, auction, ruff, comb, tricks), strict=True)),
         trick_points=tp,
     )
+
+
+def _trick_column(tp: tuple[int, ...], n: int) -> tuple[int, ...]:
+    """The tricks phase in halfpence: every pair settles the difference of T."""
+    total = sum(tp)
+    return tuple([2 * (n * t - total) for t in tp])
+
+
+def ledger_after_trick(before: HandLedger, state: State) -> HandLedger:
+    """``hand_ledger(state)``, given ``before``: the ledger of ``state`` without its last trick.
+
+    Only that trick may differ between the two states (the view's memo
+    checks this); it then costs one trick instead of the whole hand.
+    """
+    v = state.variant
+    tricks = state.tricks
+    _leader, slots, winner = tricks[-1]
+    table = _trick_table(state.trump, v.whist_ranking)
+    cards = state.cards
+    pts = list(before.trick_points)
+    pts[winner] += sum([table[cards[x]] for x in slots])
+    if len(tricks) == v.tricks:
+        pts[winner] += LAST_TRICK
+    tp = tuple(pts)
+    phases = dict(before.phases)
+    phases["tricks"] = _trick_column(tp, v.players)
+    return HandLedger(hand=before.hand, dealer=before.dealer, phases=phases, trick_points=tp)

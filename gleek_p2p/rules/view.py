@@ -5,14 +5,16 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 from .cards import card_name
-from .engine import legal_actions, to_act
+from .engine import _DECIDING, legal_actions
 from .events import Event, event_to_wire
-from .queries import ruff_pot, running_ledger, shown_slots, tricks_won
-from .scoring import hand_ledger
+from .queries import running_ledger
+from .scoring import ANTE, hand_ledger, ledger_after_trick
 from .state import HandLedger, Phase, State
 from .variant import Variant, variant_name
 
 _OVER = (Phase.HAND_OVER, Phase.SESSION_OVER)
+_TRICKS = Phase.TRICKS
+_Pairs = tuple[tuple[int, int | None], ...]
 
 __all__ = ["SeatView", "seat_view"]
 
@@ -129,84 +131,188 @@ class SeatView(NamedTuple):
         }
 
 
-_NAMES: dict[Variant, str] = {}
-_LEDGERS: dict[tuple[Any, ...], HandLedger] = {}
+# Single-entry memos, each a ``(key, value)`` tuple read and replaced whole,
+# so a concurrent caller always sees a consistent pair. Keys are compared
+# with ``==``, which for the tuples consecutive states share is an identity
+# check per field: cheap, and still exact for equal copies.
+_NAME: tuple[Variant | None, str] = (None, "")
+_HIDDEN: tuple[Any, tuple[_Pairs, _Pairs]] = (None, ((), ()))
+_new = tuple.__new__
 
 
-def _running(s: State) -> HandLedger | None:
-    """``running_ledger`` memoized on what it depends on (views are asked for often)."""
-    if s.hand_no < 0 or (s.ledgers and s.phase in _OVER):
-        return running_ledger(s)
-    key = (
-        s.variant, s.hand_no, s.dealer, s.cards, s.tiddy_claimant, s.talon_taker,
-        s.high_bid, s.ruff_played, s.ruff_winner, s.ruff_put, s.declarations,
-        s.trump, s.tricks,
-    )  # fmt: skip
-    got = _LEDGERS.get(key)
-    if got is None:
-        if len(_LEDGERS) > 4096:
-            _LEDGERS.clear()
-        got = _LEDGERS[key] = hand_ledger(s)
+class _Public(NamedTuple):
+    """What every seat sees alike, up to the last finished trick."""
+
+    shown: dict[int, int]
+    """Slots shown before the current trick, with their cards."""
+    won: tuple[int, ...]
+    ledger: HandLedger | None
+    """The running ledger (None before the first deal)."""
+
+
+_PUBLIC: tuple[Any, _Public] = (None, _Public({}, (), None))
+
+
+def _public(s: State, key: tuple[Any, ...]) -> _Public:
+    """The shown slots, tricks won and running ledger (memoized on ``key`` and the tricks).
+
+    ``key`` holds every other field they depend on. They move only when the
+    talon is taken, the ruff is won, cards are shown or a trick ends; after a
+    trick only that trick is added.
+    """
+    global _PUBLIC
+    tricks = s.tricks
+    last, got = _PUBLIC
+    if last is not None and last[0] == key:
+        if last[1] == tricks:
+            return got
+        if _one_more_trick(tricks, last[1]):
+            cards = s.cards
+            shown = got.shown.copy()
+            _lead, plays, winner = tricks[-1]
+            for x in plays:
+                shown[x] = cards[x]
+            count = list(got.won)
+            count[winner] += 1
+            ledger = got.ledger
+            got = _Public(
+                shown, tuple(count), None if ledger is None else ledger_after_trick(ledger, s)
+            )
+            _PUBLIC = (key, tricks), got
+            return got
+    cards = s.cards
+    shown = {}
+    won = [0] * s.variant.players
+    for _lead, plays, winner in tricks:
+        won[winner] += 1
+        for x in plays:
+            shown[x] = cards[x]
+    for _seat, _suit, slots in s.ruff_shows:
+        for x in slots:
+            shown[x] = cards[x]
+    for _seat, slots in s.declarations:
+        for x in slots:
+            shown[x] = cards[x]
+    if s.tiddy_slot >= 0:
+        shown[s.tiddy_slot] = cards[s.tiddy_slot]
+    got = _Public(shown, tuple(won), None if s.hand_no < 0 else hand_ledger(s))
+    _PUBLIC = (key, tricks), got
+    return got
+
+
+def _one_more_trick(tricks: tuple[Any, ...], before: tuple[Any, ...]) -> bool:
+    """Whether ``tricks`` is ``before`` and one more trick."""
+    return len(tricks) == len(before) + 1 and tricks[:-1] == before
+
+
+_SLOTS: tuple[tuple[int, ...] | None, _Pairs] = (None, ())
+
+
+def _slot_pairs(cards: tuple[int, ...]) -> _Pairs:
+    """``(slot, card or None)`` for every slot, shared by all views of one deal."""
+    global _SLOTS
+    last, got = _SLOTS
+    if last is not cards:
+        got = tuple([(x, c if c >= 0 else None) for x, c in enumerate(cards)])
+        _SLOTS = cards, got
+    return got
+
+
+def _hidden(talon: tuple[int, ...], discards: tuple[int, ...]) -> tuple[_Pairs, _Pairs]:
+    """The talon and discards with no cards: what the seats but the taker know."""
+    global _HIDDEN
+    last, got = _HIDDEN
+    if last is not None and last[0] is talon and last[1] is discards:
+        return got
+    got = tuple([(x, None) for x in talon]), tuple([(x, None) for x in discards])
+    _HIDDEN = (talon, discards), got
+    return got
+
+
+def _name(v: Variant) -> str:
+    global _NAME
+    last, got = _NAME
+    if last is v:
+        return got
+    got = variant_name(v)
+    _NAME = v, got
     return got
 
 
 def seat_view(state: State, seat: int) -> SeatView:
     """Project ``state`` onto what ``seat`` may know (works on full-information states)."""
-    s = state
-    v = s.variant
+    (
+        v, session_hands, phase, hand_no, dealer, turn, cards, _where, holding, talon,
+        taker, discards, bids, high_bid, high_bidder, _passed, ruff_played, ruff_stake,
+        ruff_put, ruff_in, _ruff_acted, ruff_log, ruff_shows, ruff_winner, declarations,
+        trump, trump_named, tiddy_claimant, tiddy_slot, _tiddy_asked, trick_leader,
+        trick_plays, tricks, ledgers, totals,
+    ) = state  # fmt: skip
     n = v.players
     if not 0 <= seat < n:
         raise ValueError(f"no seat {seat}")
-    cards = s.cards
-    name = _NAMES.get(v)
-    if name is None:
-        name = _NAMES[v] = variant_name(v)
-    seen = list(shown_slots(s))
-    shown = dict(zip(seen, map(cards.__getitem__, seen), strict=True))  # played slots are known
-    took = s.talon_taker == seat
-    in_trick = s.phase is Phase.TRICKS
-    if took:
-        talon = tuple([(x, c if (c := cards[x]) >= 0 else None) for x in s.talon])
-        discards = tuple([(x, c if (c := cards[x]) >= 0 else None) for x in s.discards])
+    # Everything the shown slots and the running ledger depend on, but the tricks.
+    key = (
+        v, hand_no, dealer, cards, tiddy_claimant, tiddy_slot, taker,
+        high_bid if taker >= 0 else 0,
+        (ruff_winner, ruff_put) if ruff_winner >= 0 and ruff_played else None,
+        ruff_shows, declarations, trump,
+    )  # fmt: skip
+    public = _public(state, key)
+    shown = public.shown.copy()
+    if trick_plays:
+        for x in trick_plays:
+            shown[x] = cards[x]  # played slots are known
+        trick = tuple([((trick_leader + i) % n, x, cards[x]) for i, x in enumerate(trick_plays)])
     else:
-        talon = tuple([(x, None) for x in s.talon])
-        discards = tuple([(x, None) for x in s.discards])
-    return SeatView(
-        seat=seat,
-        variant=name,
-        players=n,
-        phase=s.phase.value,
-        hand_no=s.hand_no,
-        session_hands=s.session_hands,
-        dealer=s.dealer if s.dealer >= 0 else None,
-        eldest=(s.dealer + 1) % n if s.dealer >= 0 else None,
-        to_act=to_act(s),
-        hand=tuple([(x, c if (c := cards[x]) >= 0 else None) for x in s.holding[seat]]),
-        hand_counts=tuple([len(h) for h in s.holding]),
-        talon=talon,
-        talon_taker=s.talon_taker if s.talon_taker >= 0 else None,
-        discards=discards,
-        shown=shown,
-        bids=s.bids,
-        high_bid=s.high_bid,
-        high_bidder=s.high_bidder if s.high_bidder >= 0 else None,
-        ruff_stake=s.ruff_stake,
-        ruff_put=s.ruff_put,
-        ruff_pot=ruff_pot(s),
-        ruff_in=s.ruff_in,
-        ruff_log=s.ruff_log,
-        ruff_shows=s.ruff_shows,
-        ruff_winner=s.ruff_winner if s.ruff_winner >= 0 else None,
-        declarations=s.declarations,
-        trump_named=s.trump_named,
-        trump=s.trump if s.trump_named else None,
-        tiddy=(s.tiddy_claimant, s.tiddy_slot) if s.tiddy_claimant >= 0 else None,
-        trick_leader=s.trick_leader if in_trick else None,
-        trick=tuple([((s.trick_leader + i) % n, x, cards[x]) for i, x in enumerate(s.trick_plays)]),
-        tricks=s.tricks,
-        tricks_won=tricks_won(s),
-        ledgers=s.ledgers,
-        running=_running(s),
-        totals=s.totals,
-        legal=tuple(legal_actions(s, seat)),
+        trick = ()
+    pairs = _slot_pairs(cards)
+    if taker == seat:
+        talon_v = tuple([pairs[x] for x in talon])
+        discards_v = tuple([pairs[x] for x in discards])
+    else:
+        talon_v, discards_v = _hidden(talon, discards)
+    deciding = phase in _DECIDING
+    phase_name: str = phase._value_
+    return _new(
+        SeatView,
+        (
+            seat,
+            _name(v),
+            n,
+            phase_name,
+            hand_no,
+            session_hands,
+            dealer if dealer >= 0 else None,
+            (dealer + 1) % n if dealer >= 0 else None,
+            turn if deciding else None,
+            tuple([pairs[x] for x in holding[seat]]),
+            tuple(map(len, holding)),
+            talon_v,
+            taker if taker >= 0 else None,
+            discards_v,
+            shown,
+            bids,
+            high_bid,
+            high_bidder if high_bidder >= 0 else None,
+            ruff_stake,
+            ruff_put,
+            ANTE * n + sum(ruff_put) if ruff_played else 0,
+            ruff_in,
+            ruff_log,
+            ruff_shows,
+            ruff_winner if ruff_winner >= 0 else None,
+            declarations,
+            trump_named,
+            trump if trump_named else None,
+            (tiddy_claimant, tiddy_slot) if tiddy_claimant >= 0 else None,
+            trick_leader if phase is _TRICKS else None,
+            trick,
+            tricks,
+            public.won,
+            ledgers,
+            running_ledger(state) if phase in _OVER else public.ledger,
+            totals,
+            tuple(legal_actions(state, seat)) if deciding and turn == seat else (),
+        ),
     )
