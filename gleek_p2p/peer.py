@@ -132,13 +132,13 @@ class SessionRunner:
     timeout: float = 120.0
     """Seconds without progress before the seat we wait for is blamed."""
     clock: Callable[[], float] | None = None
+    linger_grace: float = 5.0
+    """Seconds to wait at the end for a seat we cannot reach (see ``_linger``)."""
     _changed: asyncio.Event = field(default_factory=asyncio.Event)
     _pending: dict[int, bytes] = field(default_factory=dict)
     _gave_up: str | None = None
     _synced: dict[int, int] = field(default_factory=dict)
     """The longest log each seat said (by a Sync) it holds."""
-    _heard: set[int] = field(default_factory=set)
-    """The seats that ever reached us (the ones worth waiting for at the end)."""
 
     @classmethod
     def resume_records(cls, table: Table, records: Sequence[bytes]) -> None:
@@ -152,9 +152,6 @@ class SessionRunner:
 
     async def run(self) -> Outcome:
         """Play until the session is over or aborted."""
-        if self.table.finished:
-            # Restarted after the end: the others may still wait for our last events.
-            self._heard.update(range(self.table.roster.seats))
         receiver = asyncio.create_task(self._receive_loop())
         try:
             for seat in self.mesh.seats():
@@ -178,21 +175,39 @@ class SessionRunner:
 
     async def _linger(self) -> None:
         """Stay until every other seat says it holds the whole log (at most the
-        timeout), so a peer restarting near the end can still fetch it from us."""
+        timeout), so a peer restarting near the end can still fetch it from us.
+
+        A seat we cannot reach for ``linger_grace`` seconds is not waited for:
+        it will fetch the end from whoever it reaches (the log is the same).
+        """
         final = len(self.table.envelopes)
         for seat in self.mesh.seats():
             self.mesh.send(seat, Sync(final))
         verdict = self.table.verdict
         absent = None if verdict is None else verdict.blamed
-        others = [s for s in self._heard if s != self.table.seat and s != absent]
+        # Every seat but the one blamed: a peer restarted near the end has heard
+        # from nobody yet, and the others may still lack what it signed.
+        others = [s for s in range(self.table.roster.seats)
+                  if s != self.table.seat and s != absent]
         deadline = self._now() + self.timeout
-        while any(self._synced.get(s, 0) < final for s in others):
-            remaining = deadline - self._now()
-            if remaining <= 0:
+        unreachable_since: dict[int, float] = {}
+        while True:
+            now = self._now()
+            linked = set(self.mesh.seats())
+            waiting = False
+            for seat in others:
+                if self._synced.get(seat, 0) >= final:
+                    continue
+                if seat in linked:
+                    unreachable_since.pop(seat, None)
+                    waiting = True
+                elif now - unreachable_since.setdefault(seat, now) < self.linger_grace:
+                    waiting = True
+            if not waiting or now >= deadline:
                 return
             self._changed.clear()
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._changed.wait(), remaining)
+                await asyncio.wait_for(self._changed.wait(), min(0.5, deadline - now))
 
     def _now(self) -> float:
         return self.clock() if self.clock else asyncio.get_running_loop().time()
@@ -260,7 +275,6 @@ class SessionRunner:
     async def _receive_loop(self) -> None:
         while True:
             seat, message = await self.mesh.receive()
-            self._heard.add(seat)
             try:
                 self._handle(seat, message)
             except GleekError as exc:
