@@ -15,6 +15,7 @@ import asyncio
 import contextlib
 import logging
 import os
+import weakref
 from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -77,6 +78,8 @@ class Lobby:
         self.queue: asyncio.Queue[tuple[bytes, Incoming]] = asyncio.Queue()
         self._formed: asyncio.Future[Formation] | None = None
         self._reveal: Reveal | None = None
+        self._closing = False
+        self._every_conn: weakref.WeakSet[Connection] = weakref.WeakSet()
         self._listener: Listener | None = None
         self._hints: set[Address] = set()
         self._errors: dict[Address, str] = {}
@@ -154,6 +157,10 @@ class Lobby:
         return self.formation.admit(hello)
 
     async def _adopt(self, conn: Connection) -> None:
+        self._every_conn.add(conn)
+        if self._closing:
+            await conn.close("this peer is leaving")
+            return
         public = conn.peer.public
         existing = self.conns.get(public)
         if existing is not None and not existing.closed:
@@ -327,18 +334,27 @@ class Lobby:
         self._spawn(self._adopt(conn))
 
     async def close(self, reason: str = "goodbye") -> None:
-        """Say goodbye to every peer and stop listening and announcing."""
-        for conn in list(self.conns.values()):
-            with contextlib.suppress(ConnectionClosed):
-                conn.send(Bye(reason))
-        for conn in list(self.conns.values()):
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(conn.close(reason), 2.0)
+        """Say goodbye to every peer and stop listening and announcing.
+
+        Dialling and accepting stop first, so no connection can be adopted
+        while the others are being closed (an open one would keep the
+        server's ``wait_closed`` waiting for ever).
+        """
+        self._closing = True
         for task in list(self._tasks):
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
+        if self._listener is not None and self._listener.server is not None:
+            self._listener.server.close()
+        for conn in list(self._every_conn):
+            with contextlib.suppress(ConnectionClosed):
+                conn.send(Bye(reason))
+        for conn in list(self._every_conn):
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(conn.close(reason), 2.0)
         if self._listener is not None:
-            await self._listener.close()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._listener.close(), 5.0)
         if self.discovery is not None:
             with contextlib.suppress(Exception):
                 await self.discovery.close()
