@@ -360,6 +360,24 @@ def test_ruff_raise_limits_and_see() -> None:
     assert ledger(s)["ruff"] == (0, 0, 0)  # nobody has won yet
 
 
+def test_ruff_has_no_side_stakes() -> None:
+    # "the Ruff pot and any side stakes": no side stake exists. The winner takes
+    # exactly the antes and what was put in by vying, and every other seat
+    # loses exactly its own ante and put; no move other than vie/see/pass exists.
+    s = all_pass_auction(start())
+    kinds = {type(m).__name__ for seat in range(3) for m in legal_actions(s, seat)}
+    assert kinds <= {"Vie", "PassRuff", "See"}
+    s = act(s, Vie(0, 3), See(1), PassRuff(2))
+    s = act(s, legal_actions(s, 0)[0])  # seat 0 shows a suit
+    s = act(s, legal_actions(s, 1)[0])  # seat 1 shows a suit
+    pot = 3 * 2 + 3 + 3
+    ruff = ledger(s)["ruff"]
+    winner = s.ruff_winner
+    assert ruff[winner] == 2 * (pot - 2 - 3)  # halfpence
+    assert ruff[2] == -2 * 2
+    assert sum(ruff) == 0
+
+
 def test_ruff_ends_when_all_matched_after_last_raise() -> None:
     s = all_pass_auction(start())
     s = act(s, Vie(0, 1), See(1), Vie(2, 2))
