@@ -31,6 +31,7 @@ from gleek_p2p.net.messages import Bye, Hello, Message, Reveal
 from gleek_p2p.peer import Incoming, LinkUp
 from gleek_p2p.rules import Variant
 from gleek_p2p.table.roster import Roster
+from gleek_p2p.timeouts import within
 
 log = logging.getLogger(__name__)
 
@@ -138,7 +139,7 @@ class Lobby:
         """Wait until every seat is taken and agreed on."""
         assert self._formed is not None
         try:
-            return await asyncio.wait_for(asyncio.shield(self._formed), timeout)
+            return await within(asyncio.shield(self._formed), timeout)
         except TimeoutError:
             why = "; ".join(f"{h}:{p}: {e}" for (h, p), e in self._errors.items())
             have = len(self.conns) + 1
@@ -351,10 +352,10 @@ class Lobby:
                 conn.send(Bye(reason))
         for conn in list(self._every_conn):
             with contextlib.suppress(Exception):
-                await asyncio.wait_for(conn.close(reason), 2.0)
+                await within(conn.close(reason), 2.0)
         if self._listener is not None:
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._listener.close(), 5.0)
+                await within(self._listener.close(), 5.0)
         if self.discovery is not None:
             with contextlib.suppress(Exception):
                 await self.discovery.close()

@@ -26,6 +26,7 @@ from gleek_p2p.log.store import LogStore
 from gleek_p2p.net.messages import Bye, Event, Message, Sync
 from gleek_p2p.rules import Event as Move
 from gleek_p2p.table.session import Decision, Table
+from gleek_p2p.timeouts import within
 
 log = logging.getLogger(__name__)
 
@@ -79,7 +80,7 @@ class BotPlayer:
 
     async def decide(self, table: Table, decision: Decision) -> Move:
         try:
-            move = await asyncio.wait_for(
+            move = await within(
                 choose_async(self.strategy, decision.view, decision.legal), self.move_timeout
             )
         except TimeoutError:
@@ -207,7 +208,7 @@ class SessionRunner:
                 return
             self._changed.clear()
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._changed.wait(), min(0.5, deadline - now))
+                await within(self._changed.wait(), min(0.5, deadline - now))
 
     def _now(self) -> float:
         return self.clock() if self.clock else asyncio.get_running_loop().time()
@@ -237,7 +238,7 @@ class SessionRunner:
                             f"{name} did not send {expected.what} within {self.timeout:g} s")
                 return
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._changed.wait(), remaining)
+                await within(self._changed.wait(), remaining)
 
     async def _act(self) -> None:
         table = self.table

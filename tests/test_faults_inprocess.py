@@ -131,3 +131,30 @@ async def test_a_peer_killed_before_the_roster_arrives_resumes_the_same_table(
     # Without the roster line (an older marker) there is nothing to resume.
     marker.write_text(f"{log}\n")
     assert SessionFiles(bob).unfinished("early/1", _identity(1)) is None
+
+
+async def test_all_three_restart_and_the_session_goes_on(tmp_path: Path) -> None:
+    """Every peer stops mid-session; restarted with the same data, they resume it."""
+    table = "all-restart/2"
+    first = asyncio.create_task(_three(tmp_path, table, hands=2))
+    # Stop everyone once the first hand is well under way.
+    async with asyncio.timeout(60):
+        while not all(_records(tmp_path / n) >= 40 for n in NAMES):
+            await asyncio.sleep(0.01)
+    first.cancel()
+    await asyncio.gather(first, return_exceptions=True)
+    stopped = [_records(tmp_path / n) for n in NAMES]
+    assert all(k >= 40 for k in stopped)
+    # The same data directories and table name: each resumes its own log.
+    results = await _three(tmp_path, table, hands=2)
+    _assert_identical_and_fair(results)
+    assert len({r.log_path.name for r in results}) == 1
+    assert all(r.outcome.events > max(stopped) for r in results)
+
+
+def _records(data_dir: Path) -> int:
+    from gleek_p2p.commands import read_log
+
+    logs = list((data_dir / "sessions").glob("*.gleeklog")) if (data_dir / "sessions").exists() \
+        else []
+    return max((len(read_log(p)[0]) for p in logs), default=0)

@@ -22,6 +22,7 @@ from gleek_p2p.bots.json_codec import action_from_json, action_to_json
 from gleek_p2p.bots.strategy import Strategy
 from gleek_p2p.errors import GleekError, IllegalMove, ProtocolError
 from gleek_p2p.rules import Event, HandLedger, SeatView
+from gleek_p2p.timeouts import within
 
 __all__ = ["PROTOCOL_VERSION", "ExecStrategy", "parse_reply"]
 
@@ -148,7 +149,7 @@ class ExecStrategy(Strategy):
         deadline = loop.time() + self.move_timeout
         while True:
             try:
-                line = await asyncio.wait_for(proc.stdout.readline(), deadline - loop.time())
+                line = await within(proc.stdout.readline(), deadline - loop.time())
             except TimeoutError:
                 self._stale += 1
                 self.timeouts += 1
@@ -187,7 +188,7 @@ class ExecStrategy(Strategy):
         if proc.stdin is not None and not proc.stdin.is_closing():
             proc.stdin.close()
         try:
-            await asyncio.wait_for(proc.wait(), grace)
+            await within(proc.wait(), grace)
         except TimeoutError:
             with contextlib.suppress(ProcessLookupError):
                 proc.kill()
@@ -197,4 +198,4 @@ class ExecStrategy(Strategy):
 async def _settle(proc: asyncio.subprocess.Process) -> None:
     """Give a dying program a moment so its exit code can be reported."""
     with contextlib.suppress(TimeoutError):
-        await asyncio.wait_for(proc.wait(), 1.0)
+        await within(proc.wait(), 1.0)

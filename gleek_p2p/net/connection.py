@@ -17,6 +17,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 
 from gleek_p2p.errors import GleekError, ProtocolError
+from gleek_p2p.timeouts import within
 
 from .framing import encode_frame, read_frame
 from .handshake import Handshake, Offer, Signer
@@ -183,7 +184,7 @@ class Connection:
             self._queue.put_nowait(last)
             self._queue.put_nowait(_STOP)
             with contextlib.suppress(TimeoutError, asyncio.CancelledError):
-                await asyncio.wait_for(asyncio.shield(self._writer_task), self.limits.write_timeout)
+                await within(asyncio.shield(self._writer_task), self.limits.write_timeout)
             self._finish()
         await self.wait_closed()
 
@@ -213,14 +214,14 @@ class Connection:
         try:
             while True:
                 try:
-                    item = await asyncio.wait_for(self._queue.get(), self.limits.ping_interval)
+                    item = await within(self._queue.get(), self.limits.ping_interval)
                 except TimeoutError:
                     item = Ping(int.from_bytes(os.urandom(4), "big"))
                 if item is _STOP:
                     return
                 assert isinstance(item, Message)
                 self.writer.write(encode_frame(encode_message(item), self.limits.max_frame))
-                await asyncio.wait_for(self.writer.drain(), self.limits.write_timeout)
+                await within(self.writer.drain(), self.limits.write_timeout)
         except TimeoutError:
             self._abort(f"the peer took nothing for {self.limits.write_timeout} s")
         except (OSError, ProtocolError) as exc:
@@ -230,7 +231,7 @@ class Connection:
 async def _send_now(writer: asyncio.StreamWriter, msgs: list[Message], limits: Limits) -> None:
     for msg in msgs:
         writer.write(encode_frame(encode_message(msg), limits.max_frame))
-    await asyncio.wait_for(writer.drain(), limits.write_timeout)
+    await within(writer.drain(), limits.write_timeout)
 
 
 async def handshake_over(
@@ -295,7 +296,7 @@ async def connect(
     None; tests pass their own).
     """
     try:
-        reader, writer = await asyncio.wait_for(
+        reader, writer = await within(
             asyncio.open_connection(host, port, limit=limits.max_frame + 8),
             limits.connect_timeout,
         )
