@@ -196,6 +196,7 @@ class Table:
         self._secret = secret
         self.envelopes: list[Envelope] = []
         self.encoded: list[bytes] = []
+        self._head = bytes(32)
         self._m = _Mutable()
 
     # ----------------------------------------------------------------- queries
@@ -228,7 +229,8 @@ class Table:
 
     @property
     def head(self) -> bytes:
-        return event_hash(self.envelopes[-1]) if self.envelopes else bytes(32)
+        """The hash the next event must chain to."""
+        return self._head
 
     @property
     def order(self) -> tuple[int, ...]:
@@ -326,7 +328,6 @@ class Table:
             return self._sign(ev.DISPUTE, [m.dispute_slot])
         if self.seat is None or exp is None or exp.seat != self.seat:
             return None
-        m = self._m
         assert self._secret is not None
         kind = exp.kinds[0]
         if kind == ev.ROSTER:
@@ -429,11 +430,15 @@ class Table:
             # whatever is wrong with it, that seat said it.
             self._m = saved
             raise Cheating(envelope.seat, str(exc), (envelope.encode(),)) from exc
-        self.envelopes.append(envelope)
-        self.encoded.append(envelope.encode() if encoded is None else encoded)
+        self._append(envelope, encoded)
         if self._m.stage is Stage.SEEDS and self._m.seeds_done == self.roster.seats:
             self._finish_hand()
         return applied
+
+    def _append(self, envelope: Envelope, encoded: bytes | None) -> None:
+        self.envelopes.append(envelope)
+        self.encoded.append(envelope.encode() if encoded is None else encoded)
+        self._head = event_hash(envelope)
 
     def _check_duplicate(self, envelope: Envelope) -> list[Event]:
         known = self.envelopes[envelope.seq]
@@ -649,8 +654,7 @@ class Table:
             for slot in needed:
                 card = m.deck.card_at(slot)
                 if card is None:
-                    raise Cheating(seat, f"showed slot {slot} but it does not open",
-                                   (body and b"",))
+                    raise Cheating(seat, f"showed slot {slot} but it does not open")
                 m.public_slots.add(slot)
                 known = card_of(m.state, slot)
                 if known is None:

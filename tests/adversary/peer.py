@@ -48,6 +48,5 @@ class CheatingTable(LiarTable):
             if envelope.seat != self.seat or envelope.seq != len(self.envelopes):
                 raise
             # Its own lie: keep it in its log as it was sent.
-            self.envelopes.append(envelope)
-            self.encoded.append(envelope.encode() if encoded is None else encoded)
+            self._append(envelope, encoded)
             return []
