@@ -28,7 +28,7 @@ from gleek_p2p.net.discovery import Announcement, Discovery, PeerHint, instance_
 from gleek_p2p.net.formation import Formation, TableFormation, keep_connection
 from gleek_p2p.net.handshake import Offer
 from gleek_p2p.net.messages import Bye, Hello, Message, Reveal
-from gleek_p2p.peer import Incoming, LinkUp
+from gleek_p2p.peer import LEFT_THE_TABLE, Incoming, LinkUp
 from gleek_p2p.rules import Variant
 from gleek_p2p.table.roster import Roster
 from gleek_p2p.timeouts import within
@@ -218,6 +218,9 @@ class Lobby:
                 self.notes(f"link to {conn.peer.name} is down: {reason}")
                 if self._forming():
                     self._spawn(self._forget_later(conn))
+                elif self.roster is not None and reason.endswith(LEFT_THE_TABLE):
+                    # The connection ate the peer's Bye; the session must hear of it.
+                    self.queue.put_nowait((public, Bye(f"{conn.peer.name} {LEFT_THE_TABLE}")))
 
     def _forming(self) -> bool:
         return self.roster is None and self._formed is not None and not self._formed.done()

@@ -31,6 +31,10 @@ from gleek_p2p.timeouts import within
 log = logging.getLogger(__name__)
 
 
+LEFT_THE_TABLE = "left the table"
+"""How a ``Bye`` ends when a player leaves a session on purpose."""
+
+
 @dataclass(frozen=True)
 class LinkUp:
     """Delivered by a mesh when a link to a seat (re)opens: time to catch up."""
@@ -199,6 +203,11 @@ class SessionRunner:
             for seat in others:
                 if self._synced.get(seat, 0) >= final:
                     continue
+                if verdict is not None and seat in self._synced:
+                    # After an abort two honest seats may each have signed one at
+                    # the same position: their logs end differently and neither
+                    # will ever hold the other's. Having heard from it is enough.
+                    continue
                 if seat in linked:
                     unreachable_since.pop(seat, None)
                     waiting = True
@@ -292,7 +301,10 @@ class SessionRunner:
                 self.mesh.send(sender, Event(record))
             return
         if isinstance(message, Bye):
-            self._note(f"{self.table.roster.names[sender]} left: {message.reason}")
+            name = self.table.roster.names[sender]
+            if message.reason.endswith(LEFT_THE_TABLE) and not self.table.finished:
+                # A person chose to leave: waiting out the timeout would help nobody.
+                self._abort(sender, f"{name} left the table")
             return
         if not isinstance(message, Event):
             return

@@ -32,7 +32,7 @@ from gleek_p2p.log.envelope import decode_envelope
 from gleek_p2p.log.keys import Identity, ensure_private_dir, fingerprint, load_or_create_identity
 from gleek_p2p.log.store import LogStore, SecretStore
 from gleek_p2p.net.discovery import Discovery
-from gleek_p2p.peer import BotPlayer, Outcome, Player, SessionRunner
+from gleek_p2p.peer import LEFT_THE_TABLE, BotPlayer, Outcome, Player, SessionRunner
 from gleek_p2p.rules import VARIANTS, Variant
 from gleek_p2p.table.roster import Roster
 from gleek_p2p.table.session import Table
@@ -164,7 +164,7 @@ async def play_session(
                 files.current_marker(config.table).unlink()
         return SessionResult(outcome, path, table)
     except asyncio.CancelledError:
-        farewell = f"{config.name} left the table"
+        farewell = f"{config.name} {LEFT_THE_TABLE}"
         raise
     finally:
         await lobby.close(farewell)

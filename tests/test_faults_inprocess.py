@@ -158,3 +158,30 @@ def _records(data_dir: Path) -> int:
     logs = list((data_dir / "sessions").glob("*.gleeklog")) if (data_dir / "sessions").exists() \
         else []
     return max((len(read_log(p)[0]) for p in logs), default=0)
+
+
+async def test_a_peer_that_leaves_on_purpose_is_blamed_at_once(tmp_path: Path) -> None:
+    """Leaving (as `q` in the console does) says so; the others end the session."""
+    variant = VARIANTS["standard"]
+    ports: list[int] = []
+    tasks: list[asyncio.Task[SessionResult]] = []
+    for i, name in enumerate(NAMES):
+        up: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+        config = LobbyConfig(name=name, table="leave/1", variant=variant,
+                             listen=("127.0.0.1", 0),
+                             peers=tuple(("127.0.0.1", p) for p in ports), dial_interval=0.2)
+        tasks.append(asyncio.create_task(play_session(
+            identity=_identity(i), config=config, hands=1, data_dir=tmp_path / name,
+            player=BotPlayer(RandomStrategy(f"leave-{i}")), timeout=3600,
+            on_ready=up.set_result)))
+        ports.append(await up)
+    async with asyncio.timeout(30):
+        while _records(tmp_path / "bob") < 20:
+            await asyncio.sleep(0.01)
+    tasks[1].cancel()  # bob leaves
+    results = await asyncio.wait_for(asyncio.gather(tasks[0], tasks[2]), 20)  # not 3600 s
+    for result in results:
+        assert result.outcome.aborted and "bob left the table" in result.outcome.reason
+        assert result.table.verdict is not None and result.table.verdict.blamed == \
+            result.table.roster.names.index("bob")
+    await asyncio.gather(tasks[1], return_exceptions=True)

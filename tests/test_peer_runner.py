@@ -8,6 +8,7 @@ from pathlib import Path
 
 from gleek_p2p.bots.strategy import RandomStrategy
 from gleek_p2p.log.store import LogStore
+from gleek_p2p.net.messages import Bye
 from gleek_p2p.peer import BotPlayer, LinkUp, MemoryMesh, SessionRunner
 from gleek_p2p.rules import VARIANTS, Event
 from gleek_p2p.selfplay import make_seats
@@ -101,3 +102,18 @@ async def test_a_restarted_seat_reloads_its_log_and_catches_up(tmp_path: Path) -
     assert all(o.finished for o in outcomes)
     assert store.records == stores[0].records == stores[1].records
     assert verify_records(store.records).fair
+
+
+async def test_a_player_who_leaves_is_blamed_at_once(tmp_path: Path) -> None:
+    players = [BotPlayer(RandomStrategy(0)), Sleeper(), BotPlayer(RandomStrategy(2))]
+    run, _, meshes = runners(tmp_path, b"leave", timeout=3600, players=players)
+    tasks = [asyncio.create_task(r.run()) for r in run]
+    while len(run[0].table.envelopes) < 15:
+        await asyncio.sleep(0.001)
+    # Seat 1 quits on purpose: its lobby sends Bye("<name> left the table").
+    for seat in (0, 2):
+        meshes[seat]._queue.put_nowait((1, Bye(f"{run[1].table.roster.names[1]} left the table")))
+    done = await asyncio.wait_for(asyncio.gather(tasks[0], tasks[2]), 10)  # not the timeout
+    tasks[1].cancel()
+    assert all(o.aborted and "left the table" in o.reason for o in done)
+    assert run[0].table.verdict is not None and run[0].table.verdict.blamed == 1
