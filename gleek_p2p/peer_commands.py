@@ -71,6 +71,8 @@ class SessionFiles:
         if not marker.exists():
             return None
         lines = marker.read_text().splitlines()
+        if not lines:
+            return None
         path = Path(lines[0])
         records: list[bytes] = []
         if path.exists():
@@ -81,9 +83,13 @@ class SessionFiles:
         elif len(lines) > 1:
             # Killed before the roster event reached the log: the marker kept
             # the roster, so a restart sits at the same table, not a new one.
-            body = canonical.decode(bytes.fromhex(lines[1]))
-            assert isinstance(body, list)
-            roster = Roster.from_body(body)
+            try:
+                body = canonical.decode(bytes.fromhex(lines[1]))
+                if not isinstance(body, list):
+                    return None
+                roster = Roster.from_body(body)
+            except (ValueError, GleekError):
+                return None  # a damaged marker: nothing to resume
         else:
             return None
         if roster.seat_of(identity.public) is None:
