@@ -138,6 +138,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         where = f" ({exc.filename})" if exc.filename else ""
         print(f"gleek: {exc.strerror or exc}{where}", file=sys.stderr)
         return 1
+    except Exception as exc:  # a bug: say so in a sentence, keep the details in a file
+        report = _save_traceback()
+        print(f"gleek: an internal error stopped the command ({type(exc).__name__}: {exc}). "
+              f"The details are in {report}; please report them.", file=sys.stderr)
+        return 70
+
+
+def _save_traceback() -> str:
+    import tempfile
+    import traceback
+
+    with tempfile.NamedTemporaryFile("w", prefix="gleek-error-", suffix=".txt",
+                                     delete=False) as out:
+        traceback.print_exc(file=out)
+        return out.name
 
 
 def _dispatch(args: argparse.Namespace) -> int:

@@ -260,3 +260,18 @@ def test_an_outsider_cannot_sign_for_a_seat() -> None:
                            honest.kind, honest.body)
     with pytest.raises(ProtocolError, match="signature"):
         tables[(exp.seat + 1) % 3].receive(forged)
+
+
+def test_cli_turns_an_unexpected_error_into_a_sentence(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from gleek_p2p import cli, commands
+
+    def broken(args: object) -> int:
+        raise ValueError("something impossible")
+
+    monkeypatch.setattr(commands, "run_verify", broken)
+    assert cli.main(["verify", "x"]) == 70
+    err = capsys.readouterr().err
+    assert "internal error" in err and "something impossible" in err
+    assert "Traceback" not in err
