@@ -31,6 +31,9 @@ from gleek_p2p.timeouts import within
 log = logging.getLogger(__name__)
 
 
+LAST_CALL = 5.0
+"""Seconds of grace, after the timeout, for a last request before blaming a seat."""
+
 LEFT_THE_TABLE = "left the table"
 """How a ``Bye`` ends when a player leaves a session on purpose."""
 
@@ -226,10 +229,12 @@ class SessionRunner:
         table = self.table
         waited_since = self._now()
         last_len = -1
+        last_call = False
         while not table.finished and self._gave_up is None:
             if len(table.envelopes) != last_len:
                 last_len = len(table.envelopes)
                 waited_since = self._now()
+                last_call = False
             if table.audit_failure is not None:
                 failure = table.audit_failure
                 self._abort(failure.seat, failure.reason, failure.evidence)
@@ -241,6 +246,15 @@ class SessionRunner:
                 continue
             self._changed.clear()
             remaining = self.timeout - (self._now() - waited_since)
+            if remaining <= 0 and not last_call:
+                # Before blaming anyone, ask everyone once more for what we may
+                # have missed: this peer may itself have been the one asleep
+                # (a suspended process wakes to find its clock far ahead).
+                last_call = True
+                waited_since = self._now() - self.timeout + min(LAST_CALL, self.timeout)
+                for seat in self.mesh.seats():
+                    self.mesh.send(seat, Sync(len(table.envelopes)))
+                continue
             if remaining <= 0:
                 name = table.roster.names[expected.seat]
                 self._abort(expected.seat,

@@ -379,6 +379,11 @@ class Listener:
             except Exception as exc:
                 await conn.close(f"internal error: {exc}")
                 raise
+        except asyncio.CancelledError:
+            # ``close`` cancels us. In Python 3.11 a cancelled client task makes
+            # asyncio's stream callback report a spurious "Exception in callback"
+            # (printed over a full-screen UI), so the task ends normally instead.
+            writer.close()
         finally:
             self._tasks.discard(task)
 
