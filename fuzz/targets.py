@@ -86,13 +86,17 @@ def log_file(data: bytes) -> None:
 # ------------------------------------------------------------------ the table
 
 
-@cache
-def session() -> tuple[list[Envelope], dict[tuple[int, int | None], Table]]:
-    """A one-hand session, and every viewpoint's table before every event."""
-    tables = make_seats(VARIANTS["standard"], 1, SEED)
+def play_one_hand(
+    seed: bytes, choice_seed: int
+) -> tuple[list[Envelope], dict[tuple[int, int | None], Table]]:
+    """A one-hand session, and every viewpoint's table before every event.
+
+    Also used by ``tests/test_fuzz_table.py`` (with its own seed).
+    """
+    tables = make_seats(VARIANTS["standard"], 1, seed)
     observer = Table(tables[0].roster)
     views: dict[int | None, Table] = {None: observer, 0: tables[0], 1: tables[1], 2: tables[2]}
-    choose = random.Random(2)
+    choose = random.Random(choice_seed)
     log: list[Envelope] = []
     snapshots: dict[tuple[int, int | None], Table] = {}
     while True:
@@ -111,6 +115,12 @@ def session() -> tuple[list[Envelope], dict[tuple[int, int | None], Table]]:
         for table in views.values():
             table.receive(envelope)
         log.append(envelope)
+
+
+@cache
+def session() -> tuple[list[Envelope], dict[tuple[int, int | None], Table]]:
+    """The harness's one-hand session (see ``play_one_hand``)."""
+    return play_one_hand(SEED, 2)
 
 
 IDENTITIES = [Identity.generate(_derive(SEED, "identity", s)) for s in range(3)]

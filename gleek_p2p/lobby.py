@@ -24,7 +24,7 @@ from gleek_p2p.errors import GleekError, ProtocolError
 from gleek_p2p.log.envelope import PROTOCOL_VERSION
 from gleek_p2p.log.keys import Identity, fingerprint
 from gleek_p2p.net.connection import Connection, ConnectionClosed, Limits, Listener, connect
-from gleek_p2p.net.discovery import Announcement, Discovery, PeerHint, instance_name
+from gleek_p2p.net.discovery import Announcement, Discovery, instance_name
 from gleek_p2p.net.formation import Formation, TableFormation, keep_connection
 from gleek_p2p.net.handshake import Offer
 from gleek_p2p.net.messages import Bye, Hello, Message, Reveal
@@ -393,7 +393,3 @@ class ConnectionMesh:
             if seat != self.me and conn is not None and not conn.closed:
                 out.append(seat)
         return out
-
-
-def hint_address(hint: PeerHint) -> Address:
-    return (hint.host, hint.port)

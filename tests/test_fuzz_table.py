@@ -12,9 +12,10 @@ event is still accepted afterwards.
 from __future__ import annotations
 
 import copy
+import importlib.util
 import os
-import random
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 from hypothesis import HealthCheck, given, reject, settings
@@ -24,7 +25,7 @@ from gleek_p2p.errors import Cheating, ProtocolError
 from gleek_p2p.log.envelope import Envelope, sign_envelope
 from gleek_p2p.log.keys import Identity
 from gleek_p2p.rules import VARIANTS
-from gleek_p2p.selfplay import _derive, make_seats
+from gleek_p2p.selfplay import _derive
 from gleek_p2p.table import events as ev
 from gleek_p2p.table.session import Table
 
@@ -35,35 +36,21 @@ VARIANT = VARIANTS["standard"]
 VIEWPOINTS = (None, 0, 1, 2)
 
 
-def play_one_hand() -> tuple[list[Envelope], dict[tuple[int, int | None], Table]]:
-    """A one-hand session, and every viewpoint's table before every event."""
-    tables = make_seats(VARIANT, 1, SEED)
-    observer = Table(tables[0].roster)
-    views: dict[int | None, Table] = {None: observer, 0: tables[0], 1: tables[1], 2: tables[2]}
-    choose = random.Random(1)
-    log: list[Envelope] = []
-    snapshots: dict[tuple[int, int | None], Table] = {}
-    while True:
-        for seat, table in views.items():
-            snapshots[(len(log), seat)] = copy.deepcopy(table)
-        if observer.finished:
-            return log, snapshots
-        expected = observer.expected()
-        assert expected is not None
-        author = tables[expected.seat]
-        envelope = author.auto_event()
-        if envelope is None:
-            decision = author.decision()
-            assert decision is not None
-            envelope = author.act(choose.choice(decision.legal))
-        for table in views.values():
-            table.receive(envelope)
-        log.append(envelope)
+def _load_targets() -> Any:
+    """fuzz/targets.py, which builds the snapshotted session for the harnesses too."""
+    path = Path(__file__).resolve().parent.parent / "fuzz" / "targets.py"
+    spec = importlib.util.spec_from_file_location("gleek_fuzz_targets", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 @cache
 def session() -> tuple[list[Envelope], dict[tuple[int, int | None], Table]]:
-    return play_one_hand()
+    result: tuple[list[Envelope], dict[tuple[int, int | None], Table]]
+    result = _load_targets().play_one_hand(SEED, 1)
+    return result
 
 
 IDENTITIES = [Identity.generate(_derive(SEED, "identity", s)) for s in range(3)]

@@ -48,11 +48,6 @@ _DECK_KIND: dict[type[Any], str] = {
 }
 
 
-def deck_kind(message: DeckMessage) -> str:
-    """The log kind that carries a deck message."""
-    return _DECK_KIND[type(message)]
-
-
 def deck_body(message: DeckMessage) -> list[Any]:
     return [message.to_wire()]
 
