@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from gleek_p2p.errors import Cheating, GleekError, ProtocolError
-from gleek_p2p.log.envelope import Envelope, decode_envelope
+from gleek_p2p.log.envelope import decode_envelope, event_hash
 from gleek_p2p.table import events as ev
 from gleek_p2p.table.roster import Roster
 from gleek_p2p.table.session import HandRecord, Stage, Table, Verdict
@@ -142,26 +142,24 @@ def _event_of(evidence: Sequence[bytes], default: int) -> int:
 def _judge_abort(
     roster: Roster, records: Sequence[bytes], verdict: Verdict, report: VerifyReport
 ) -> list[Violation]:
-    """Check an abort's evidence by replaying it where the abort stands."""
-    if any(v.seat == verdict.blamed for v in report.violations):
+    """Check an abort's evidence by replaying it where the abort stands.
+
+    Only a ``Cheating`` naming the blamed seat, raised by a piece of evidence
+    of this session that chains into this log at a position no later than
+    the abort, is proof. Anything else (an event of another session, a later
+    position, a fork of the chain, an error that is not ``Cheating``) is
+    reported as the signer's claim: identity keys are long-lived, so a seat
+    can always show something the victim once signed somewhere else.
+    """
+    if verdict.blamed is not None and any(
+        v.proven and v.seat == verdict.blamed for v in report.violations
+    ):
         return []  # The verifier found the same breach on its own.
+    prefix = records[: verdict.seq]
     for item in verdict.evidence:
-        try:
-            evidence = decode_envelope(item)
-        except ProtocolError:
-            continue
-        replay = Table(roster)
-        try:
-            for record in records[: verdict.seq]:
-                replay.receive(decode_envelope(record), record)
-            replay.receive(evidence, item)
-        except Cheating as exc:
-            if exc.seat == verdict.blamed:
-                return [Violation(_event_of(exc.evidence, verdict.seq), exc.seat, exc.reason,
-                                  exc.evidence)]
-        except GleekError as exc:
-            if _signed_by(roster, evidence, verdict.blamed):
-                return [Violation(verdict.seq, verdict.blamed, str(exc), (item,))]
+        proof = _proof_in(roster, prefix, verdict, item)
+        if proof is not None:
+            return [proof]
     blamed = "nobody" if verdict.blamed is None else f"seat {verdict.blamed}"
     return [
         Violation(
@@ -174,13 +172,36 @@ def _judge_abort(
     ]
 
 
-def _signed_by(roster: Roster, envelope: Envelope, seat: int | None) -> bool:
-    from gleek_p2p.log.envelope import verify_envelope
-
-    if seat is None or envelope.seat != seat or not 0 <= seat < roster.seats:
-        return False
+def _proof_in(
+    roster: Roster, prefix: Sequence[bytes], verdict: Verdict, item: bytes
+) -> Violation | None:
+    """The violation one piece of an abort's evidence proves, or None."""
+    if verdict.blamed is None:
+        return None
     try:
-        verify_envelope(envelope, roster.publics[seat])
+        evidence = decode_envelope(item)
+    except ProtocolError:
+        return None
+    if evidence.session_id != roster.session_id or not 0 <= evidence.seq <= verdict.seq:
+        return None
+    replay = Table(roster)
+    try:
+        for record in prefix:
+            replay.receive(decode_envelope(record), record)
     except GleekError:
-        return False
-    return True
+        return None  # the log itself fails before the abort: the main replay says so
+    # The evidence must hang on this chain: at its position, the event
+    # before it must be the one this log holds there.
+    expected_prev = bytes(32) if evidence.seq == 0 else event_hash(replay.envelopes[
+        evidence.seq - 1])
+    if evidence.prev != expected_prev:
+        return None
+    try:
+        replay.receive(evidence, item)
+    except Cheating as exc:
+        if exc.seat == verdict.blamed:
+            return Violation(_event_of(exc.evidence, verdict.seq), exc.seat, exc.reason,
+                             exc.evidence)
+    except GleekError:
+        return None
+    return None

@@ -1,0 +1,134 @@
+"""An abort's evidence proves something only if it belongs where the abort stands.
+
+A seat can always lay hands on events its victim signed somewhere else
+(identity keys are long-lived): in an earlier session, later in this one, in
+a fork of the chain. ``gleek verify`` must report such an abort as the
+signer's claim and never name the victim as a proven cheater.
+"""
+
+from __future__ import annotations
+
+from gleek_p2p.bots.strategy import RandomStrategy, choose_now
+from gleek_p2p.log.envelope import decode_envelope, sign_envelope
+from gleek_p2p.rules import VARIANTS, Bid
+from gleek_p2p.selfplay import make_seats
+from gleek_p2p.table import events as ev
+from gleek_p2p.table.roster import Roster
+from gleek_p2p.table.session import Table
+from gleek_p2p.table.verify import VerifyReport, verify_records
+
+STANDARD = VARIANTS["standard"]
+VICTIM, ACCUSER = 1, 2
+
+
+def play(tables: list[Table], upto: int) -> None:
+    """Let the seats play (random bots) until the log holds ``upto`` events."""
+    bots = [RandomStrategy(s) for s in range(len(tables))]
+    while len(tables[0].envelopes) < upto:
+        exp = tables[0].expected()
+        assert exp is not None
+        table = tables[exp.seat]
+        envelope = table.auto_event()
+        if envelope is None:
+            decision = table.decision()
+            assert decision is not None
+            envelope = table.act(choose_now(bots[exp.seat], decision.view, decision.legal))
+        for other in tables:
+            other.receive(envelope)
+
+
+def same_players_new_session(tables: list[Table], nonce: bytes) -> list[Table]:
+    old = tables[0].roster
+    roster = Roster(old.variant, old.hands, old.publics, old.names, nonce)
+    return [Table(roster, t.seat, t._identity, t._secret) for t in tables]
+
+
+def victim_signed(table: Table, seq: int) -> bytes:
+    """An event the victim signed in ``table``'s log at or after ``seq``."""
+    for envelope in table.envelopes[seq:]:
+        if envelope.seat == VICTIM:
+            return envelope.encode()
+    raise AssertionError("the victim signed nothing there")
+
+
+def accuse(tables: list[Table], evidence: bytes) -> VerifyReport:
+    abort = tables[ACCUSER].abort_event(VICTIM, "seat 1 cheated, here is the proof",
+                                        (evidence,))
+    return verify_records([*tables[ACCUSER].encoded, abort.encode()])
+
+
+def assert_only_a_claim(report: VerifyReport) -> None:
+    assert report.exit_code == 1
+    assert not any(v.proven and v.seat == VICTIM for v in report.violations)
+    claim = report.violations[-1]
+    assert claim.seat == VICTIM and not claim.proven
+    assert "claimed" in claim.sentence()
+
+
+def test_an_event_the_victim_signed_in_an_earlier_session_proves_nothing() -> None:
+    earlier = make_seats(STANDARD, 1, b"earlier")
+    play(earlier, 40)
+    now = same_players_new_session(earlier, b"\x07" * 32)
+    play(now, 20)
+    # Any of the victim's old events: the same position, a later one, the last.
+    for seq in (len(now[0].envelopes), 5, 30):
+        assert_only_a_claim(accuse(now, victim_signed(earlier[0], seq)))
+
+
+def test_an_event_from_a_later_position_proves_nothing() -> None:
+    tables = make_seats(STANDARD, 1, b"later")
+    play(tables, 50)
+    later = victim_signed(tables[0], 30)
+    assert decode_envelope(later).seq > 20
+    cut = make_seats(STANDARD, 1, b"later")
+    play(cut, 20)
+    assert cut[0].encoded == tables[0].encoded[:20]
+    assert_only_a_claim(accuse(cut, later))
+
+
+def test_an_event_of_an_earlier_hand_proves_nothing() -> None:
+    tables = make_seats(STANDARD, 2, b"hands")
+    while len(tables[0].hands) < 1:
+        play(tables, len(tables[0].envelopes) + 1)
+    play(tables, len(tables[0].envelopes) + 12)  # into the second hand
+    first_hand = tables[0].hands[0]
+    old = next(e.encode() for e in tables[0].envelopes[first_hand.first_seq:first_hand.last_seq]
+               if e.seat == VICTIM)
+    assert_only_a_claim(accuse(tables, old))
+
+
+def test_a_victim_signature_off_this_chain_proves_nothing() -> None:
+    tables = make_seats(STANDARD, 1, b"fork")
+    play(tables, 20)
+    victim = tables[VICTIM]
+    # Signed by the victim at the abort's position, in this session, but on a
+    # chain this log does not hold (a fork, or bytes the accuser made it sign).
+    forked = sign_envelope(victim._identity, victim.session_id, len(victim.envelopes),
+                           b"\x11" * 32, VICTIM, ev.ACT, [["bid", VICTIM, 5], []])
+    assert_only_a_claim(accuse(tables, forked.encode()))
+
+
+def test_a_real_violation_at_the_abort_is_still_proven() -> None:
+    tables = make_seats(STANDARD, 1, b"proof")
+    while True:
+        exp = tables[0].expected()
+        assert exp is not None
+        if tables[exp.seat].decision() is not None:
+            break
+        play(tables, len(tables[0].envelopes) + 1)
+    cheat_seat = exp.seat
+    illegal = tables[cheat_seat]._sign(ev.ACT, ev.Act(Bid(cheat_seat, 5), None).to_body())
+    accuser = (cheat_seat + 1) % 3
+    abort = tables[accuser].abort_event(cheat_seat, "illegal bid", (illegal.encode(),))
+    report = verify_records([*tables[accuser].encoded, abort.encode()])
+    assert report.exit_code == 1
+    assert report.violations[-1].seat == cheat_seat and report.violations[-1].proven
+
+
+def test_an_abort_blaming_nobody_is_a_claim() -> None:
+    tables = make_seats(STANDARD, 1, b"nobody")
+    play(tables, 12)
+    abort = tables[0].abort_event(None, "my peer failed")
+    report = verify_records([*tables[0].encoded, abort.encode()])
+    assert report.exit_code == 1
+    assert all(v.seat is None and not v.proven for v in report.violations)
