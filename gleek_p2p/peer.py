@@ -15,17 +15,22 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import traceback
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Protocol
 
 from gleek_p2p.bots.strategy import Strategy, choose_async
 from gleek_p2p.errors import Cheating, GleekError, ProtocolError
-from gleek_p2p.log.envelope import Envelope, decode_envelope
+from gleek_p2p.log.envelope import Envelope, decode_envelope, verify_envelope
 from gleek_p2p.log.store import LogStore
 from gleek_p2p.net.messages import Bye, Event, Message, Sync
 from gleek_p2p.rules import Event as Move
+from gleek_p2p.table import events as ev
 from gleek_p2p.table.session import Decision, Table
+from gleek_p2p.text import printable
 from gleek_p2p.timeouts import within
 
 log = logging.getLogger(__name__)
@@ -34,8 +39,17 @@ log = logging.getLogger(__name__)
 LAST_CALL = 5.0
 """Seconds of grace, after the timeout, for a last request before blaming a seat."""
 
+NOTES_PER_KIND = 5
+"""How many dropped messages of one kind are told to the user; the rest are counted."""
+
 LEFT_THE_TABLE = "left the table"
 """How a ``Bye`` ends when a player leaves a session on purpose."""
+
+
+class _PlayerStopped(Exception):
+    """Carries (as its cause) a ``GleekError`` the player raised on purpose
+    (a person leaving): it stops the runner and is raised to its caller, not
+    taken for an internal failure."""
 
 
 @dataclass(frozen=True)
@@ -147,6 +161,12 @@ class SessionRunner:
     _gave_up: str | None = None
     _synced: dict[int, int] = field(default_factory=dict)
     """The longest log each seat said (by a Sync) it holds."""
+    failure_log: Path | None = None
+    """Where the traceback of an internal error is appended (else the logger)."""
+    failure: BaseException | None = None
+    """The internal error that ended the session, if one did."""
+    dropped: Counter[str] = field(default_factory=Counter)
+    """Messages dropped, by why: what a peer sent that this seat will not keep."""
 
     @classmethod
     def resume_records(cls, table: Table, records: Sequence[bytes]) -> None:
@@ -156,30 +176,109 @@ class SessionRunner:
 
     def _note(self, text: str) -> None:
         log.info(text)
-        self.player.update(self.table, (), text)
+        self._update((), text)
+
+    def _update(self, applied: Sequence[Move], note: str | None) -> None:
+        if self.failure is None:
+            self.player.update(self.table, applied, note)
+            return
+        try:  # after a failure the player may be what failed: it must not stop the abort
+            self.player.update(self.table, applied, note)
+        except Exception:
+            log.exception("the player failed again after the session runner failed")
+
+    def _drop(self, why: str, text: str) -> None:
+        """Count a dropped message; say so only for the first few of each kind
+        (a flood must not become a flood of notes)."""
+        self.dropped[why] += 1
+        if self.dropped[why] <= NOTES_PER_KIND:
+            self._note(text)
+        else:
+            log.debug(text)
 
     async def run(self) -> Outcome:
-        """Play until the session is over or aborted."""
-        receiver = asyncio.create_task(self._receive_loop())
+        """Play until the session is over or aborted.
+
+        The receive loop and the play loop run under one ``TaskGroup``: an
+        unexpected error in either (a bug, a failing disk) stops both, and
+        this peer then signs an abort that blames nobody and says it failed
+        (cause ``local-failure``); the traceback goes to the log. A silent
+        receive loop must never turn into a timeout blamed on someone else.
+        """
+        failure: BaseException | None = None
+        stopped: BaseException | None = None
         try:
-            for seat in self.mesh.seats():
-                self.mesh.send(seat, Sync(len(self.table.envelopes)))
-            await self._act_loop()
-            if self._gave_up is None:
-                await self._linger()
-        finally:
-            receiver.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await receiver
+            async with asyncio.TaskGroup() as group:
+                receiver = group.create_task(self._receive_loop())
+                group.create_task(self._play(receiver))
+        except* _PlayerStopped as stops:
+            stopped = stops.exceptions[0].__cause__
+        except* Exception as errors:
+            failure = errors.exceptions[0]
+        if stopped is not None and failure is None:
+            raise stopped  # the player's own decision to stop (a person leaving)
+        if failure is not None:
+            await self._fail(failure)
         if self._gave_up is not None:
             return Outcome(False, True, f"aborted before the log began: {self._gave_up}", 0)
         verdict = self.table.verdict
         if verdict is not None:
-            who = "nobody" if verdict.blamed is None else self.table.roster.names[verdict.blamed]
-            return Outcome(False, True, f"aborted, blaming {who}: {verdict.reason}",
+            if verdict.cause == ev.LOCAL_FAILURE and verdict.signer == self.table.seat:
+                return Outcome(False, True, self._failure_sentence(), len(self.table.envelopes))
+            names = self.table.roster.names
+            who = "nobody" if verdict.blamed is None else printable(names[verdict.blamed])
+            return Outcome(False, True, f"aborted, blaming {who}: {printable(verdict.reason)}",
                            len(self.table.envelopes))
         return Outcome(self.table.finished, False, "the session is over",
                        len(self.table.envelopes))
+
+    async def _play(self, receiver: asyncio.Task[None]) -> None:
+        for seat in self.mesh.seats():
+            self.mesh.send(seat, Sync(len(self.table.envelopes)))
+        await self._act_loop()
+        if self._gave_up is None:
+            await self._linger()
+        receiver.cancel()
+
+    def _failure_sentence(self) -> str:
+        where = f"; the details are in {self.failure_log}" if self.failure_log else ""
+        return ("this peer failed (an internal error) and ended the session, "
+                f"blaming nobody{where}")
+
+    async def _fail(self, failure: BaseException) -> None:
+        """End the session after an internal error: log it, sign an abort blaming nobody,
+        and stay (at most the timeout) so the others get it."""
+        self.failure = failure
+        detail = "".join(traceback.format_exception(failure))
+        log.error("the session runner failed: %r", failure)
+        if self.failure_log is not None:
+            try:
+                with open(self.failure_log, "a", encoding="utf-8") as out:
+                    out.write(f"gleek-p2p: the session runner failed\n{detail}\n")
+            except OSError:
+                log.error("%s", detail)
+        else:
+            log.error("%s", detail)
+        self._note(self._failure_sentence())
+        seat = self.table.seat
+        name = "a peer" if seat is None else f"{self.table.roster.names[seat]}'s peer"
+        try:
+            self._abort(None, f"{name} failed (an internal error); nobody is to blame",
+                        cause=ev.LOCAL_FAILURE)
+        except Exception as exc:  # nothing more can be done but say so
+            log.error("could not sign the abort after a failure: %r", exc)
+            return
+        if self._gave_up is not None or self.table.verdict is None:
+            return
+        receiver = asyncio.create_task(self._receive_loop(tolerant=True))
+        try:
+            await self._linger()
+        except Exception as exc:  # the abort is out: do not fail twice
+            log.error("lingering after a failure failed too: %r", exc)
+        finally:
+            receiver.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await receiver
 
     async def _linger(self) -> None:
         """Stay until every other seat says it holds the whole log (at most the
@@ -256,7 +355,7 @@ class SessionRunner:
                     self.mesh.send(seat, Sync(len(table.envelopes)))
                 continue
             if remaining <= 0:
-                name = table.roster.names[expected.seat]
+                name = printable(table.roster.names[expected.seat])
                 self._abort(expected.seat,
                             f"{name} did not send {expected.what} within {self.timeout:g} s")
                 return
@@ -270,7 +369,10 @@ class SessionRunner:
             decision = table.decision()
             assert decision is not None
             position = len(table.envelopes)
-            move = await self.player.decide(table, decision)
+            try:
+                move = await self.player.decide(table, decision)
+            except GleekError as exc:
+                raise _PlayerStopped() from exc
             if len(table.envelopes) != position or table.finished:
                 return  # The table moved on (an abort) while the player thought.
             envelope = table.act(move)
@@ -283,26 +385,34 @@ class SessionRunner:
         self.store.append(data)
         for seat in self.mesh.seats():
             self.mesh.send(seat, Event(data))
-        self.player.update(self.table, applied, None)
+        self._update(applied, None)
 
-    def _abort(self, blamed: int | None, reason: str, evidence: Sequence[bytes] = ()) -> None:
+    def _abort(self, blamed: int | None, reason: str, evidence: Sequence[bytes] = (),
+               cause: str | None = None) -> None:
         if self.table.finished:
             return
         if not self.table.envelopes:
             # The roster opens the log: before it there is nothing to sign an abort into.
-            self._note(f"giving up: {reason}")
+            self._note(f"giving up: {printable(reason)}")
             self._gave_up = reason
             return
-        self._note(f"ending the session: {reason}")
-        self._commit(self.table.abort_event(blamed, reason, tuple(evidence)))
+        self._note(f"ending the session: {printable(reason)}")
+        self._commit(self.table.abort_event(blamed, reason, tuple(evidence), cause))
 
-    async def _receive_loop(self) -> None:
+    async def _receive_loop(self, tolerant: bool = False) -> None:
+        """Take messages until cancelled. A ``GleekError`` is the sender's fault and is
+        dropped; anything else is a bug here and ends the loop (and the session),
+        unless ``tolerant`` (after a failure, only to serve the log to the others)."""
         while True:
             seat, message = await self.mesh.receive()
             try:
                 self._handle(seat, message)
             except GleekError as exc:
-                self._note(f"ignored a message from seat {seat}: {exc}")
+                self._drop("rejected", f"ignored a message from seat {seat}: {exc}")
+            except Exception:
+                if not tolerant:
+                    raise
+                log.exception("ignored a message from seat %s after a failure", seat)
             self._changed.set()
 
     def _handle(self, sender: int, message: Incoming) -> None:
@@ -318,7 +428,7 @@ class SessionRunner:
             name = self.table.roster.names[sender]
             if message.reason.endswith(LEFT_THE_TABLE) and not self.table.finished:
                 # A person chose to leave: waiting out the timeout would help nobody.
-                self._abort(sender, f"{name} left the table")
+                self._abort(sender, f"{printable(name)} left the table")
             return
         if not isinstance(message, Event):
             return
@@ -342,8 +452,11 @@ class SessionRunner:
             self._abort(exc.seat, exc.reason, evidence)
             return
         except ProtocolError as exc:
+            if self._peer_failed(envelope):
+                return
             # Not provable against anyone (it may be a stale relay); drop it.
-            self._note(f"rejected event {envelope.seq} relayed by seat {sender}: {exc}")
+            self._drop("rejected",
+                       f"rejected event {envelope.seq} relayed by seat {sender}: {exc}")
             return
         if not new:
             return
@@ -351,7 +464,30 @@ class SessionRunner:
         for seat in self.mesh.seats():
             if seat != sender and seat != envelope.seat:
                 self.mesh.send(seat, Event(data))
-        self.player.update(table, applied, None)
+        self._update(applied, None)
+
+
+    def _peer_failed(self, envelope: Envelope) -> bool:
+        """End the session if ``envelope`` is another seat's signed word that its own
+        peer failed, at a position this log already holds (it signed where it stood
+        when it failed, while the others went on). That seat will not go on, so
+        waiting for it would only end in blaming it for a timeout."""
+        table = self.table
+        if (envelope.kind != ev.ABORT or table.finished or envelope.seq >= len(table.envelopes)
+                or envelope.session_id != table.session_id
+                or not 0 <= envelope.seat < table.roster.seats):
+            return False
+        try:
+            verify_envelope(envelope, table.roster.publics[envelope.seat])
+            abort = ev.Abort.from_body(envelope.body)
+        except GleekError:
+            return False
+        if abort.cause != ev.LOCAL_FAILURE:
+            return False
+        name = printable(table.roster.names[envelope.seat])
+        self._abort(None, f"{name}'s peer failed and left the session; nobody is to blame",
+                    (envelope.encode(),))
+        return True
 
 
 class MemoryMesh:

@@ -161,7 +161,7 @@ async def play_session(
         with LogStore.open(path) as store:
             SessionRunner.resume_records(table, store.records)
             runner = SessionRunner(table, store, ConnectionMesh(lobby, roster), player,
-                                   timeout=timeout)
+                                   timeout=timeout, failure_log=data_dir / "gleek.log")
             outcome = await runner.run()
             # Stay a moment so the others can fetch our last events.
             await asyncio.sleep(0.5)

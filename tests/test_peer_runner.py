@@ -6,7 +6,10 @@ import asyncio
 from collections.abc import Sequence
 from pathlib import Path
 
+import pytest
+
 from gleek_p2p.bots.strategy import RandomStrategy
+from gleek_p2p.errors import ProtocolError
 from gleek_p2p.log.store import LogStore
 from gleek_p2p.net.messages import Bye
 from gleek_p2p.peer import BotPlayer, LinkUp, MemoryMesh, SessionRunner
@@ -117,3 +120,51 @@ async def test_a_player_who_leaves_is_blamed_at_once(tmp_path: Path) -> None:
     tasks[1].cancel()
     assert all(o.aborted and "left the table" in o.reason for o in done)
     assert run[0].table.verdict is not None and run[0].table.verdict.blamed == 1
+
+
+class Faulty(BotPlayer):
+    """A bot whose update hook has a bug: a KeyError once the log is long enough."""
+
+    def update(self, table: Table, applied: Sequence[Event], note: str | None) -> None:
+        if applied and len(table.envelopes) >= 25:
+            raise KeyError("a bug in the player")
+        super().update(table, applied, note)
+
+
+async def test_an_internal_error_ends_the_session_blaming_nobody(tmp_path: Path) -> None:
+    players = [BotPlayer(RandomStrategy(0)), Faulty(RandomStrategy(1)),
+               BotPlayer(RandomStrategy(2))]
+    # A timeout the test would never outlive: the others must end because of
+    # the abort, not because seat 1 went silent.
+    run, stores, _ = runners(tmp_path, b"bug", timeout=3600, players=players)
+    run[1].failure_log = tmp_path / "gleek.log"
+    outcomes = await asyncio.wait_for(asyncio.gather(*(r.run() for r in run)), 30)
+    assert isinstance(run[1].failure, KeyError)
+    assert "KeyError" in (tmp_path / "gleek.log").read_text()
+    assert "failed" in outcomes[1].reason and "Traceback" not in outcomes[1].reason
+    for runner, outcome in zip(run, outcomes, strict=True):
+        verdict = runner.table.verdict
+        assert outcome.aborted and verdict is not None
+        assert verdict.blamed is None
+    assert run[1].table.verdict is not None
+    assert run[1].table.verdict.cause == "local-failure"
+    report = verify_records(stores[0].records)
+    assert report.exit_code == 1
+    assert all(v.seat is None and not v.proven for v in report.violations)
+
+
+async def test_an_error_in_an_automatic_event_becomes_a_local_failure(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    run, _, _ = runners(tmp_path, b"auto", timeout=3600)
+    broken = run[2].table
+    original = broken.auto_event
+    def auto_event() -> object:
+        if len(broken.envelopes) >= 12:
+            raise ProtocolError("the deck cannot make that step now")
+        return original()
+    monkeypatch.setattr(broken, "auto_event", auto_event)
+    await asyncio.wait_for(asyncio.gather(*(r.run() for r in run)), 30)
+    for runner in run:
+        verdict = runner.table.verdict
+        assert verdict is not None and verdict.blamed is None
+    assert run[2].table.verdict is not None and run[2].table.verdict.signer == 2

@@ -90,23 +90,35 @@ class Act:
         return cls(action, keys)
 
 
+LOCAL_FAILURE = "local-failure"
+"""An abort's cause: the signer's own peer failed (a bug, a disk error); nobody is blamed."""
+ABORT_CAUSES = (LOCAL_FAILURE,)
+
+
 @dataclass(frozen=True)
 class Abort:
-    """The end of a session before its time: who is blamed, why, and the proof."""
+    """The end of a session before its time: who is blamed, why, and the proof.
+
+    ``cause`` types the reason where behaviour depends on it (the reason is
+    words for people); it is absent from the body when None, so an abort
+    without one encodes as it always did.
+    """
 
     blamed: int | None
     reason: str
     evidence: tuple[bytes, ...] = ()
+    cause: str | None = None
 
     def to_body(self) -> list[Any]:
-        return [-1 if self.blamed is None else self.blamed, self.reason, list(self.evidence)]
+        body = [-1 if self.blamed is None else self.blamed, self.reason, list(self.evidence)]
+        return body if self.cause is None else [*body, self.cause]
 
     @classmethod
     def from_body(cls, body: list[Any]) -> Abort:
-        try:
-            blamed, reason, evidence = body
-        except (TypeError, ValueError) as exc:
-            raise ProtocolError("an abort event is malformed") from exc
+        if not isinstance(body, list) or len(body) not in (3, 4):
+            raise ProtocolError("an abort event is malformed")
+        blamed, reason, evidence = body[:3]
+        cause = body[3] if len(body) == 4 else None
         if not (
             isinstance(blamed, int)
             and isinstance(reason, str)
@@ -114,9 +126,12 @@ class Abort:
             and len(reason) <= MAX_REASON
             and len(evidence) <= MAX_EVIDENCE
             and all(isinstance(e, bytes) and len(e) <= MAX_EVIDENCE_ITEM for e in evidence)
+            and (cause is None or cause in ABORT_CAUSES)
         ):
             raise ProtocolError("an abort event is malformed")
-        return cls(None if blamed < 0 else blamed, reason, tuple(evidence))
+        if cause == LOCAL_FAILURE and blamed >= 0:
+            raise ProtocolError("an abort for a local failure blames nobody")
+        return cls(None if blamed < 0 else blamed, reason, tuple(evidence), cause)
 
 
 def digest_body(body: list[Any], what: str, size: int = 32) -> bytes:

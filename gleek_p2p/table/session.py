@@ -94,6 +94,8 @@ class Verdict:
     blamed: int | None
     reason: str
     evidence: tuple[bytes, ...]
+    cause: str | None = None
+    """The abort's typed cause (``events.ABORT_CAUSES``), if it has one."""
 
 
 @dataclass
@@ -388,11 +390,13 @@ class Table:
         return self._m.deck.make_keys(slots)
 
     def abort_event(
-        self, blamed: int | None, reason: str, evidence: tuple[bytes, ...] = ()
+        self, blamed: int | None, reason: str, evidence: tuple[bytes, ...] = (),
+        cause: str | None = None,
     ) -> Envelope:
         """An abort signed by this seat: ends the session, blaming ``blamed``."""
         reason = reason[: ev.MAX_REASON]
-        return self._sign(ev.ABORT, ev.Abort(blamed, reason, evidence[: ev.MAX_EVIDENCE]).to_body())
+        abort = ev.Abort(blamed, reason, evidence[: ev.MAX_EVIDENCE], cause)
+        return self._sign(ev.ABORT, abort.to_body())
 
     # --------------------------------------------------------------- receiving
 
@@ -494,7 +498,8 @@ class Table:
         kind, seat, body = envelope.kind, envelope.seat, envelope.body
         if kind == ev.ABORT:
             abort = ev.Abort.from_body(body)
-            m.verdict = Verdict(envelope.seq, seat, abort.blamed, abort.reason, abort.evidence)
+            m.verdict = Verdict(envelope.seq, seat, abort.blamed, abort.reason, abort.evidence,
+                                abort.cause)
             m.stage = Stage.ABORTED
             return []
         if kind == ev.DISPUTE:

@@ -1,0 +1,46 @@
+"""Text from a peer, made safe to show.
+
+Names, abort reasons and anything else a peer signs or sends may hold
+control characters: an escape sequence printed raw can move the cursor,
+clear the screen and paint a fake "Verdict: FAIR". Everything a peer
+provided goes through ``printable`` before it reaches a terminal, the UI or
+a report; each control character is shown as a visible, inert escape.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+_BIDI = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+"""Direction overrides: they can make text read differently from what it holds."""
+
+
+def _unsafe(char: str, keep_newlines: bool) -> bool:
+    if keep_newlines and char == "\n":
+        return False
+    code = ord(char)
+    if code < 0x20 or 0x7F <= code <= 0x9F:  # C0, DEL, C1 (ESC, CSI, OSC, ...)
+        return True
+    if char in _BIDI or char in "\u2028\u2029":  # direction overrides, line/para separators
+        return True
+    return unicodedata.category(char) in ("Cc", "Cs", "Co", "Cn")
+
+
+def printable(text: object, keep_newlines: bool = False) -> str:
+    """``text`` with every control character replaced by a visible escape (``\\x1b``).
+
+    Line breaks are escaped too unless ``keep_newlines`` (for a report made
+    of many lines, whose peer-provided parts were already filtered).
+    """
+    value = str(text)
+    if not any(_unsafe(c, keep_newlines) for c in value):
+        return value
+    out = []
+    for char in value:
+        if not _unsafe(char, keep_newlines):
+            out.append(char)
+        elif ord(char) <= 0xFF:
+            out.append(f"\\x{ord(char):02x}")
+        else:
+            out.append(f"\\u{ord(char):04x}")
+    return "".join(out)
