@@ -29,6 +29,7 @@ CHEATS = {
     "illegal-bid": scenarios._illegal_bid,
     "bad-seed": scenarios._bad_seed,
     "wrong-deal-key": scenarios._wrong_deal_key,
+    "early-dispute": scenarios._early_dispute,
 }
 CHEATER = scenarios.CHEATER
 

@@ -226,6 +226,21 @@ def test_a_false_dispute_is_blamed_on_the_disputer() -> None:
     assert failure is not None and failure.seat == 2 and "sound" in failure.reason
 
 
+@pytest.mark.parametrize("stage", [Stage.CUT_COMMIT, Stage.CUT_REVEAL, Stage.DECK])
+def test_a_dispute_before_the_deal_keys_is_refused_and_blamed(stage: Stage) -> None:
+    tables = make_seats(STANDARD, 1, b"early-dispute")
+    advance(tables, lambda: tables[0].stage is stage)
+    before = _snapshot(tables[0])
+    dispute = tables[2]._sign(ev.DISPUTE, [0])
+    with pytest.raises(Cheating) as caught:
+        tables[0].receive(dispute)
+    assert caught.value.seat == 2 and "dispute" in caught.value.reason
+    assert _snapshot(tables[0]) == before
+    # The seat due next can still sign its step: nothing was half-taken.
+    exp = tables[0].expected()
+    assert exp is not None and tables[exp.seat].auto_event() is not None
+
+
 def test_abort_ends_the_session_and_names_the_blamed_seat() -> None:
     tables = _tables()
     abort = tables[2].abort_event(1, "seat 1 did not move in time")

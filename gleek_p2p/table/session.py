@@ -611,8 +611,13 @@ class Table:
 
     def _take_dispute(self, seat: int, body: list[Any]) -> list[Event]:
         m = self._m
-        if m.deck is None or m.disputed_by is not None or m.stage in (Stage.SEEDS,):
-            raise ProtocolError("a dispute is only possible while a hand is being played")
+        # Only a published key can fail to open a slot, and keys come after every
+        # seat has committed, shuffled and locked: a dispute before that (or after
+        # the play, or a second one) disputes nothing.
+        if m.deck is None or m.disputed_by is not None or m.stage not in (
+                Stage.DEAL_KEYS, Stage.PLAY):
+            raise ProtocolError("a dispute is only possible once the deal keys are being "
+                                "published and until the hand is played out")
         if len(body) != 1 or not isinstance(body[0], int):
             raise ProtocolError("a dispute names one slot")
         m.disputed_by = seat

@@ -96,6 +96,13 @@ def _wrong_deal_key(table: Table, honest: Envelope | None, index: int) -> Envelo
     return sign_as(table, ev.KEYS, [Keys(CHEATER, ((slot, bad), *rest)).to_wire()])
 
 
+def _early_dispute(table: Table, honest: Envelope | None, index: int) -> Envelope | None:
+    """Dispute the deal while the deck is still being set up (no key is out yet)."""
+    if honest is None or honest.kind not in (ev.COMMIT, ev.SHUFFLE, ev.LOCK):
+        return None
+    return sign_as(table, ev.DISPUTE, [0])
+
+
 def _out_of_turn(table: Table, index: int) -> Envelope | None:
     exp = table.expected()
     state = table.state
