@@ -42,6 +42,12 @@ LAST_CALL = 5.0
 NOTES_PER_KIND = 5
 """How many dropped messages of one kind are told to the user; the rest are counted."""
 
+PARK_WINDOW = 64
+"""How far ahead of its log a peer holds back an event (a gap is fetched by Sync)."""
+
+PARK_BYTES_PER_SEAT = 256 * 1024
+"""Bytes of held-back events per signing seat (an honest event is under 2 KiB)."""
+
 LEFT_THE_TABLE = "left the table"
 """How a ``Bye`` ends when a player leaves a session on purpose."""
 
@@ -157,7 +163,16 @@ class SessionRunner:
     linger_grace: float = 5.0
     """Seconds to wait at the end for a seat we cannot reach (see ``_linger``)."""
     _changed: asyncio.Event = field(default_factory=asyncio.Event)
-    _pending: dict[int, bytes] = field(default_factory=dict)
+    _pending: dict[tuple[int, int], tuple[int, bytes]] = field(default_factory=dict)
+    """Events ahead of the log: (position, signing seat) -> (sender, encoded)."""
+    _parked_bytes: dict[int, int] = field(default_factory=dict)
+    """Bytes held back in ``_pending``, by signing seat."""
+    peak_parked: int = 0
+    """The most bytes ever held back at once (for tests and benchmarks)."""
+    _asked: dict[int, int] = field(default_factory=dict)
+    """The log length at which each seat was last asked (Sync) for what is missing."""
+    _refetched: int = -1
+    """The log length at which every seat was asked again for a held-back event refused."""
     _gave_up: str | None = None
     _synced: dict[int, int] = field(default_factory=dict)
     """The longest log each seat said (by a Sync) it holds."""
@@ -431,16 +446,78 @@ class SessionRunner:
                 self._abort(sender, f"{printable(name)} left the table")
             return
         if not isinstance(message, Event):
+            self.dropped["not-for-a-seated-peer"] += 1
             return
         envelope = decode_envelope(message.data)
-        if envelope.seq > len(self.table.envelopes):
-            self._pending[envelope.seq] = message.data
-            self.mesh.send(sender, Sync(len(self.table.envelopes)))
+        head = len(self.table.envelopes)
+        if envelope.seq > head:
+            self._park(sender, envelope, message.data)
+            if self._asked.get(sender) != head:
+                self._asked[sender] = head
+                self.mesh.send(sender, Sync(head))
             return
         self._take(sender, envelope, message.data)
-        while len(self.table.envelopes) in self._pending:
-            data = self._pending.pop(len(self.table.envelopes))
-            self._take(sender, decode_envelope(data), data)
+        self._drain()
+
+    def _park(self, sender: int, envelope: Envelope, data: bytes) -> None:
+        """Hold back an event ahead of the log, within bounds (see ``PARK_WINDOW``).
+
+        Only what the roster's key for its seat signed in this session is kept,
+        at most one event per position and signing seat, and at most
+        ``PARK_BYTES_PER_SEAT`` bytes per signing seat: a seat can crowd out
+        nothing but its own events. Everything else is dropped and counted;
+        what is missing is fetched again by ``Sync`` when the log gets there.
+        """
+        table = self.table
+        if envelope.seq - len(table.envelopes) > PARK_WINDOW:
+            self.dropped["too-far-ahead"] += 1
+            return
+        seat = envelope.seat
+        if envelope.session_id != table.session_id or not 0 <= seat < table.roster.seats:
+            self.dropped["not-this-session"] += 1
+            return
+        key = (envelope.seq, seat)
+        if key in self._pending:
+            self.dropped["already-held"] += 1
+            return
+        if self._parked_bytes.get(seat, 0) + len(data) > PARK_BYTES_PER_SEAT:
+            self.dropped["held-back-full"] += 1
+            return
+        try:
+            verify_envelope(envelope, table.roster.publics[seat])
+        except GleekError:
+            self.dropped["bad-signature"] += 1
+            return
+        self._pending[key] = (sender, data)
+        self._parked_bytes[seat] = self._parked_bytes.get(seat, 0) + len(data)
+        self.peak_parked = max(self.peak_parked, self.parked_bytes)
+
+    def _drain(self) -> None:
+        """Take the held-back events the log has reached, in order."""
+        while self._pending and not self.table.finished:
+            head = len(self.table.envelopes)
+            due = sorted(key for key in self._pending if key[0] <= head)
+            if not due:
+                return
+            for key in due:
+                sender, data = self._pending.pop(key)
+                self._parked_bytes[key[1]] -= len(data)
+                self._take(sender, decode_envelope(data), data)
+            if len(self.table.envelopes) == head:
+                # What was held back for this place was refused (and a true copy
+                # may have been dropped while it held the place): ask again, once.
+                if self._refetched != head:
+                    self._refetched = head
+                    for seat in self.mesh.seats():
+                        self.mesh.send(seat, Sync(head))
+                return
+        self._pending.clear()
+        self._parked_bytes.clear()
+
+    @property
+    def parked_bytes(self) -> int:
+        """Bytes of events held back, ahead of the log."""
+        return sum(self._parked_bytes.values())
 
     def _take(self, sender: int, envelope: Envelope, data: bytes) -> None:
         table = self.table

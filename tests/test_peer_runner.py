@@ -7,11 +7,13 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
+from adversary.forge import future_flood
 
 from gleek_p2p.bots.strategy import RandomStrategy
 from gleek_p2p.errors import ProtocolError
 from gleek_p2p.log.store import LogStore
 from gleek_p2p.net.messages import Bye
+from gleek_p2p.net.messages import Event as Event_
 from gleek_p2p.peer import BotPlayer, LinkUp, MemoryMesh, SessionRunner
 from gleek_p2p.rules import VARIANTS, Event
 from gleek_p2p.selfplay import make_seats
@@ -168,3 +170,34 @@ async def test_an_error_in_an_automatic_event_becomes_a_local_failure(
         verdict = runner.table.verdict
         assert verdict is not None and verdict.blamed is None
     assert run[2].table.verdict is not None and run[2].table.verdict.signer == 2
+
+
+async def test_a_flood_of_future_events_stays_bounded(tmp_path: Path) -> None:
+    from gleek_p2p.peer import PARK_BYTES_PER_SEAT, PARK_WINDOW
+
+    run, stores, meshes = runners(tmp_path, b"flood", timeout=30)
+    tasks = [asyncio.create_task(r.run()) for r in run]
+    victim = run[0]
+    peak_entries = 0
+    for mark in (10, 40, 80):
+        while len(victim.table.envelopes) < mark and not victim.table.finished:
+            await asyncio.sleep(0.001)
+        for data in future_flood(victim.table, run[1].table, 2000):
+            meshes[0]._queue.put_nowait((1, Event_(data)))
+        while not meshes[0]._queue.empty():
+            peak_entries = max(peak_entries, len(victim._pending))
+            await asyncio.sleep(0)
+    outcomes = await asyncio.wait_for(asyncio.gather(*tasks), 120)
+    # Memory: bounded by count and bytes, whatever was sent.
+    assert peak_entries <= 3 * (PARK_WINDOW + 1)
+    assert victim.peak_parked <= 3 * PARK_BYTES_PER_SEAT
+    assert victim.dropped["too-far-ahead"] >= 1500
+    assert victim.dropped["bad-signature"] > 0
+    assert victim.dropped["already-held"] + victim.dropped["held-back-full"] > 0
+    # The flood was not signed misbehaviour the log can hold: the session goes on.
+    verdicts = [r.table.verdict for r in run]
+    if all(o.finished for o in outcomes):
+        assert stores[0].records == stores[1].records == stores[2].records
+        assert verify_records(stores[0].records).fair
+    else:  # or, if anyone was blamed, only the flooder
+        assert all(v is None or v.blamed == 1 for v in verdicts)

@@ -132,3 +132,20 @@ def test_an_abort_blaming_nobody_is_a_claim() -> None:
     report = verify_records([*tables[0].encoded, abort.encode()])
     assert report.exit_code == 1
     assert all(v.seat is None and not v.proven for v in report.violations)
+
+
+def test_a_second_version_of_a_held_position_is_proven_equivocation() -> None:
+    tables = make_seats(STANDARD, 1, b"equivocate")
+    play(tables, 20)
+    held = next(e for e in tables[0].envelopes[5:] if e.seat == VICTIM)
+    victim = tables[VICTIM]
+    other = sign_envelope(victim._identity, victim.session_id, held.seq, b"\x22" * 32, VICTIM,
+                          held.kind, [b"another body"])
+    report = accuse(tables, other.encode())
+    assert report.violations[-1].seat == VICTIM and report.violations[-1].proven
+    # The same, claimed by a stranger's key: not the victim's signature, nothing proven.
+    from gleek_p2p.log.keys import Identity
+
+    forged = sign_envelope(Identity.generate(bytes(32)), victim.session_id, held.seq,
+                           held.prev, VICTIM, held.kind, [b"another body"])
+    assert_only_a_claim(accuse(tables, forged.encode()))

@@ -145,8 +145,9 @@ def _judge_abort(
     """Check an abort's evidence by replaying it where the abort stands.
 
     Only a ``Cheating`` naming the blamed seat, raised by a piece of evidence
-    of this session that chains into this log at a position no later than
-    the abort, is proof. Anything else (an event of another session, a later
+    of this session at a position no later than the abort (chained to this
+    log at the abort's position; a second version of an event the log holds
+    before it) is proof. Anything else (an event of another session, a later
     position, a fork of the chain, an error that is not ``Cheating``) is
     reported as the signer's claim: identity keys are long-lived, so a seat
     can always show something the victim once signed somewhere else.
@@ -190,12 +191,15 @@ def _proof_in(
             replay.receive(decode_envelope(record), record)
     except GleekError:
         return None  # the log itself fails before the abort: the main replay says so
-    # The evidence must hang on this chain: at its position, the event
-    # before it must be the one this log holds there.
-    expected_prev = bytes(32) if evidence.seq == 0 else event_hash(replay.envelopes[
-        evidence.seq - 1])
-    if evidence.prev != expected_prev:
-        return None
+    # At the abort's position the evidence must hang on this chain (the event
+    # before it is the one this log holds). Before it, only a second event for
+    # a position the log holds can raise Cheating: two signatures by one seat
+    # for one position of this session, which no honest seat ever makes.
+    if evidence.seq == verdict.seq:
+        expected_prev = bytes(32) if evidence.seq == 0 else event_hash(
+            replay.envelopes[evidence.seq - 1])
+        if evidence.prev != expected_prev:
+            return None
     try:
         replay.receive(evidence, item)
     except Cheating as exc:

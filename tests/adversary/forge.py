@@ -176,3 +176,26 @@ def _broadcast(tables: list[Table], envelope: Envelope, records: list[bytes]) ->
         with contextlib.suppress(GleekError):
             table.receive(envelope, data)
     records.append(data)
+
+
+def future_flood(victim: Table, flooder: Table, count: int, size: int = 16_000,
+                 first: int = 0) -> list[bytes]:
+    """What a seated peer floods another with to grow its held-back events: a quarter
+    far ahead of ``victim``'s log, the rest near (in the window and just past it),
+    each signed with the flooder's real key but for every seventh, forged."""
+    from gleek_p2p.log.envelope import sign_envelope
+    from gleek_p2p.log.keys import Identity
+
+    identity = flooder._identity
+    assert identity is not None and flooder.seat is not None
+    stranger = Identity.generate(bytes(32))
+    head = len(victim.envelopes)
+    padding = b"\xee" * size
+    out = []
+    for i in range(first, first + count):
+        seq = head + 1000 + i if i % 4 == 0 else head + 1 + i % 80
+        signer = stranger if i % 7 == 0 else identity
+        envelope = sign_envelope(signer, victim.session_id, seq, bytes([i % 256]) * 32,
+                                 flooder.seat, ev.SEED, [padding, i])
+        out.append(envelope.encode())
+    return out
