@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 
 from gleek_p2p.bots.registry import make_strategies
 from gleek_p2p.errors import GleekError
-from gleek_p2p.log.store import LogStore, scan
+from gleek_p2p.log.store import LogStore, scan_fd
 from gleek_p2p.report import json_report, text_report
 from gleek_p2p.rules import VARIANTS
 from gleek_p2p.selfplay import selfplay
@@ -39,10 +40,14 @@ def run_selfplay(args: argparse.Namespace) -> int:
 
 
 def read_log(path: Path) -> tuple[list[bytes], str]:
-    """The records of a log file, read without changing it, and a note on its tail."""
-    data = path.read_bytes()
-    records, good = scan(data, path)
-    note = "" if good == len(data) else f"{len(data) - good} bytes of torn tail ignored"
+    """The records of a log file, read record by record without changing it, and a
+    note on its tail. A file over ``MAX_LOG_BYTES`` is refused unread."""
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        records, good, size = scan_fd(fd, path)
+    finally:
+        os.close(fd)
+    note = "" if good == size else f"{size - good} bytes of torn tail ignored"
     return records, note
 
 

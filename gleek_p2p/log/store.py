@@ -21,6 +21,7 @@ from __future__ import annotations
 import os
 import struct
 import zlib
+from collections.abc import Callable
 from pathlib import Path
 from types import TracebackType
 
@@ -61,34 +62,74 @@ def _write_all(fd: int, data: bytes, offset: int) -> None:
         offset += written
 
 
+MAX_LOG_BYTES = 64 << 20
+"""Largest log file read (64 MiB). A session of the maximum 120 hands is about
+3 MiB; anything larger is not a session log and is refused before reading."""
+
+_CHUNK = 1 << 20
+
+Reader = Callable[[int, int], bytes]
+"""``read(offset, n)``: up to ``n`` bytes of the file from ``offset``."""
+
+
 def scan(data: bytes, path: object = "log") -> tuple[list[bytes], int]:
     """Parse a whole log file: (the whole records, the offset where they end).
 
     Bytes after that offset are a torn tail. Raises ProtocolError if the
     header is wrong or a damaged record has data after it.
     """
-    if data[: len(MAGIC)] != MAGIC[: min(len(data), len(MAGIC))]:
+    return _scan(lambda offset, n: data[offset : offset + n], len(data), path)
+
+
+def scan_fd(fd: int, path: object = "log") -> tuple[list[bytes], int, int]:
+    """``scan`` reading an open file record by record: (records, end, file size).
+
+    Never holds more of the file than one record (or one 1 MiB chunk of a
+    zero tail); refuses a file larger than ``MAX_LOG_BYTES`` without reading it.
+    """
+    size = os.fstat(fd).st_size
+    if size > MAX_LOG_BYTES:
+        raise ProtocolError(
+            f"{path} is {size} bytes, more than any session log can be "
+            f"({MAX_LOG_BYTES >> 20} MiB): it was not read"
+        )
+    records, end = _scan(lambda offset, n: os.pread(fd, n, offset), size, path)
+    return records, end, size
+
+
+def _zeros_to_end(read: Reader, offset: int, size: int) -> bool:
+    while offset < size:
+        chunk = read(offset, min(_CHUNK, size - offset))
+        if not chunk or chunk.count(0) != len(chunk):
+            return False
+        offset += len(chunk)
+    return True
+
+
+def _scan(read: Reader, size: int, path: object) -> tuple[list[bytes], int]:
+    start = read(0, len(HEADER))
+    if start[: len(MAGIC)] != MAGIC[: min(len(start), len(MAGIC))]:
         raise ProtocolError(f"{path} is not a gleek-p2p log file")
-    if len(data) < len(HEADER):
-        if data == HEADER[: len(data)]:
+    if size < len(HEADER):
+        if start == HEADER[: len(start)]:
             return [], 0  # crashed while creating the file: nothing was acknowledged
         raise ProtocolError(f"{path} has an unsupported log format version")
-    (version,) = _LEN.unpack_from(data, len(MAGIC))
+    (version,) = _LEN.unpack_from(start, len(MAGIC))
     if version != FORMAT_VERSION:
         raise ProtocolError(f"{path} has log format version {version}, expected {FORMAT_VERSION}")
     records: list[bytes] = []
     offset = len(HEADER)
-    size = len(data)
     while offset < size:
         if size - offset < _HEAD_SIZE:
             break  # not even a whole record header: torn
-        length_field = data[offset : offset + 4]
+        head = read(offset, _HEAD_SIZE)
+        length_field = head[:4]
         (length,) = _LEN.unpack(length_field)
-        if _crc(length_field) != data[offset + 4 : offset + 8] or not 0 < length <= MAX_RECORD:
+        if _crc(length_field) != head[4:8] or not 0 < length <= MAX_RECORD:
             # The length is unreadable, so where the record ends is unknown.
             # Only a tail of zeros (the file grew but the data never reached
             # the disk) can be a torn write; anything else is damage.
-            if data.count(0, offset) == size - offset:
+            if _zeros_to_end(read, offset, size):
                 break
             raise ProtocolError(
                 f"{path} is corrupt: the header of record {len(records)} at byte "
@@ -97,8 +138,9 @@ def scan(data: bytes, path: object = "log") -> tuple[list[bytes], int]:
         end = offset + _FRAME_OVERHEAD + length
         if end > size:
             break  # the last record was cut short
-        payload = data[offset + _HEAD_SIZE : end - 4]
-        if _crc(payload, zlib.crc32(length_field)) != data[end - 4 : end]:
+        body = read(offset + _HEAD_SIZE, length + 4)
+        payload = body[:length]
+        if _crc(payload, zlib.crc32(length_field)) != body[length:]:
             if end == size:
                 break  # the last record is torn
             raise ProtocolError(
@@ -144,9 +186,7 @@ class LogStore:
                     fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
                 except BlockingIOError:
                     raise GleekError(f"the log {path} is in use by another process") from None
-            size = os.fstat(fd).st_size
-            data = os.pread(fd, size, 0) if size else b""
-            records, end = scan(data, path)
+            records, end, size = scan_fd(fd, path)
             if end == 0:  # new, or a crash before the header was durable
                 os.ftruncate(fd, 0)
                 _write_all(fd, HEADER, 0)
