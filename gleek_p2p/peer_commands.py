@@ -150,8 +150,9 @@ async def play_session(
         name = roster.session_id.hex()
         secret = secrets.get(name)
         if secret is None:
-            secret = random(32)
-            secrets.put(name, secret)
+            # Under the secrets file's lock: a peer sharing this data directory
+            # may be adding its own secret at the same moment.
+            secret = secrets.setdefault(name, random(32))
         marker = files.current_marker(config.table)
         marker.with_suffix(".tmp").write_text(
             f"{path}\n{canonical.encode(roster.to_body()).hex()}\n")

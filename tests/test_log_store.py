@@ -266,7 +266,50 @@ def test_secret_store(tmp_path: Path) -> None:
     again.discard("hand")
     again.discard("absent")
     assert SecretStore.open(path).names() == ["deck"]
-    assert [p.name for p in path.parent.iterdir()] == ["session.secrets"]
+    # No temporary file left behind: the secrets and the lock beside them.
+    assert sorted(p.name for p in path.parent.iterdir()) == [
+        "session.secrets", "session.secrets.lock"]
+
+
+def test_peers_sharing_a_secrets_file_lose_nothing(tmp_path: Path) -> None:
+    """Two peers (threads here; the lock is per open file, as for processes) each
+    opened the file before the other wrote, then add their secrets in a race."""
+    import threading
+
+    path = tmp_path / "secrets"
+    SecretStore.open(path).put("old", b"0")
+    stores = [SecretStore.open(path) for _ in range(2)]  # both now hold a stale copy
+    start = threading.Barrier(2)
+
+    def peer(index: int) -> None:
+        start.wait()
+        for i in range(40):
+            stores[index].put(f"peer{index}-{i}", bytes([index, i]))
+
+    threads = [threading.Thread(target=peer, args=(i,)) for i in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    names = SecretStore.open(path).names()
+    assert len(names) == 81 and "old" in names
+
+
+def test_two_processes_racing_for_one_session_secret_agree(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    path = tmp_path / "secrets"
+    code = ("import sys; from gleek_p2p.log.store import SecretStore; "
+            "s = SecretStore.open(sys.argv[1]); "
+            "[s.put(f'{sys.argv[2]}-{i}', b'x') for i in range(30)]; "
+            "print(s.setdefault('session', sys.argv[2].encode()).decode())")
+    procs = [subprocess.Popen([sys.executable, "-c", code, str(path), name],
+                              stdout=subprocess.PIPE, text=True) for name in ("a", "b")]
+    chosen = {proc.communicate(timeout=120)[0].strip() for proc in procs}
+    final = SecretStore.open(path)
+    assert len(chosen) == 1 and final.get("session") == chosen.pop().encode()
+    assert len(final.names()) == 61
 
 
 def test_secret_store_refuses_readable_or_damaged(tmp_path: Path) -> None:

@@ -271,7 +271,10 @@ class SecretStore:
     The file is mode 0600 and replaced atomically (write, fsync, rename,
     fsync the directory) on every change, so it is always either the old or
     the new content. Layout: ``SECRETS_MAGIC`` then the canonical encoding
-    of a list of ``[name, value]`` pairs sorted by name.
+    of a list of ``[name, value]`` pairs sorted by name. Every change holds
+    an exclusive lock on ``<file>.lock`` and re-reads the file under it:
+    peers sharing a data directory each add their own secret, and neither
+    writes back a stale copy over the other's.
     """
 
     def __init__(self, path: Path, entries: dict[str, bytes]) -> None:
@@ -282,8 +285,12 @@ class SecretStore:
     def open(cls, path: Path | str) -> SecretStore:
         """Load ``path`` (empty if absent); refuse a file others can read."""
         path = Path(path)
+        return cls(path, cls._read(path))
+
+    @staticmethod
+    def _read(path: Path) -> dict[str, bytes]:
         if not path.exists():
-            return cls(path, {})
+            return {}
         check_private_file(path, "secrets file")
         data = path.read_bytes()
         if not data.startswith(SECRETS_MAGIC):
@@ -302,7 +309,7 @@ class SecretStore:
             ):
                 raise ProtocolError(f"{path} is damaged")
             entries[pair[0]] = pair[1]
-        return cls(path, entries)
+        return entries
 
     def get(self, name: str) -> bytes | None:
         """The secret stored under ``name``, or None."""
@@ -314,21 +321,39 @@ class SecretStore:
 
     def put(self, name: str, value: bytes) -> None:
         """Store ``value`` under ``name``, durably, before returning."""
-        entries = dict(self._entries)
-        entries[name] = bytes(value)
-        self._save(entries)
+        def edit(entries: dict[str, bytes]) -> None:
+            entries[name] = bytes(value)
+        self._change(edit)
+
+    def setdefault(self, name: str, value: bytes) -> bytes:
+        """The secret under ``name`` as the file holds it now; if it holds none,
+        store ``value`` (durably) and return it."""
+        def edit(entries: dict[str, bytes]) -> None:
+            entries.setdefault(name, bytes(value))
+        self._change(edit)
+        return self._entries[name]
 
     def discard(self, name: str) -> None:
         """Forget ``name`` (durably); no error if absent."""
-        if name in self._entries:
-            entries = dict(self._entries)
-            del entries[name]
-            self._save(entries)
+        def edit(entries: dict[str, bytes]) -> None:
+            entries.pop(name, None)
+        self._change(edit)
 
-    def _save(self, entries: dict[str, bytes]) -> None:
-        pairs = [[name, entries[name]] for name in sorted(entries)]
-        data = SECRETS_MAGIC + canonical.encode(pairs)
+    def _change(self, edit: Callable[[dict[str, bytes]], None]) -> None:
         if not self.path.parent.exists():
             self.path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-        write_private_file(self.path, data, replace=True)
-        self._entries = entries
+        lock = os.open(self.path.with_name(self.path.name + ".lock"),
+                       os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            if fcntl is not None:
+                fcntl.flock(lock, fcntl.LOCK_EX)
+            current = self._read(self.path)
+            entries = dict(current)
+            edit(entries)
+            if entries != current:
+                pairs = [[name, entries[name]] for name in sorted(entries)]
+                write_private_file(self.path, SECRETS_MAGIC + canonical.encode(pairs),
+                                   replace=True)
+            self._entries = entries
+        finally:
+            os.close(lock)  # closing the descriptor releases the lock
