@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 from pathlib import Path
 
 from gleek_p2p.bots.registry import make_strategies
 from gleek_p2p.errors import GleekError
-from gleek_p2p.log.store import LogStore, scan_fd
+from gleek_p2p.log.store import LogStore, read_log_file
 from gleek_p2p.report import json_report, text_report
 from gleek_p2p.rules import VARIANTS
 from gleek_p2p.selfplay import selfplay
@@ -42,11 +41,7 @@ def run_selfplay(args: argparse.Namespace) -> int:
 def read_log(path: Path) -> tuple[list[bytes], str]:
     """The records of a log file, read record by record without changing it, and a
     note on its tail. A file over ``MAX_LOG_BYTES`` is refused unread."""
-    fd = os.open(path, os.O_RDONLY)
-    try:
-        records, good, size = scan_fd(fd, path)
-    finally:
-        os.close(fd)
+    records, good, size = read_log_file(path)
     note = "" if good == size else f"{size - good} bytes of torn tail ignored"
     return records, note
 

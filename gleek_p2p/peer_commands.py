@@ -30,12 +30,14 @@ from gleek_p2p.lobby import Address, ConnectionMesh, Lobby, LobbyConfig
 from gleek_p2p.log import canonical
 from gleek_p2p.log.envelope import decode_envelope
 from gleek_p2p.log.keys import Identity, ensure_private_dir, fingerprint, load_or_create_identity
-from gleek_p2p.log.store import LogStore, SecretStore
+from gleek_p2p.log.store import LogStore, SecretStore, read_log_file
 from gleek_p2p.net.discovery import Discovery
 from gleek_p2p.peer import LEFT_THE_TABLE, BotPlayer, Outcome, Player, SessionRunner
 from gleek_p2p.rules import VARIANTS, Variant
 from gleek_p2p.table.roster import Roster
 from gleek_p2p.table.session import Table
+
+log = logging.getLogger(__name__)
 
 
 def default_data_dir() -> Path:
@@ -66,7 +68,12 @@ class SessionFiles:
         return SecretStore.open(self.data_dir / "secrets")
 
     def unfinished(self, table: str, identity: Identity) -> tuple[Roster, Path] | None:
-        """The unfinished session of this table to resume, if any."""
+        """The unfinished session of this table to resume, if any.
+
+        The log the marker names is only read (never opened for writing here),
+        and it must be this data directory's log for the marker's session: a
+        marker naming any other file (an empty one included) resumes nothing.
+        """
         marker = self.current_marker(table)
         if not marker.exists():
             return None
@@ -76,8 +83,10 @@ class SessionFiles:
         path = Path(lines[0])
         records: list[bytes] = []
         if path.exists():
-            with LogStore.open(path) as store:
-                records = list(store.records)
+            try:
+                records = read_log_file(path)[0]
+            except GleekError:
+                return None  # not a log: nothing of ours to resume there
         if records:
             roster = Roster.from_body(decode_envelope(records[0]).body)
         elif len(lines) > 1:
@@ -93,6 +102,10 @@ class SessionFiles:
         else:
             return None
         if roster.seat_of(identity.public) is None:
+            return None
+        if os.path.abspath(path) != os.path.abspath(self.log_path(roster.session_id)):
+            log.warning("the resume marker %s names %s, not this session's log; ignored",
+                        marker, path)
             return None
         return roster, path
 

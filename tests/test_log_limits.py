@@ -71,3 +71,30 @@ def test_the_stream_reader_agrees_with_the_whole_file_reader(tmp_path: Path) -> 
         assert records == expected[0]
         assert (note == "") == (expected[1] == cut)
     assert os.path.getsize(path) == 7
+
+
+def test_a_resume_marker_naming_an_empty_file_writes_nothing_into_it(tmp_path: Path) -> None:
+    from gleek_p2p.log import canonical
+    from gleek_p2p.peer_commands import SessionFiles
+    from gleek_p2p.rules import VARIANTS
+    from gleek_p2p.selfplay import make_seats
+
+    table = make_seats(VARIANTS["standard"], 1, b"marker")[1]
+    assert table._identity is not None
+    files = SessionFiles(tmp_path / "data")
+    marker = files.current_marker("t/1")
+    marker.parent.mkdir(parents=True)
+    roster_line = canonical.encode(table.roster.to_body()).hex()
+    precious = tmp_path / "precious.txt"
+    for content in (b"", b"not a log at all"):
+        precious.write_bytes(content)
+        marker.write_text(f"{precious}\n{roster_line}\n")
+        assert files.unfinished("t/1", table._identity) is None
+        assert precious.read_bytes() == content  # no header written, nothing cut
+    # The session's own log, empty after a crash while it was created: resumed.
+    own = files.log_path(table.roster.session_id)
+    own.parent.mkdir(parents=True)
+    own.write_bytes(b"")
+    marker.write_text(f"{own}\n{roster_line}\n")
+    assert files.unfinished("t/1", table._identity) == (table.roster, own)
+    assert own.read_bytes() == b""  # looking is not writing

@@ -97,6 +97,19 @@ def scan_fd(fd: int, path: object = "log") -> tuple[list[bytes], int, int]:
     return records, end, size
 
 
+def read_log_file(path: Path | str) -> tuple[list[bytes], int, int]:
+    """``scan_fd`` of the file at ``path``, opened read-only: nothing is written,
+    not even to an empty file. Raises ProtocolError for what is not a regular file."""
+    path = Path(path)
+    if not path.is_file():
+        raise ProtocolError(f"{path} is not a regular file")
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    try:
+        return scan_fd(fd, path)
+    finally:
+        os.close(fd)
+
+
 def _zeros_to_end(read: Reader, offset: int, size: int) -> bool:
     while offset < size:
         chunk = read(offset, min(_CHUNK, size - offset))
