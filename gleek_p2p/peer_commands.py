@@ -36,6 +36,7 @@ from gleek_p2p.peer import LEFT_THE_TABLE, BotPlayer, Outcome, Player, SessionRu
 from gleek_p2p.rules import VARIANTS, Variant
 from gleek_p2p.table.roster import Roster
 from gleek_p2p.table.session import Table
+from gleek_p2p.text import printable
 
 log = logging.getLogger(__name__)
 
@@ -213,7 +214,7 @@ def _discovery(args: argparse.Namespace) -> Discovery | None:
 
 
 def _say(text: str) -> None:
-    print(text, file=sys.stderr, flush=True)
+    print(printable(text), file=sys.stderr, flush=True)
 
 
 def _log_to_file(data_dir: Path) -> None:

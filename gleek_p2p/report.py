@@ -13,6 +13,7 @@ from typing import Any
 from gleek_p2p.log.keys import fingerprint
 from gleek_p2p.rules import PHASE_NAMES, State, card_label, card_rank, card_suit
 from gleek_p2p.table.verify import VerifyReport
+from gleek_p2p.text import printable
 
 SUITS = ("♠", "♥", "♦", "♣")
 RANK_WORDS = ("Aces", "Kings", "Queens", "Jacks", "Tens", "Nines", "Eights", "Sevens",
@@ -167,7 +168,7 @@ def chart(series: Sequence[Sequence[int]], names: Sequence[str], height: int = 1
 def text_report(report: VerifyReport) -> str:
     """The full human report: per hand, totals, verdict, chart."""
     if not report.readable:
-        return f"Not a readable session log: {report.error}\nVerdict: UNREADABLE"
+        return f"Not a readable session log: {printable(report.error)}\nVerdict: UNREADABLE"
     assert report.roster is not None
     names = report.roster.names
     out = [
@@ -201,7 +202,9 @@ def text_report(report: VerifyReport) -> str:
         out.append("")
         out.append("Running totals (pence):")
         out.extend(chart(series, names))
-    return "\n".join(out)
+    # Each line's peer-provided parts were made inert where they were written;
+    # this is the last guard before a terminal.
+    return "\n".join(printable(line) for line in out)
 
 
 def json_report(report: VerifyReport) -> dict[str, Any]:

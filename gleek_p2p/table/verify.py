@@ -17,6 +17,7 @@ from gleek_p2p.log.envelope import decode_envelope, event_hash
 from gleek_p2p.table import events as ev
 from gleek_p2p.table.roster import Roster
 from gleek_p2p.table.session import HandRecord, Stage, Table, Verdict
+from gleek_p2p.text import printable
 
 
 @dataclass(frozen=True)
@@ -36,7 +37,8 @@ class Violation:
             name = names[self.seat] if names and 0 <= self.seat < len(names) else ""
             who = f"seat {self.seat}{f' ({name})' if name else ''} - "
         claim = "" if self.proven else " (claimed by another seat; the log cannot prove it)"
-        return f"{where}{who}{self.reason}{claim}"
+        # The reason may be a peer's words (an abort's): shown inert, on one line.
+        return f"{where}{who}{printable(self.reason)}{claim}"
 
 
 @dataclass

@@ -24,6 +24,7 @@ from gleek_p2p.rules import Cut, Deal, Event, Reveal, State, apply, new_session,
 from gleek_p2p.table.roster import Roster
 from gleek_p2p.table.session import Table
 from gleek_p2p.table.verify import VerifyReport, verify_records
+from gleek_p2p.text import printable
 
 from .narrate import narrate
 from .screen import TableScreen
@@ -250,7 +251,7 @@ def run_replay(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return 2
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
-        print("\n".join(replay.transcript(seat)))
+        print("\n".join(printable(line) for line in replay.transcript(seat)))
         return 0
     ReplayScreen(replay, seat).screen.app.run()
     return 0

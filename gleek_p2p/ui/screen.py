@@ -42,6 +42,8 @@ from prompt_toolkit.output import ColorDepth, Output
 from prompt_toolkit.styles import Style
 from prompt_toolkit.widgets import Frame
 
+from gleek_p2p.text import printable
+
 from .render import (
     CHOICE_ROWS,
     HAND_ROWS,
@@ -197,7 +199,8 @@ class TableScreen:
         ))
 
     def _log_text(self) -> Fragments:
-        return join([[(style or "class:event", text)] for style, text in self.log])
+        # The log pane shows what peers said (reasons, names): never a raw control character.
+        return join([[(style or "class:event", printable(text))] for style, text in self.log])
 
     def _status_line(self) -> Fragments:
         width = self._width()
@@ -218,7 +221,7 @@ class TableScreen:
             return join([[("", self._leave_question())], [("", "")],
                          [("class:prompt", "y: leave   n or Esc: stay")]])
         if self.overlay == "end":
-            return join([[line] for line in self.end_lines])
+            return join([[(style, printable(text))] for style, text in self.end_lines])
         return []
 
     # ---------------------------------------------------------- keys
