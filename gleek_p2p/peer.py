@@ -543,7 +543,6 @@ class SessionRunner:
                 self.mesh.send(seat, Event(data))
         self._update(applied, None)
 
-
     def _peer_failed(self, envelope: Envelope) -> bool:
         """End the session if ``envelope`` is another seat's signed word that its own
         peer failed, at a position this log already holds (it signed where it stood
