@@ -529,7 +529,7 @@ class SessionRunner:
             self._abort(exc.seat, exc.reason, evidence)
             return
         except ProtocolError as exc:
-            if self._peer_failed(envelope):
+            if self._forked_abort(envelope):
                 return
             # Not provable against anyone (it may be a stale relay); drop it.
             self._drop("rejected",
@@ -543,14 +543,20 @@ class SessionRunner:
                 self.mesh.send(seat, Event(data))
         self._update(applied, None)
 
-    def _peer_failed(self, envelope: Envelope) -> bool:
-        """End the session if ``envelope`` is another seat's signed word that its own
-        peer failed, at a position this log already holds (it signed where it stood
-        when it failed, while the others went on). That seat will not go on, so
-        waiting for it would only end in blaming it for a timeout."""
+    def _forked_abort(self, envelope: Envelope) -> bool:
+        """End the session if ``envelope`` is another seat's signed abort at a position
+        this log already holds with another event.
+
+        That seat ended the session where it stood (its peer failed, or it
+        saw something before the event we took there) while the others went
+        on; it will sign nothing more on this chain, so waiting for it would
+        only end in blaming an honest seat for a timeout. Nothing about the
+        fork can be proven here: the abort this seat signs blames nobody and
+        carries the other as evidence.
+        """
         table = self.table
         if (envelope.kind != ev.ABORT or table.finished or envelope.seq >= len(table.envelopes)
-                or envelope.session_id != table.session_id
+                or envelope.session_id != table.session_id or envelope.seat == table.seat
                 or not 0 <= envelope.seat < table.roster.seats):
             return False
         try:
@@ -558,11 +564,17 @@ class SessionRunner:
             abort = ev.Abort.from_body(envelope.body)
         except GleekError:
             return False
-        if abort.cause != ev.LOCAL_FAILURE:
-            return False
-        name = printable(table.roster.names[envelope.seat])
-        self._abort(None, f"{name}'s peer failed and left the session; nobody is to blame",
-                    (envelope.encode(),))
+        names = table.roster.names
+        name = printable(names[envelope.seat])
+        if abort.cause == ev.LOCAL_FAILURE:
+            reason = f"{name}'s peer failed and left the session; nobody is to blame"
+        else:
+            blamed = "nobody" if abort.blamed is None or not 0 <= abort.blamed < len(names) \
+                else printable(names[abort.blamed])
+            reason = (f"{name} ended the session at event {envelope.seq}, where this log "
+                      f"holds another event (blaming {blamed}: {printable(abort.reason)}); "
+                      "nothing can be proven here")
+        self._abort(None, reason, (envelope.encode(),))
         return True
 
 

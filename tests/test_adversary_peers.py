@@ -73,3 +73,43 @@ async def test_honest_peers_catch_and_blame_the_cheater(tmp_path: Path, name: st
         report = verify_records(records)
         assert report.exit_code == 1
         assert report.violations[0].seat == CHEATER and report.violations[0].proven
+
+
+async def test_a_dispute_out_of_turn_during_the_shuffle_blames_only_the_disputer(
+        tmp_path: Path) -> None:
+    """Seat 1 disputes while another seat is due in the deck set-up: the seat due next
+    must not crash or be blamed; the disputer is blamed, or its dispute is dropped."""
+    from gleek_p2p.net.messages import Event
+    from gleek_p2p.table import events as ev
+    from gleek_p2p.table.session import Stage
+
+    tables = make_seats(VARIANTS["standard"], 1, b"dispute-out-of-turn")
+    meshes = MemoryMesh.create(3)
+    runners = [SessionRunner(t, LogStore.open(tmp_path / f"{s}.gleeklog"), m,
+                             BotPlayer(RandomStrategy(s)), timeout=20)
+               for s, (t, m) in enumerate(zip(tables, meshes, strict=True))]
+    tasks = [asyncio.create_task(r.run()) for r in runners]
+    disputer = tables[CHEATER]
+    while True:
+        exp = disputer.expected()
+        if disputer.stage is Stage.DECK and exp is not None and exp.seat != CHEATER:
+            break
+        await asyncio.sleep(0)
+    dispute = disputer._sign(ev.DISPUTE, [0])
+    for seat in range(3):
+        if seat != CHEATER:
+            meshes[seat]._queue.put_nowait((CHEATER, Event(dispute.encode())))
+    outcomes = await asyncio.wait_for(asyncio.gather(*tasks), 120)
+    for runner in runners:
+        assert runner.failure is None  # nobody's runner crashed
+        verdict = runner.table.verdict
+        assert verdict is None or verdict.blamed in (None, CHEATER)
+    if not all(o.finished for o in outcomes):
+        # Whoever took the dispute at its place blamed the disputer; a seat whose
+        # log already held that place ended blaming nobody (nothing to prove there).
+        honest = [r for r in runners if r.table.seat != CHEATER]
+        assert any(r.table.verdict is not None and r.table.verdict.blamed == CHEATER
+                   for r in honest)
+        for runner in honest:
+            report = verify_records(runner.store.records)
+            assert not any(v.seat not in (None, CHEATER) for v in report.violations)
