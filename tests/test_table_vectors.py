@@ -9,6 +9,7 @@ import pytest
 from adversary.vectors import build
 
 from gleek_p2p.commands import read_log, verify_file
+from gleek_p2p.rules import RULINGS, ruling_switches
 
 VECTORS = Path(__file__).resolve().parent.parent / "protocol" / "vectors" / "sessions"
 INDEX = json.loads((VECTORS / "index.json").read_text())
@@ -21,6 +22,8 @@ def test_vector_verdict(entry: dict[str, object]) -> None:
     if entry["exit_code"] == 0:
         assert report.fair and report.complete
         assert list(report.hands[-1].state.totals) == entry["totals"]
+        # Each log is replayed under the rulings it records (old logs: the first).
+        assert ruling_switches(report.hands[-1].state.variant) == entry["rulings"]
         return
     first = report.violations[0]
     assert first.seq == entry["event"]
@@ -33,3 +36,22 @@ def test_vectors_match_the_code() -> None:
     for vector in build():
         records, tail = read_log(VECTORS / f"{vector.name}.gleeklog")
         assert records == vector.records and not tail, vector.name
+
+
+def test_old_vectors_verify_under_the_first_rulings() -> None:
+    # Logs written before the rulings switches name none: every ruling is off.
+    for name in ("valid-standard", "valid-two", "hidden-combination"):
+        report = verify_file(VECTORS / f"{name}.gleeklog")
+        assert report.roster is not None
+        variant = report.roster.variant
+        assert variant == variant.first_rulings(), name
+        assert not any(getattr(variant, r.switch) for r in RULINGS)
+    hidden = verify_file(VECTORS / "hidden-combination.gleeklog")
+    assert "must declare" in hidden.violations[0].reason
+
+
+def test_new_vectors_use_the_current_rulings() -> None:
+    for name in ("valid-standard-rulings", "valid-modern-rulings", "undeclared-gleek"):
+        report = verify_file(VECTORS / f"{name}.gleeklog")
+        assert report.roster is not None and report.fair, name
+        assert report.roster.variant == report.roster.variant.game(), name

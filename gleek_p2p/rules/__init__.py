@@ -89,7 +89,15 @@ from .scoring import (
     trick_points,
 )
 from .state import PHASE_NAMES, HandLedger, Phase, State, new_session
-from .variant import VARIANTS, Variant, variant_name
+from .variant import (
+    RULINGS,
+    VARIANTS,
+    Ruling,
+    Variant,
+    ruling_switches,
+    rulings_in_force,
+    variant_name,
+)
 from .view import SeatView, seat_view
 
 __all__ = [
@@ -99,6 +107,7 @@ __all__ = [
     "MAX_STAKE",
     "OPENING_BID",
     "PHASE_NAMES",
+    "RULINGS",
     "TALON",
     "VARIANTS",
     "ActionEvent",
@@ -119,6 +128,7 @@ __all__ = [
     "Play",
     "Rank",
     "Reveal",
+    "Ruling",
     "SeatView",
     "See",
     "ShowRuff",
@@ -162,6 +172,8 @@ __all__ = [
     "ruff_stake",
     "ruff_value",
     "ruff_winner",
+    "ruling_switches",
+    "rulings_in_force",
     "running_ledger",
     "seat_view",
     "session_totals",

@@ -533,7 +533,8 @@ def _declare(s: State, e: Declare) -> State:
     for who, done in s.declarations:
         if who == seat and s.cards[done[0]] % RANKS_PER_SUIT == rank:
             raise IllegalMove("you already declared that rank", seat)
-    if len(slots) == 3:
+    if len(slots) == 3 and not s.variant.optional_declaring:
+        # First rulings: declaring is compulsory, so three of four is a hidden card.
         cards = s.cards
         same = sum(
             1 for x in s.holding[seat] if cards[x] >= 0 and cards[x] % RANKS_PER_SUIT == rank
@@ -562,7 +563,7 @@ def _undeclared(s: State, seat: int) -> list[int]:
 
 def _end_declare(s: State, e: EndDeclare) -> State:
     seat = _actor(s, e.seat, Phase.DECLARE, "end declaring")
-    pending = _undeclared(s, seat)
+    pending = [] if s.variant.optional_declaring else _undeclared(s, seat)
     if pending:
         name = ("Aces", "Kings", "Queens", "Jacks", "Tens", "Nines", "Eights", "Sevens",
                 "Sixes", "Fives", "Fours")[pending[0]]
@@ -782,6 +783,7 @@ def _legal_plays(s: State, seat: int) -> list[Event]:
 
 
 def _legal_declares(s: State, seat: int) -> list[Event]:
+    optional = s.variant.optional_declaring
     cards = s.cards
     done = {cards[sl[0]] % RANKS_PER_SUIT for who, sl in s.declarations if who == seat}
     by_rank: dict[int, list[int]] = {}
@@ -796,6 +798,9 @@ def _legal_declares(s: State, seat: int) -> list[Event]:
         group = by_rank[rank]
         if len(group) == 3 or len(group) == 4:
             out.append(Declare(seat, tuple(group)))
-    if not _undeclared(s, seat):
+        if len(group) == 4 and optional:
+            # A seat may show three of its four: they are paid as a gleek.
+            out.extend(Declare(seat, three) for three in itertools.combinations(group, 3))
+    if optional or not _undeclared(s, seat):
         out.append(EndDeclare(seat))
     return out

@@ -14,13 +14,15 @@ from pathlib import Path
 from typing import Any
 
 from gleek_p2p.bots.strategy import RandomStrategy
-from gleek_p2p.log.envelope import decode_envelope, sign_envelope
+from gleek_p2p.log.envelope import Envelope, decode_envelope, sign_envelope
 from gleek_p2p.log.keys import Identity
 from gleek_p2p.log.store import LogStore
-from gleek_p2p.rules import VARIANTS
+from gleek_p2p.rules import VARIANTS, ruling_switches
 from gleek_p2p.selfplay import _derive, selfplay
+from gleek_p2p.table.session import Table
 
-from .scenarios import SCENARIOS
+from .forge import run_session
+from .scenarios import CHEATER, FIRST_RULINGS, SCENARIOS, _hidden_combination
 
 
 @dataclass(frozen=True)
@@ -30,23 +32,57 @@ class Vector:
     expect: dict[str, Any]
 
 
-def _valid(variant: str, hands: int, seed: bytes) -> list[bytes]:
+def _valid(variant: str, hands: int, seed: bytes, first_rulings: bool = True) -> list[bytes]:
     v = VARIANTS[variant]
+    if first_rulings:
+        v = v.first_rulings()
     return selfplay(v, hands, seed, [RandomStrategy(seed + bytes([s]))
                                      for s in range(v.players)]).records
 
 
+def _undeclared_gleek() -> list[bytes]:
+    """A session under the current rulings in which seat 1 keeps a gleek undeclared."""
+    for attempt in range(40):
+        kept: list[int] = []
+
+        def keep(table: Table, honest: Envelope | None, index: int,
+                 kept: list[int] = kept) -> Envelope | None:
+            envelope = _hidden_combination(table, honest, index)
+            if envelope is not None:
+                kept.append(index)
+            return envelope
+
+        result = run_session(keep, cheater=CHEATER, seed=f"undeclared-{attempt}".encode(),
+                             variant=VARIANTS["standard"])
+        if kept and not result.errors:
+            return result.records
+    raise AssertionError("no deal gave seat 1 a combination to keep")
+
+
 def build() -> list[Vector]:
-    """Every vector, deterministically."""
+    """Every vector, deterministically.
+
+    The vectors written before the rulings switches (SPEC 1.5) are played
+    under the first rulings, as they were, so their bytes stay the same;
+    those named ``*-rulings`` and ``undeclared-gleek`` are played under the
+    current rulings.
+    """
     base = _valid("standard", 1, b"vector-standard")
     two = _valid("two", 1, b"vector-two")
     from gleek_p2p.table.verify import verify_records
 
     out = []
-    for name, records in (("valid-standard", base), ("valid-two", two)):
+    for name, records in (
+        ("valid-standard", base),
+        ("valid-two", two),
+        ("valid-standard-rulings", _valid("standard", 2, b"vector-standard-rulings", False)),
+        ("valid-modern-rulings", _valid("modern", 2, b"vector-modern-rulings", False)),
+        ("undeclared-gleek", _undeclared_gleek()),
+    ):
         report = verify_records(records)
         out.append(Vector(name, records, {
-            "exit_code": 0, "totals": list(report.hands[-1].state.totals)}))
+            "exit_code": 0, "totals": list(report.hands[-1].state.totals),
+            "rulings": ruling_switches(report.hands[-1].state.variant)}))
     k = 30  # a mid-hand event to tamper with
     flipped = bytearray(base[k])
     flipped[len(flipped) // 2] ^= 0x01
@@ -74,7 +110,7 @@ def build() -> list[Vector]:
                        ("hidden-combination", "must declare"), ("wrong-deal-key", "key"),
                        ("out-of-turn", "out of turn"), ("illegal-bid", "bid")):
         scenario = SCENARIOS[name]
-        result = scenario.run()
+        result = scenario.run(variant=FIRST_RULINGS)
         report = verify_records(result.records)
         event = report.violations[0].seq if report.violations else None
         out.append(Vector(name, result.records, {
