@@ -99,6 +99,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--bots", default="heuristic", help="strategy for every seat, or one per seat: a,b,c"
     )
+    p.add_argument(
+        "--rulings", default="current", choices=("current", "first"),
+        help="the current rulings (SPEC 1.5) or those of the first logs",
+    )
+    p.add_argument(
+        "--phase-stats", action="store_true",
+        help="play the hands under the first and the current rulings; print each phase's "
+             "mean absolute result and share of the money",
+    )
     _add_variant(p)
 
     p = sub.add_parser("selfplay", help="bots play a signed session in one process")

@@ -34,8 +34,10 @@ from gleek_p2p.rules import (
     State,
     Variant,
     apply,
+    deal_layout,
     legal_actions,
     new_session,
+    ruff_value,
     seat_view,
     session_winner,
     to_act,
@@ -47,6 +49,8 @@ __all__ = [
     "HandSummary",
     "SimResult",
     "Simulation",
+    "phase_stats",
+    "reading_stats",
     "result_json",
     "run_simulate",
     "simulate",
@@ -78,6 +82,8 @@ class SimResult:
     winner: int | None
     moves: int
     """Decisions the bots made."""
+    finals: tuple[State, ...] = ()
+    """The engine state at the end of each hand (every card revealed)."""
 
 
 _OVER = (Phase.HAND_OVER, Phase.SESSION_OVER)
@@ -100,6 +106,7 @@ class Simulation:
         self.with_views = with_views
         self.state: State = apply(new_session(variant, hands), random_cut(variant, self._rng))
         self.summaries: list[HandSummary] = []
+        self.finals: list[State] = []
         self.moves = 0
         self._legal: Sequence[Event] = ()
         self._seat = -1
@@ -142,11 +149,13 @@ class Simulation:
                 ledger=s.ledgers[-1],
             )
         )
+        self.finals.append(s)
         return True
 
     def result(self) -> SimResult:
         s = self.state
-        return SimResult(s.variant, tuple(self.summaries), s.totals, session_winner(s), self.moves)
+        return SimResult(s.variant, tuple(self.summaries), s.totals, session_winner(s), self.moves,
+                         tuple(self.finals))
 
 
 _EVENT_CLASSES = frozenset(EVENT_TYPES.values())
@@ -314,20 +323,124 @@ def result_text(result: SimResult, names: Sequence[str]) -> str:
     return "\n".join(lines)
 
 
+def phase_stats(result: SimResult) -> dict[str, tuple[float, float]]:
+    """Per ledger phase: (mean absolute result per seat-hand in pence, share of the money).
+
+    The money a phase moves is the sum of its absolute amounts (twice what
+    changes hands); its share is that over the same sum for all phases.
+    """
+    sums = {p: sum(abs(x) for h in result.hands for x in h.ledger.phases[p]) for p in PHASE_NAMES}
+    seat_hands = max(1, len(result.hands) * result.variant.players)
+    moved = sum(sums.values()) or 1
+    return {p: (sums[p] / 2 / seat_hands, sums[p] / moved) for p in PHASE_NAMES}
+
+
+def _ruff_hand(s: State, seat: int) -> list[int]:
+    """The cards ``seat`` held during the ruff of the finished hand ``s``."""
+    slots = [x for x, owner in enumerate(deal_layout(s.variant, s.dealer)) if owner == seat]
+    if seat == s.talon_taker:
+        slots = [x for x in (*slots, *s.talon) if x not in s.discards]
+    return [s.cards[x] for x in slots]
+
+
+def _ruff_winner(hands: Sequence[list[int]], eldest: int, longest: bool) -> int:
+    """Who would win a showdown of every seat: best-valued suit, or longest suit then value."""
+    n = len(hands)
+    best, best_key = -1, (-1, -1, 0)
+    for seat, cards in enumerate(hands):
+        by_suit = [[c for c in cards if c // 11 == suit] for suit in range(4)]
+        key = max((len(cs) if longest else 0, ruff_value(cs)) for cs in by_suit)
+        full = (*key, -((seat - eldest) % n))
+        if full > best_key:
+            best, best_key = seat, full
+    return best
+
+
+def reading_stats(result: SimResult) -> dict[str, int]:
+    """How often the readings of two texts' ambiguities change who is paid.
+
+    ``showdowns`` / ``showdowns_changed``: ruff showdowns played, and those in
+    which the seats still in would have a different winner if each showed its
+    longest suit ("sa couleur la plus longue") rather than its best
+    ("la combinaison d'une seule couleur la plus haute"); ``hands`` /
+    ``hands_changed``: the same question for a showdown of all three seats in
+    every hand with a ruff. ``tiddy_from_talon``: the Four of trump came
+    from the talon to the taker (paid under our ruling, not if only a dealt
+    Four counts); ``tiddy_discarded``: it was dealt to the taker, who
+    discarded it (paid if the dealt Four counts, not under our ruling).
+    """
+    out = dict.fromkeys(("showdowns", "showdowns_changed", "hands", "hands_changed",
+                         "tiddy_from_talon", "tiddy_discarded"), 0)
+    for s in result.finals:
+        n = s.variant.players
+        eldest = (s.dealer + 1) % n
+        if s.ruff_played:
+            hands = [_ruff_hand(s, seat) for seat in range(n)]
+            out["hands"] += 1
+            if _ruff_winner(hands, eldest, False) != _ruff_winner(hands, eldest, True):
+                out["hands_changed"] += 1
+            if s.ruff_shows:
+                shown = {seat for seat, _suit, _slots in s.ruff_shows}
+                hands_in = [h if seat in shown else [] for seat, h in enumerate(hands)]
+                out["showdowns"] += 1
+                if _ruff_winner(hands_in, eldest, True) != s.ruff_winner:
+                    out["showdowns_changed"] += 1
+        if s.trump is not None and s.talon_taker >= 0 and s.variant.has_fours:
+            slot = s.where[s.trump * 11 + 10]
+            if slot in s.talon and slot not in s.discards:
+                out["tiddy_from_talon"] += 1
+            elif slot in s.discards:
+                out["tiddy_discarded"] += 1
+    return out
+
+
+def phase_stats_text(before: SimResult, after: SimResult) -> str:
+    """The before/after table of :func:`phase_stats`, and :func:`reading_stats`."""
+    b, a = phase_stats(before), phase_stats(after)
+    lines = [
+        f"{len(after.hands)} hands, the same deals and bots; pence per seat-hand",
+        f"{'phase':<13} {'first rulings':>22} {'current rulings':>22}",
+        f"{'':<13} {'mean |result|':>14} {'share':>7} {'mean |result|':>14} {'share':>7}",
+    ]
+    for p in PHASE_NAMES:
+        lines.append(f"{p:<13} {b[p][0]:>14.2f} {b[p][1]:>7.1%} {a[p][0]:>14.2f} {a[p][1]:>7.1%}")
+    r = reading_stats(after)
+    lines.append(
+        f"ruff: the longest-suit reading changes the winner in {r['showdowns_changed']} of "
+        f"{r['showdowns']} showdowns, and in {r['hands_changed']} of {r['hands']} hands "
+        "were all three to show"
+    )
+    lines.append(
+        f"Tiddy: the Four of trump came from the talon in {r['tiddy_from_talon']} hands, "
+        f"was dealt to the taker and discarded in {r['tiddy_discarded']}"
+    )
+    return "\n".join(lines)
+
+
+def _play(variant: Variant, hands: int, seed: bytes, names: list[str]) -> SimResult:
+    strategies = make_strategies(",".join(names), variant.players, seed)
+    if any(_is_async(s) for s in strategies):
+        return asyncio.run(simulate_async(variant, hands, seed, strategies))
+    return simulate(variant, hands, seed, strategies)
+
+
 def run_simulate(args: argparse.Namespace) -> int:
     """The ``gleek simulate`` command."""
     variant = VARIANTS[args.variant]
+    if getattr(args, "rulings", "current") == "first":
+        variant = variant.first_rulings()
     if not 1 <= args.hands <= 1000:
         raise GleekError("--hands must be from 1 to 1000")
     seed = str(args.seed).encode()
     names = [s.strip() for s in str(args.bots).split(",") if s.strip()] or ["heuristic"]
     if len(set(names)) == 1:
         names = names[:1] * variant.players  # "heuristic,heuristic,heuristic" fits two too
-    strategies = make_strategies(",".join(names), variant.players, seed)
-    if any(_is_async(s) for s in strategies):
-        result = asyncio.run(simulate_async(variant, args.hands, seed, strategies))
-    else:
-        result = simulate(variant, args.hands, seed, strategies)
+    if getattr(args, "phase_stats", False):
+        before = _play(variant.first_rulings(), args.hands, seed, names)
+        after = _play(variant.game(), args.hands, seed, names)
+        print(phase_stats_text(before, after))
+        return 0
+    result = _play(variant, args.hands, seed, names)
     if args.json:
         print(json.dumps(result_json(result), separators=(",", ":")))
     else:
