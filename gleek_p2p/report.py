@@ -11,7 +11,16 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from gleek_p2p.log.keys import fingerprint
-from gleek_p2p.rules import PHASE_NAMES, State, card_label, card_rank, card_suit
+from gleek_p2p.rules import (
+    PHASE_NAMES,
+    State,
+    card_label,
+    card_rank,
+    card_suit,
+    ruling_switches,
+    rulings_in_force,
+    variant_name,
+)
 from gleek_p2p.table.verify import VerifyReport
 
 SUITS = ("♠", "♥", "♦", "♣")
@@ -176,6 +185,10 @@ def text_report(report: VerifyReport) -> str:
     ]
     for seat, (name, public) in enumerate(zip(names, report.roster.publics, strict=True)):
         out.append(f"  seat {seat}: {name}  key {fingerprint(public)}")
+    variant = report.roster.variant
+    out.append(f"Variant {variant_name(variant)}, replayed under the rulings the log records "
+               "(SPEC 1.5):")
+    out.extend(f"  - {ruling}" for ruling in rulings_in_force(variant))
     for record in report.hands:
         state = record.state
         out.append("")
@@ -228,6 +241,8 @@ def json_report(report: VerifyReport) -> dict[str, Any]:
         data["error"] = report.error
         return data
     assert report.roster is not None
+    data["variant"] = variant_name(report.roster.variant)
+    data["rulings"] = ruling_switches(report.roster.variant)
     data["players"] = [
         {"seat": s, "name": n, "fingerprint": fingerprint(p)}
         for s, (n, p) in enumerate(zip(report.roster.names, report.roster.publics, strict=True))

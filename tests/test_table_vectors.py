@@ -9,6 +9,7 @@ import pytest
 from adversary.vectors import build
 
 from gleek_p2p.commands import read_log, verify_file
+from gleek_p2p.report import json_report, text_report
 from gleek_p2p.rules import RULINGS, ruling_switches
 
 VECTORS = Path(__file__).resolve().parent.parent / "protocol" / "vectors" / "sessions"
@@ -55,3 +56,17 @@ def test_new_vectors_use_the_current_rulings() -> None:
         report = verify_file(VECTORS / f"{name}.gleeklog")
         assert report.roster is not None and report.fair, name
         assert report.roster.variant == report.roster.variant.game(), name
+
+
+def test_verify_report_says_which_rulings_applied() -> None:
+    old = verify_file(VECTORS / "valid-standard.gleeklog")
+    new = verify_file(VECTORS / "valid-modern-rulings.gleeklog")
+    old_text, new_text = text_report(old), text_report(new)
+    assert "Variant standard" in old_text and "Variant modern" in new_text
+    for ruling in RULINGS:
+        if ruling.switch != "score_sheet_combinations":
+            assert ruling.off in old_text and ruling.on not in old_text
+        assert ruling.on in new_text and ruling.off not in new_text
+    assert json_report(old)["rulings"] == dict.fromkeys(
+        ("score_sheet_tricks", "optional_declaring", "score_sheet_combinations"), False)
+    assert all(json_report(new)["rulings"].values())
