@@ -129,7 +129,7 @@ class Chooser:
                         Option(f"{kind} of {RANK_PLURALS[rank]}", e, slots=e.slots))
                 else:
                     self.options.append(Option("done declaring", e, ("n",)))
-            self.prompt = "Combinations: declare each gleek or mournival, then done"
+            self.prompt = "Combinations: declare those you want paid, then done"
         elif isinstance(first, NameTrump):
             self.options = []
             for e in self.legal:
