@@ -30,10 +30,13 @@ from gleek_p2p.rules import (
     Event,
     HandLedger,
     Phase,
+    Rank,
     SeatView,
     State,
     Variant,
     apply,
+    card,
+    card_suit,
     deal_layout,
     legal_actions,
     new_session,
@@ -83,7 +86,7 @@ class SimResult:
     moves: int
     """Decisions the bots made."""
     finals: tuple[State, ...] = ()
-    """The engine state at the end of each hand (every card revealed)."""
+    """The engine state at the end of each hand (kept only when asked: ``keep_finals``)."""
 
 
 _OVER = (Phase.HAND_OVER, Phase.SESSION_OVER)
@@ -101,9 +104,11 @@ class Simulation:
     that it is one of the legal moves.
     """
 
-    def __init__(self, variant: Variant, hands: int, seed: bytes, with_views: bool = True) -> None:
+    def __init__(self, variant: Variant, hands: int, seed: bytes, with_views: bool = True,
+                 *, keep_finals: bool = False) -> None:
         self._rng = _rng(seed)
         self.with_views = with_views
+        self.keep_finals = keep_finals
         self.state: State = apply(new_session(variant, hands), random_cut(variant, self._rng))
         self.summaries: list[HandSummary] = []
         self.finals: list[State] = []
@@ -149,7 +154,8 @@ class Simulation:
                 ledger=s.ledgers[-1],
             )
         )
-        self.finals.append(s)
+        if self.keep_finals:
+            self.finals.append(s)
         return True
 
     def result(self) -> SimResult:
@@ -205,14 +211,19 @@ def _check_count(variant: Variant, strategies: Sequence[Strategy]) -> None:
 
 
 def simulate(
-    variant: Variant, hands: int, seed: bytes, strategies: Sequence[Strategy]
+    variant: Variant, hands: int, seed: bytes, strategies: Sequence[Strategy],
+    *, keep_finals: bool = False,
 ) -> SimResult:
-    """Play a session between synchronous ``strategies`` (one per seat)."""
+    """Play a session between synchronous ``strategies`` (one per seat).
+
+    With ``keep_finals`` the result holds each hand's final state (for
+    :func:`reading_stats`).
+    """
     _check_count(variant, strategies)
     for strategy in strategies:
         if _is_async(strategy):
             raise TypeError(f"strategy {strategy.name!r} is async: use simulate_async")
-    sim = Simulation(variant, hands, seed)
+    sim = Simulation(variant, hands, seed, keep_finals=keep_finals)
     while (d := sim.decision()) is not None:
         seat, view, legal = d
         assert view is not None
@@ -226,11 +237,12 @@ def simulate(
 
 
 async def simulate_async(
-    variant: Variant, hands: int, seed: bytes, strategies: Sequence[Strategy]
+    variant: Variant, hands: int, seed: bytes, strategies: Sequence[Strategy],
+    *, keep_finals: bool = False,
 ) -> SimResult:
     """Like :func:`simulate`, for strategies that may be ``async`` (exec bots)."""
     _check_count(variant, strategies)
-    sim = Simulation(variant, hands, seed)
+    sim = Simulation(variant, hands, seed, keep_finals=keep_finals)
     try:
         while (d := sim.decision()) is not None:
             seat, view, legal = d
@@ -348,7 +360,7 @@ def _ruff_winner(hands: Sequence[list[int]], eldest: int, longest: bool) -> int:
     n = len(hands)
     best, best_key = -1, (-1, -1, 0)
     for seat, cards in enumerate(hands):
-        by_suit = [[c for c in cards if c // 11 == suit] for suit in range(4)]
+        by_suit = [[c for c in cards if card_suit(c) == suit] for suit in range(4)]
         key = max((len(cs) if longest else 0, ruff_value(cs)) for cs in by_suit)
         full = (*key, -((seat - eldest) % n))
         if full > best_key:
@@ -386,7 +398,7 @@ def reading_stats(result: SimResult) -> dict[str, int]:
                 if _ruff_winner(hands_in, eldest, True) != s.ruff_winner:
                     out["showdowns_changed"] += 1
         if s.trump is not None and s.talon_taker >= 0 and s.variant.has_fours:
-            slot = s.where[s.trump * 11 + 10]
+            slot = s.where[card(s.trump, Rank.FOUR)]
             if slot in s.talon and slot not in s.discards:
                 out["tiddy_from_talon"] += 1
             elif slot in s.discards:
@@ -417,11 +429,13 @@ def phase_stats_text(before: SimResult, after: SimResult) -> str:
     return "\n".join(lines)
 
 
-def _play(variant: Variant, hands: int, seed: bytes, names: list[str]) -> SimResult:
+def _play(variant: Variant, hands: int, seed: bytes, names: list[str],
+          keep_finals: bool = False) -> SimResult:
     strategies = make_strategies(",".join(names), variant.players, seed)
     if any(_is_async(s) for s in strategies):
-        return asyncio.run(simulate_async(variant, hands, seed, strategies))
-    return simulate(variant, hands, seed, strategies)
+        return asyncio.run(simulate_async(variant, hands, seed, strategies,
+                                          keep_finals=keep_finals))
+    return simulate(variant, hands, seed, strategies, keep_finals=keep_finals)
 
 
 def run_simulate(args: argparse.Namespace) -> int:
@@ -437,7 +451,7 @@ def run_simulate(args: argparse.Namespace) -> int:
         names = names[:1] * variant.players  # "heuristic,heuristic,heuristic" fits two too
     if getattr(args, "phase_stats", False):
         before = _play(variant.first_rulings(), args.hands, seed, names)
-        after = _play(variant.game(), args.hands, seed, names)
+        after = _play(variant.game(), args.hands, seed, names, keep_finals=True)
         print(phase_stats_text(before, after))
         return 0
     result = _play(variant, args.hands, seed, names)

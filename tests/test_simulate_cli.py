@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from gleek_p2p.bots.registry import make_strategies
 from gleek_p2p.cli import main
 from gleek_p2p.rules import PHASE_NAMES, VARIANTS
-from gleek_p2p.simulate import phase_stats, simulate
+from gleek_p2p.simulate import phase_stats, reading_stats, simulate
 
 
 def run(capsys: pytest.CaptureFixture[str], *args: str) -> str:
@@ -172,3 +172,26 @@ def test_rulings_first_replays_the_first_rulings(capsys: pytest.CaptureFixture[s
         # Pairwise is three times the settlement against the mean, to a halfpenny.
         for pairwise, mean in zip(a["ledger"]["tricks"], b["ledger"]["tricks"], strict=True):
             assert abs(pairwise - 3 * mean) < 3
+
+
+def test_the_ruff_readings_can_disagree() -> None:
+    from gleek_p2p.rules import parse_card
+    from gleek_p2p.simulate import _ruff_winner
+
+    long_low = [parse_card(x) for x in ["4C", "5C", "6C", "7C", "8C"]]  # 5 cards worth 26
+    short_high = [parse_card(x) for x in ["AS", "TS", "9S"]]  # 3 cards worth 30
+    assert _ruff_winner([long_low, short_high, []], 0, longest=False) == 1
+    assert _ruff_winner([long_low, short_high, []], 0, longest=True) == 0
+
+
+def test_reading_stats_count_within_the_hands() -> None:
+    seed = b"readings"
+    result = simulate(VARIANTS["standard"], 40, seed, make_strategies("heuristic", 3, seed),
+                      keep_finals=True)
+    stats = reading_stats(result)
+    assert stats["hands"] == 40
+    assert stats["showdowns"] == sum(1 for s in result.finals if s.ruff_shows)
+    assert stats["showdowns_changed"] <= stats["showdowns"]
+    assert stats["hands_changed"] <= stats["hands"]
+    assert not simulate(VARIANTS["standard"], 2, seed,
+                        make_strategies("heuristic", 3, seed)).finals  # kept only when asked
