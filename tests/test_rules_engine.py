@@ -197,6 +197,7 @@ def test_pack_44_cards_no_twos_or_threes() -> None:
 
 
 def test_auction_at_14_pays_7_to_each_opponent() -> None:
+    # "ainsi, à 14 pence, chaque adversaire reçoit 7 pence".
     s = act(start(), Bid(0, 13), Bid(1, 14), PassBid(2), PassBid(0))
     assert s.talon_taker == 1 and s.phase is Phase.DISCARD
     assert ledger(s)["auction"] == (14, -28, 14)  # halfpence: 7 pence each
@@ -402,6 +403,7 @@ def _slots(s: State, names: str) -> tuple[int, ...]:
 
 
 def test_gleek_of_aces_takes_8_from_each() -> None:
+    # "un gleek d'As à 8 pence rapporte 16 pence au total : 8 de chaque adversaire".
     s = _declare_phase({0: cs("AS AH AD")})
     s = act(s, Declare(0, _slots(s, "AS AH AD")))
     assert ledger(s)["combinations"] == (32, -16, -16)
