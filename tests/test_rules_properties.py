@@ -364,3 +364,13 @@ def test_settle_against_mean_is_exact_integer_and_zero_sum(scores: list[int], fi
     # Against the mean is the pairwise settlement divided by the number of seats.
     pairwise = settle_pairwise(tuple(scores))
     assert all(n * e == p for e, p in zip(exact, pairwise, strict=True))
+
+
+@given(st.lists(st.integers(-1, 4), max_size=12) | st.lists(st.booleans(), max_size=12))
+def test_variant_wire_is_canonical_or_refused(data: list[Any]) -> None:
+    # Every accepted list is the one encoding of its variant (session ids hash it).
+    try:
+        v = Variant.from_wire(data)
+    except ProtocolError:
+        return
+    assert v.to_wire() == data
