@@ -13,6 +13,7 @@ import sys
 from collections.abc import Sequence
 
 from gleek_p2p.errors import GleekError
+from gleek_p2p.i18n import set_language
 
 DEFAULT_HANDS = 12
 
@@ -65,6 +66,8 @@ def build_parser() -> argparse.ArgumentParser:
         prog="gleek",
         description="Gleek, the Tudor card game, for three peers on a LAN with no dealer.",
     )
+    parser.add_argument("--lang", metavar="CODE", default=None,
+                        help="language: en, fr, it, pt, nl (default: from the locale)")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     p = sub.add_parser("local", help="play against two bot peers on this machine")
@@ -125,6 +128,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``gleek`` command; returns the exit code."""
+    set_language(_lang_option(sys.argv[1:] if argv is None else argv))
     args = build_parser().parse_args(argv)
     try:
         return _dispatch(args)
@@ -143,6 +147,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"gleek: an internal error stopped the command ({type(exc).__name__}: {exc}). "
               f"The details are in {report}; please report them.", file=sys.stderr)
         return 70
+
+
+def _lang_option(argv: Sequence[str]) -> str | None:
+    """``--lang`` read ahead of the full parse, so that the help is translated too."""
+    early = argparse.ArgumentParser(add_help=False)
+    early.add_argument("--lang", default=None)
+    known, _rest = early.parse_known_args(list(argv))
+    lang: str | None = known.lang
+    return lang
 
 
 def _save_traceback() -> str:
