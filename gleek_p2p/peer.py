@@ -21,6 +21,7 @@ from typing import Protocol
 
 from gleek_p2p.bots.strategy import Strategy, choose_async
 from gleek_p2p.errors import Cheating, GleekError, ProtocolError
+from gleek_p2p.i18n import _
 from gleek_p2p.log.envelope import Envelope, decode_envelope
 from gleek_p2p.log.store import LogStore
 from gleek_p2p.net.messages import Bye, Event, Message, Sync
@@ -172,13 +173,15 @@ class SessionRunner:
             with contextlib.suppress(asyncio.CancelledError):
                 await receiver
         if self._gave_up is not None:
-            return Outcome(False, True, f"aborted before the log began: {self._gave_up}", 0)
+            return Outcome(False, True, _("aborted before the log began: {reason}").format(
+                reason=self._gave_up), 0)
         verdict = self.table.verdict
         if verdict is not None:
-            who = "nobody" if verdict.blamed is None else self.table.roster.names[verdict.blamed]
-            return Outcome(False, True, f"aborted, blaming {who}: {verdict.reason}",
-                           len(self.table.envelopes))
-        return Outcome(self.table.finished, False, "the session is over",
+            who = (_("nobody") if verdict.blamed is None
+                   else self.table.roster.names[verdict.blamed])
+            return Outcome(False, True, _("aborted, blaming {name}: {reason}").format(
+                name=who, reason=verdict.reason), len(self.table.envelopes))
+        return Outcome(self.table.finished, False, _("the session is over"),
                        len(self.table.envelopes))
 
     async def _linger(self) -> None:

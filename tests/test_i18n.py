@@ -2,9 +2,18 @@
 
 from __future__ import annotations
 
+import ast
+import re
+import string
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
+from babel.messages.catalog import Catalog
+from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
+from babel.messages.frontend import parse_mapping_cfg
+from babel.messages.mofile import read_mo
+from babel.messages.pofile import read_po
 
 from gleek_p2p import i18n
 from gleek_p2p.cli import _lang_option
@@ -53,3 +62,221 @@ def test_lang_option_is_read_before_the_full_parse() -> None:
     assert _lang_option(["--lang=nl", "replay", "x.log"]) == "nl"
     assert _lang_option(["verify", "x.log", "--json"]) is None
     assert _lang_option(["-h"]) is None
+def test_set_language_switches_every_later_message() -> None:
+    assert i18n.set_language(None, {"LANG": "de_DE"}) == "en"
+    assert i18n.current_language() == "en"
+    assert i18n._("Interrupted.") == "Interrupted."
+    assert i18n.set_language("fr", {}) == "fr"
+    assert i18n._("Interrupted.") != "Interrupted."
+
+
+# ------------------------------------------------------------------ catalogs
+
+ROOT = Path(__file__).resolve().parents[1]
+TRANSLATED = [lang for lang in i18n.LANGUAGES if lang != i18n.SOURCE_LANGUAGE]
+WRAPPED_MODULES = ["cli.py", "commands.py", "peer_commands.py", "report.py", "lobby.py",
+                   "peer.py"]
+"""Modules whose every shown sentence goes through the catalog."""
+
+
+def _po(lang: str) -> Catalog:
+    with open(i18n.LOCALE_DIR / lang / "LC_MESSAGES" / f"{i18n.DOMAIN}.po", "rb") as fh:
+        return read_po(fh, locale=lang)
+
+
+def _ids(catalog: Catalog) -> set[str]:
+    return {m.id[0] if isinstance(m.id, tuple) else m.id for m in catalog if m.id}
+
+
+def _extracted() -> set[str]:
+    with open(ROOT / "babel.cfg") as fh:
+        method_map, options_map = parse_mapping_cfg(fh)
+    out: set[str] = set()
+    for _file, _line, message, _comments, _context in extract_from_dir(
+        ROOT, method_map, options_map, keywords=DEFAULT_KEYWORDS
+    ):
+        out.add(message[0] if isinstance(message, tuple) else message)
+    return out
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_catalog_translates_every_message(lang: str) -> None:
+    catalog = _po(lang)
+    missing = []
+    for message in catalog:
+        if not message.id:
+            continue
+        strings = message.string if isinstance(message.string, tuple) else (message.string,)
+        if not all(strings) or "fuzzy" in message.flags:
+            missing.append(message.id)
+    assert missing == [], f"{lang}: untranslated or fuzzy: {missing}"
+
+
+def _fields(text: str) -> set[str]:
+    return {name for _lit, name, _spec, _conv in string.Formatter().parse(text) if name}
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_translations_keep_every_placeholder(lang: str) -> None:
+    """A translation that drops or misspells {name} would raise or lie at run time."""
+    for message in _po(lang):
+        if not message.id:
+            continue
+        ids = message.id if isinstance(message.id, tuple) else (message.id,)
+        strings = message.string if isinstance(message.string, tuple) else (message.string,)
+        wanted = set().union(*(_fields(i) for i in ids))
+        for text in strings:
+            # A singular form may leave out the count ("un pli"), never another field.
+            assert _fields(text) <= wanted and wanted - _fields(text) <= {"n"}, (lang, text)
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_compiled_catalog_matches_its_source(lang: str) -> None:
+    """The committed .mo is what `pybabel compile` makes of the committed .po."""
+    mo_path = i18n.LOCALE_DIR / lang / "LC_MESSAGES" / f"{i18n.DOMAIN}.mo"
+    with open(mo_path, "rb") as fh:
+        compiled = read_mo(fh)
+    source = _po(lang)
+
+    def pairs(catalog: Catalog) -> dict[object, object]:
+        def key(value: object) -> object:
+            return tuple(value) if isinstance(value, (list, tuple)) else value
+
+        return {key(m.id): key(m.string) for m in catalog if m.id and m.string}
+
+    assert pairs(compiled) == pairs(source), f"run pybabel compile for {lang}"
+    assert compiled.plural_forms == source.plural_forms
+
+
+def test_every_language_has_a_catalog_and_nothing_else_does() -> None:
+    found = {p.parent.parent.name for p in i18n.LOCALE_DIR.glob("*/LC_MESSAGES/*.po")}
+    assert found == set(TRANSLATED)
+
+
+def test_template_and_catalogs_hold_every_marked_message() -> None:
+    """Fails when code marks a message that `pybabel extract` + `update` did not bring in."""
+    extracted = _extracted()
+    with open(i18n.LOCALE_DIR / f"{i18n.DOMAIN}.pot", "rb") as fh:
+        template = _ids(read_po(fh))
+    assert extracted - template == set(), "run pybabel extract"
+    assert template - extracted == set(), "stale template: run pybabel extract"
+    for lang in TRANSLATED:
+        assert _ids(_po(lang)) == template, f"run pybabel update for {lang}"
+
+
+SHOWING_CALLS = {"print", "_say", "notes", "note", "write", "append", "GleekError",
+                 "Outcome", "extend"}
+"""Calls whose string arguments reach a person's eyes."""
+ARGPARSE_CALLS = {"add_argument", "add_parser", "ArgumentParser"}
+"""Calls that show only their help= and description= (the rest are option names)."""
+WRAPPERS = {"_", "ngettext", "N_"}
+
+
+def _has_words(node: ast.AST) -> bool:
+    texts = [node.value] if isinstance(node, ast.Constant) and isinstance(node.value, str) else [
+        v.value for v in getattr(node, "values", [])
+        if isinstance(v, ast.Constant) and isinstance(v.value, str)]
+    # "gleek:" opens an error line in every language: the program's name, not a word.
+    return any(re.search(r"[A-Za-z]{2,}", t.replace("gleek: ", "")) for t in texts)
+
+
+def _unwrapped_literals(tree: ast.AST) -> list[tuple[int, str]]:
+    bad: list[tuple[int, str]] = []
+
+    def visit(node: ast.AST, shown: bool) -> None:
+        if isinstance(node, ast.Call):
+            func = node.func
+            name = func.id if isinstance(func, ast.Name) else getattr(func, "attr", "")
+            if name in WRAPPERS:
+                return
+            inner = shown or name in SHOWING_CALLS
+            keywords = [k.value for k in node.keywords if k.arg in ("help", "description")]
+            for child in keywords:
+                visit(child, True)
+            if name not in ARGPARSE_CALLS:
+                for child in [*node.args, *(k.value for k in node.keywords
+                                            if k.arg not in ("help", "description"))]:
+                    visit(child, inner)
+            visit(func, shown)
+            return
+        if shown and isinstance(node, (ast.Constant, ast.JoinedStr)) and _has_words(node):
+            bad.append((getattr(node, "lineno", 0), ast.unparse(node)))
+            return
+        for child in ast.iter_child_nodes(node):
+            visit(child, shown and not isinstance(node, ast.Subscript))
+
+    visit(tree, False)
+    return bad
+
+
+ALLOWED_LITERALS = {
+    '"random | heuristic | module:Class | exec:\'COMMAND ARGS\'"',  # names, not words
+}
+
+
+@pytest.mark.parametrize("module", WRAPPED_MODULES)
+def test_shown_strings_of_wrapped_modules_go_through_the_catalog(module: str) -> None:
+    tree = ast.parse((ROOT / "gleek_p2p" / module).read_text())
+    bad = [(line, text) for line, text in _unwrapped_literals(tree)
+           if text not in ALLOWED_LITERALS]
+    assert bad == [], f"{module}: shown but not translatable: {bad}"
+
+
+def test_the_lint_catches_an_unwrapped_sentence() -> None:
+    tree = ast.parse('print(f"{n} tricks won")\nprint(_("fine"))\nx = "internal"\n')
+    assert [line for line, _text in _unwrapped_literals(tree)] == [1]
+
+
+# ------------------------------------------------------------------ plurals
+
+@pytest.mark.parametrize(
+    ("lang", "one", "two"),
+    [
+        ("en", "Anne 1 trick", "Anne 2 tricks"),
+        ("fr", "Anne 1 pli", "Anne 2 plis"),
+        ("it", "Anne 1 presa", "Anne 2 prese"),
+        ("pt", "Anne 1 vaza", "Anne 2 vazas"),
+        ("nl", "Anne 1 slag", "Anne 2 slagen"),
+    ],
+)
+def test_trick_counts_take_the_plural_of_each_language(lang: str, one: str, two: str) -> None:
+    from gleek_p2p.report import tricks_won
+
+    i18n.set_language(lang, {})
+    assert tricks_won("Anne", 1) == one
+    assert tricks_won("Anne", 2) == two
+    assert tricks_won("Anne", 12) == two.replace(" 2 ", " 12 ")
+
+
+@pytest.mark.parametrize(("lang", "zero"), [("en", "Anne 0 tricks"), ("fr", "Anne 0 pli"),
+                                            ("it", "Anne 0 prese"), ("pt", "Anne 0 vaza"),
+                                            ("nl", "Anne 0 slagen")])
+def test_zero_follows_each_languages_rule(lang: str, zero: str) -> None:
+    """French and (Brazilian) Portuguese count zero as singular; the others as plural."""
+    from gleek_p2p.report import tricks_won
+
+    i18n.set_language(lang, {})
+    assert tricks_won("Anne", 0) == zero
+
+
+def test_cli_speaks_the_chosen_language(capsys: pytest.CaptureFixture[str],
+                                        tmp_path: Path) -> None:
+    from gleek_p2p.cli import main
+
+    missing = str(tmp_path / "nothing.gleeklog")
+    assert main(["--lang", "fr", "verify", missing]) == 2
+    assert "fichier introuvable" in capsys.readouterr().err
+    assert main(["--lang", "xx", "verify", missing]) == 2
+    assert "no such file" in capsys.readouterr().err
+
+
+def test_cli_follows_the_locale(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                monkeypatch: pytest.MonkeyPatch) -> None:
+    from gleek_p2p.cli import main
+
+    monkeypatch.setenv("LC_ALL", "nl_NL.UTF-8")
+    assert main(["verify", str(tmp_path / "x")]) == 2
+    assert "bestand bestaat niet" in capsys.readouterr().err
+    monkeypatch.setenv("LC_ALL", "it_IT.UTF-8")
+    assert main(["--lang", "pt", "verify", str(tmp_path / "x")]) == 2
+    assert "ficheiro inexistente" in capsys.readouterr().err
