@@ -75,7 +75,7 @@ def test_set_language_switches_every_later_message() -> None:
 ROOT = Path(__file__).resolve().parents[1]
 TRANSLATED = [lang for lang in i18n.LANGUAGES if lang != i18n.SOURCE_LANGUAGE]
 WRAPPED_MODULES = ["cli.py", "commands.py", "peer_commands.py", "report.py", "lobby.py",
-                   "peer.py"]
+                   "peer.py", "rules_summary.py"]
 """Modules whose every shown sentence goes through the catalog."""
 
 
