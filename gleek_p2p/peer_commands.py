@@ -335,7 +335,7 @@ def run_local(args: argparse.Namespace) -> int:
     ensure_private_dir(data_dir)
     identity = load_or_create_identity(data_dir, os.urandom)
     table = f"local-{os.urandom(4).hex()}"
-    ports = [free_port() for _ in range(variant.players)]
+    ports = [free_port() for _seat in range(variant.players)]
     bot_dirs = [data_dir / "local-bots" / f"bot-{i}" for i in range(1, variant.players)]
     names = ["Anne", "Thomas", "Mary"][1:variant.players]
     procs: list[subprocess.Popen[bytes]] = []

@@ -172,7 +172,7 @@ def chart(series: Sequence[Sequence[int]], names: Sequence[str], height: int = 1
     values = [v for row in series for v in row] + [0]
     low, high = min(values), max(values)
     span = max(1, high - low)
-    grid = [[" "] * len(series) for _ in range(height)]
+    grid = [[" "] * len(series) for _row in range(height)]
     for x, row in enumerate(series):
         for seat, value in enumerate(row):
             y = round((value - low) * (height - 1) / span)

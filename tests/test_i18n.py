@@ -75,7 +75,7 @@ def test_set_language_switches_every_later_message() -> None:
 ROOT = Path(__file__).resolve().parents[1]
 TRANSLATED = [lang for lang in i18n.LANGUAGES if lang != i18n.SOURCE_LANGUAGE]
 WRAPPED_MODULES = ["cli.py", "commands.py", "peer_commands.py", "report.py", "lobby.py",
-                   "peer.py", "rules_summary.py"]
+                   "peer.py", "rules_summary.py", "simulate.py", "bots/registry.py"]
 """Modules whose every shown sentence goes through the catalog."""
 
 
@@ -199,6 +199,12 @@ def _unwrapped_literals(tree: ast.AST) -> list[tuple[int, str]]:
                     visit(child, inner)
             visit(func, shown)
             return
+        if isinstance(node, ast.JoinedStr) and any(
+                isinstance(n, ast.Call) and getattr(n.func, "id", "") in WRAPPERS
+                for n in ast.walk(node)):
+            # pybabel extract does not look inside f-strings: the message would be lost.
+            bad.append((node.lineno, ast.unparse(node)))
+            return
         if shown and isinstance(node, (ast.Constant, ast.JoinedStr)) and _has_words(node):
             bad.append((getattr(node, "lineno", 0), ast.unparse(node)))
             return
@@ -223,8 +229,9 @@ def test_shown_strings_of_wrapped_modules_go_through_the_catalog(module: str) ->
 
 
 def test_the_lint_catches_an_unwrapped_sentence() -> None:
-    tree = ast.parse('print(f"{n} tricks won")\nprint(_("fine"))\nx = "internal"\n')
-    assert [line for line, _text in _unwrapped_literals(tree)] == [1]
+    tree = ast.parse('print(f"{n} tricks won")\nprint(_("fine"))\nx = "internal"\n'
+                     'y = f"{_(\'hidden from the extractor\')}"\n')
+    assert [line for line, _text in _unwrapped_literals(tree)] == [1, 4]
 
 
 # ------------------------------------------------------------------ plurals
@@ -280,3 +287,16 @@ def test_cli_follows_the_locale(capsys: pytest.CaptureFixture[str], tmp_path: Pa
     monkeypatch.setenv("LC_ALL", "it_IT.UTF-8")
     assert main(["--lang", "pt", "verify", str(tmp_path / "x")]) == 2
     assert "ficheiro inexistente" in capsys.readouterr().err
+
+
+def test_no_module_that_translates_rebinds_the_underscore() -> None:
+    """``_`` bound as a throwaway in a function would make ``_("...")`` call a value."""
+    offenders = []
+    for path in (ROOT / "gleek_p2p").rglob("*.py"):
+        source = path.read_text()
+        if "from gleek_p2p.i18n import" not in source:
+            continue
+        offenders += [f"{path.name}:{node.lineno}" for node in ast.walk(ast.parse(source))
+                      if isinstance(node, ast.Name) and node.id == "_"
+                      and isinstance(node.ctx, ast.Store)]
+    assert offenders == []
