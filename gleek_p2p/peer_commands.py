@@ -385,6 +385,7 @@ def run_local(args: argparse.Namespace) -> int:
             if proc.poll() is None:
                 proc.kill()
     from gleek_p2p.commands import verify_file
+    from gleek_p2p.report import violation_sentence
 
     report = verify_file(result.log_path)
     _say(result.outcome.reason)
@@ -394,6 +395,6 @@ def run_local(args: argparse.Namespace) -> int:
                else _("gleek verify: NOT fair or not complete ({checked})"))
     _say(verdict.format(checked=checked))
     for violation in report.violations:
-        _say("  - " + violation.sentence(result.table.roster.names))
+        _say("  - " + violation_sentence(violation, result.table.roster.names))
     print(result.log_path, flush=True)
     return report.exit_code

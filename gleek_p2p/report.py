@@ -13,7 +13,7 @@ from typing import Any
 from gleek_p2p.i18n import N_, _, ngettext
 from gleek_p2p.log.keys import fingerprint
 from gleek_p2p.rules import PHASE_NAMES, State, card_label, card_rank, card_suit
-from gleek_p2p.table.verify import VerifyReport
+from gleek_p2p.table.verify import VerifyReport, Violation
 
 SUITS = ("♠", "♥", "♦", "♣")
 # Whole phrases, one per rank: the rank's article and elision differ by language.
@@ -231,13 +231,30 @@ def text_report(report: VerifyReport) -> str:
     else:
         out.append(_("Verdict: NOT FAIR OR NOT COMPLETE."))
         for violation in report.violations:
-            out.append("  - " + violation.sentence(names))
+            out.append("  - " + violation_sentence(violation, names))
     series = running_totals(report)
     if series:
         out.append("")
         out.append(_("Running totals (pence):"))
         out.extend(chart(series, names))
     return "\n".join(out)
+
+
+def violation_sentence(violation: Violation, names: Sequence[str]) -> str:
+    """``Violation.sentence`` in the chosen language; the reason itself is the log's evidence
+    and stays as the table layer wrote it."""
+    parts = []
+    if violation.seq is not None:
+        parts.append(_("event {number}:").format(number=violation.seq) + " ")
+    if violation.seat is not None:
+        name = names[violation.seat] if 0 <= violation.seat < len(names) else ""
+        seat = (_("seat {seat} ({name})").format(seat=violation.seat, name=name) if name
+                else _("seat {seat}").format(seat=violation.seat))
+        parts.append(seat + " - ")
+    parts.append(violation.reason)
+    if not violation.proven:
+        parts.append(" " + _("(claimed by another seat; the log cannot prove it)"))
+    return "".join(parts)
 
 
 def json_report(report: VerifyReport) -> dict[str, Any]:

@@ -300,3 +300,63 @@ def test_no_module_that_translates_rebinds_the_underscore() -> None:
                       if isinstance(node, ast.Name) and node.id == "_"
                       and isinstance(node.ctx, ast.Store)]
     assert offenders == []
+
+
+def test_package_data_ships_every_compiled_catalog() -> None:
+    """The pyproject glob that `pip install` follows matches every .mo we commit."""
+    import fnmatch
+    import tomllib
+
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    globs = config["tool"]["setuptools"]["package-data"]["gleek_p2p"]
+    package = ROOT / "gleek_p2p"
+    shipped = [p for p in package.rglob("*.mo")
+               if any(fnmatch.fnmatch(p.relative_to(package).as_posix(), g) for g in globs)]
+    assert sorted(p.parent.parent.name for p in shipped) == sorted(TRANSLATED)
+
+
+VERDICT_WORDS = {"en": "Verdict: FAIR", "fr": "Verdict\u00a0: ÉQUITABLE",
+                 "it": "Verdetto: EQUO", "pt": "Veredicto: JUSTO", "nl": "Oordeel: EERLIJK"}
+
+
+@pytest.fixture(scope="module")
+def verified_session() -> object:
+    from gleek_p2p.bots import RandomStrategy
+    from gleek_p2p.rules import Variant
+    from gleek_p2p.selfplay import selfplay
+    from gleek_p2p.table.verify import verify_records
+
+    strategies = [RandomStrategy(bytes([seat])) for seat in range(3)]
+    return verify_records(selfplay(Variant(), 2, b"i18n-report", strategies).records)
+
+
+@pytest.mark.parametrize("lang", i18n.LANGUAGES)
+def test_verify_report_in_every_language(lang: str, verified_session: object) -> None:
+    from gleek_p2p.report import text_report
+    from gleek_p2p.table.verify import VerifyReport
+
+    assert isinstance(verified_session, VerifyReport)
+    i18n.set_language(lang, {})
+    text = text_report(verified_session)
+    assert VERDICT_WORDS[lang] in text
+    if lang != "en":
+        for english in ("tricks won", "Totals:", "Running totals", "dealer", "events"):
+            assert english not in text, (lang, english)
+    unreadable = text_report(VerifyReport(readable=False, error="x"))
+    assert unreadable.splitlines()[1] == i18n._("Verdict: UNREADABLE")
+
+
+@pytest.mark.parametrize(("seq", "seat", "proven"),
+                         [(7, 1, True), (None, None, True), (3, 2, False), (4, 5, True)])
+def test_violation_sentences_match_the_table_layer_in_english(
+        seq: int | None, seat: int | None, proven: bool) -> None:
+    from gleek_p2p.report import violation_sentence
+    from gleek_p2p.table.verify import Violation
+
+    names = ["Anne", "Thomas", "Mary"]
+    violation = Violation(seq, seat, "a reason", proven=proven)
+    assert violation_sentence(violation, names) == violation.sentence(names)
+    i18n.set_language("it", {})
+    said = violation_sentence(violation, names)
+    assert said.endswith("a reason" if proven else "provarlo)")
+    assert ("posto" in said) == (seat is not None)
