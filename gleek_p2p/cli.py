@@ -13,7 +13,7 @@ import sys
 from collections.abc import Sequence
 
 from gleek_p2p.errors import GleekError
-from gleek_p2p.i18n import _, set_language
+from gleek_p2p.i18n import _, set_language, translate_argparse
 
 DEFAULT_HANDS = 12
 
@@ -129,6 +129,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``gleek`` command; returns the exit code."""
     set_language(_lang_option(sys.argv[1:] if argv is None else argv))
+    translate_argparse()
     args = build_parser().parse_args(argv)
     try:
         return _dispatch(args)
@@ -153,9 +154,12 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _lang_option(argv: Sequence[str]) -> str | None:
     """``--lang`` read ahead of the full parse, so that the help is translated too."""
-    early = argparse.ArgumentParser(add_help=False)
+    early = argparse.ArgumentParser(add_help=False, exit_on_error=False)
     early.add_argument("--lang", default=None)
-    known, _rest = early.parse_known_args(list(argv))
+    try:
+        known, _rest = early.parse_known_args(list(argv))
+    except argparse.ArgumentError:
+        return None  # the full parse reports it, in English
     lang: str | None = known.lang
     return lang
 

@@ -17,6 +17,7 @@ chosen at that moment), ``ngettext(singular, plural, n)`` for counts, and
 
 from __future__ import annotations
 
+import argparse
 import gettext
 import os
 from collections.abc import Mapping
@@ -101,3 +102,30 @@ def ngettext(singular: str, plural: str, n: int) -> str:
 def N_(message: str) -> str:
     """Mark ``message`` for the catalog without translating it (translate where shown)."""
     return message
+
+
+ARGPARSE_MESSAGES = (
+    N_("usage: "),
+    N_("options"),
+    N_("positional arguments"),
+    N_("show this help message and exit"),
+    N_("%(prog)s: error: %(message)s\n"),
+    N_("argument %(argument_name)s: %(message)s"),
+    N_("the following arguments are required: %s"),
+    N_("unrecognized arguments: %s"),
+    N_("invalid choice: %(value)r (choose from %(choices)s)"),
+    N_("invalid %(type)s value: %(value)r"),
+    N_("expected one argument"),
+)
+"""What argparse itself says to a person (usage, help headings, errors)."""
+
+
+def translate_argparse() -> None:
+    """Let argparse's own words follow the chosen language too.
+
+    argparse looks each of its messages up through the module-level names
+    ``_`` and ``ngettext`` at the moment it shows them; pointing those at our
+    catalog is the only hook it offers. In English the words are unchanged.
+    """
+    argparse._ = _  # type: ignore[attr-defined]
+    argparse.ngettext = ngettext  # type: ignore[attr-defined]

@@ -62,6 +62,16 @@ def test_lang_option_is_read_before_the_full_parse() -> None:
     assert _lang_option(["--lang=nl", "replay", "x.log"]) == "nl"
     assert _lang_option(["verify", "x.log", "--json"]) is None
     assert _lang_option(["-h"]) is None
+    assert _lang_option(["verify", "--lang"]) is None
+
+
+def test_a_lang_without_a_value_is_one_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    from gleek_p2p.cli import main
+
+    with pytest.raises(SystemExit) as exited:
+        main(["--lang"])
+    assert exited.value.code == 2
+    assert capsys.readouterr().err.count("error:") == 1
 def test_set_language_switches_every_later_message() -> None:
     assert i18n.set_language(None, {"LANG": "de_DE"}) == "en"
     assert i18n.current_language() == "en"
@@ -113,6 +123,9 @@ def test_catalog_translates_every_message(lang: str) -> None:
 
 
 def _fields(text: str) -> set[str]:
+    """The {named} fields, and the %(named)s / %s fields of argparse's messages."""
+    if re.search(r"%(\(\w+\))?[sdr]", text):
+        return set(re.findall(r"%(?:\((\w+)\))?[sdr]", text))
     return {name for _lit, name, _spec, _conv in string.Formatter().parse(text) if name}
 
 
@@ -360,3 +373,16 @@ def test_violation_sentences_match_the_table_layer_in_english(
     said = violation_sentence(violation, names)
     assert said.endswith("a reason" if proven else "provarlo)")
     assert ("posto" in said) == (seat is not None)
+
+
+def test_argparse_speaks_the_chosen_language(capsys: pytest.CaptureFixture[str]) -> None:
+    from gleek_p2p.cli import main
+
+    with pytest.raises(SystemExit):
+        main(["--lang", "pt", "verify"])
+    err = capsys.readouterr().err
+    assert "uso: gleek verify" in err
+    assert "os seguintes argumentos são obrigatórios: file" in err
+    with pytest.raises(SystemExit):
+        main(["--lang", "en", "verify"])
+    assert "the following arguments are required: file" in capsys.readouterr().err
