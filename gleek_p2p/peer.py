@@ -293,10 +293,10 @@ class SessionRunner:
             return
         if not self.table.envelopes:
             # The roster opens the log: before it there is nothing to sign an abort into.
-            self._note(f"giving up: {reason}")
+            self._note(_("giving up: {reason}").format(reason=reason))
             self._gave_up = reason
             return
-        self._note(f"ending the session: {reason}")
+        self._note(_("ending the session: {reason}").format(reason=reason))
         self._commit(self.table.abort_event(blamed, reason, tuple(evidence)))
 
     async def _receive_loop(self) -> None:
@@ -305,7 +305,8 @@ class SessionRunner:
             try:
                 self._handle(seat, message)
             except GleekError as exc:
-                self._note(f"ignored a message from seat {seat}: {exc}")
+                self._note(_("ignored a message from seat {seat}: {error}").format(
+                    seat=seat, error=exc))
             self._changed.set()
 
     def _handle(self, sender: int, message: Incoming) -> None:
@@ -346,7 +347,8 @@ class SessionRunner:
             return
         except ProtocolError as exc:
             # Not provable against anyone (it may be a stale relay); drop it.
-            self._note(f"rejected event {envelope.seq} relayed by seat {sender}: {exc}")
+            self._note(_("rejected event {number} relayed by seat {seat}: {error}").format(
+                number=envelope.seq, seat=sender, error=exc))
             return
         if not new:
             return

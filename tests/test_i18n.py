@@ -177,7 +177,7 @@ def test_template_and_catalogs_hold_every_marked_message() -> None:
         assert _ids(_po(lang)) == template, f"run pybabel update for {lang}"
 
 
-SHOWING_CALLS = {"print", "_say", "notes", "note", "write", "append", "GleekError",
+SHOWING_CALLS = {"print", "_say", "notes", "note", "_note", "write", "append", "GleekError",
                  "Outcome", "extend"}
 """Calls whose string arguments reach a person's eyes."""
 ARGPARSE_CALLS = {"add_argument", "add_parser", "ArgumentParser"}
