@@ -299,7 +299,7 @@ def test_cli_follows_the_locale(capsys: pytest.CaptureFixture[str], tmp_path: Pa
     assert "bestand bestaat niet" in capsys.readouterr().err
     monkeypatch.setenv("LC_ALL", "it_IT.UTF-8")
     assert main(["--lang", "pt", "verify", str(tmp_path / "x")]) == 2
-    assert "ficheiro inexistente" in capsys.readouterr().err
+    assert "arquivo inexistente" in capsys.readouterr().err
 
 
 def test_no_module_that_translates_rebinds_the_underscore() -> None:
@@ -329,7 +329,7 @@ def test_package_data_ships_every_compiled_catalog() -> None:
 
 
 VERDICT_WORDS = {"en": "Verdict: FAIR", "fr": "Verdict\u00a0: ÉQUITABLE",
-                 "it": "Verdetto: EQUO", "pt": "Veredicto: JUSTO", "nl": "Oordeel: EERLIJK"}
+                 "it": "Verdetto: EQUO", "pt": "Veredito: JUSTO", "nl": "Oordeel: EERLIJK"}
 
 
 @pytest.fixture(scope="module")
