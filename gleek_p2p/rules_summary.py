@@ -8,6 +8,7 @@ screen's width at the moment they are shown, so every language fits.
 
 from __future__ import annotations
 
+import re
 import textwrap
 
 from gleek_p2p.i18n import N_, _
@@ -56,6 +57,15 @@ SECTIONS: tuple[tuple[str, str], ...] = (
 """(heading, paragraph) pairs, in the order of a hand."""
 
 
+_LABEL_SPACE = re.compile(r"(?<=\b[AKQJ]) (?=[AKQJ]\b|\d)")
+"""A space inside a run of card labels ("K Q J 3", "A 11"), which must not end a line."""
+
+
+def _keep_labels_together(text: str) -> str:
+    # textwrap breaks only at ASCII whitespace: a no-break space holds the run.
+    return _LABEL_SPACE.sub("\u00a0", text)
+
+
 def rules_summary(width: int = 80) -> list[str]:
     """The summary in the chosen language as lines of at most ``width`` columns.
 
@@ -65,8 +75,8 @@ def rules_summary(width: int = 80) -> list[str]:
     lines: list[str] = [_("Gleek: the rules in short"), ""]
     for heading, paragraph in SECTIONS:
         lines.append(_(heading))
-        lines.extend(textwrap.wrap(_(paragraph), width=width, initial_indent="  ",
-                                   subsequent_indent="  ", break_long_words=False,
-                                   break_on_hyphens=False))
+        lines.extend(textwrap.wrap(_keep_labels_together(_(paragraph)), width=width,
+                                   initial_indent="  ", subsequent_indent="  ",
+                                   break_long_words=False, break_on_hyphens=False))
         lines.append("")
     return lines[:-1]
