@@ -13,6 +13,7 @@ import sys
 from collections.abc import Sequence
 
 from gleek_p2p.errors import GleekError
+from gleek_p2p.i18n import _, set_language, translate_argparse
 
 DEFAULT_HANDS = 12
 
@@ -24,37 +25,37 @@ def _add_variant(parser: argparse.ArgumentParser) -> None:
         "--variant",
         default="standard",
         choices=sorted(VARIANTS),
-        help="rules variant (default: standard)",
+        help=_("rules variant (default: standard)"),
     )
 
 
 def _add_peer_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--name", required=True, help="your name at the table")
-    parser.add_argument("--table", default="gleek", help="table name to join (default: gleek)")
+    parser.add_argument("--name", required=True, help=_("your name at the table"))
+    parser.add_argument("--table", default="gleek", help=_("table name to join (default: gleek)"))
     parser.add_argument(
         "--peer",
         action="append",
         default=[],
         metavar="HOST:PORT",
-        help="connect to this peer directly, without mDNS (repeatable)",
+        help=_("connect to this peer directly, without mDNS (repeatable)"),
     )
     parser.add_argument(
-        "--listen", default="0.0.0.0:0", metavar="HOST:PORT", help="where to accept connections"
+        "--listen", default="0.0.0.0:0", metavar="HOST:PORT", help=_("where to accept connections")
     )
-    parser.add_argument("--no-mdns", action="store_true", help="do not use mDNS discovery")
+    parser.add_argument("--no-mdns", action="store_true", help=_("do not use mDNS discovery"))
     parser.add_argument(
-        "--data-dir", default=None, help="identity, secrets and logs (default: user data dir)"
+        "--data-dir", default=None, help=_("identity, secrets and logs (default: user data dir)")
     )
-    parser.add_argument("--hands", type=int, default=DEFAULT_HANDS, help="hands in the session")
+    parser.add_argument("--hands", type=int, default=DEFAULT_HANDS, help=_("hands in the session"))
     parser.add_argument(
-        "--timeout", type=float, default=300.0, help="seconds before a silent peer is blamed"
+        "--timeout", type=float, default=300.0, help=_("seconds before a silent peer is blamed")
     )
     parser.add_argument(
         "--interface",
         action="append",
         default=[],
         metavar="ADDRESS",
-        help="local address mDNS uses (repeatable; default: all interfaces)",
+        help=_("local address mDNS uses (repeatable; default: all interfaces)"),
     )
     parser.add_argument("--ready-file", default=None, help=argparse.SUPPRESS)
     _add_variant(parser)
@@ -63,41 +64,43 @@ def _add_peer_options(parser: argparse.ArgumentParser) -> None:
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="gleek",
-        description="Gleek, the Tudor card game, for three peers on a LAN with no dealer.",
+        description=_("Gleek, the Tudor card game, for three peers on a LAN with no dealer."),
     )
+    parser.add_argument("--lang", metavar="CODE", default=None,
+                        help=_("language: en, fr, it, pt, nl (default: from the locale)"))
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    p = sub.add_parser("local", help="play against two bot peers on this machine")
+    p = sub.add_parser("local", help=_("play against two bot peers on this machine"))
     p.add_argument("--hands", type=int, default=DEFAULT_HANDS)
     p.add_argument("--name", default="you")
     p.add_argument("--data-dir", default=None)
-    p.add_argument("--bots", default="heuristic", help="strategy of the two bots")
+    p.add_argument("--bots", default="heuristic", help=_("strategy of the two bots"))
     p.add_argument(
-        "--autoplay", default=None, metavar="STRATEGY", help="let a bot play for you (no screen)"
+        "--autoplay", default=None, metavar="STRATEGY", help=_("let a bot play for you (no screen)")
     )
     p.add_argument(
-        "--timeout", type=float, default=1800.0, help="seconds the bots wait for you"
+        "--timeout", type=float, default=1800.0, help=_("seconds the bots wait for you")
     )
     _add_variant(p)
 
-    p = sub.add_parser("play", help="join a table on the LAN as a human player")
+    p = sub.add_parser("play", help=_("join a table on the LAN as a human player"))
     _add_peer_options(p)
 
-    p = sub.add_parser("bot", help="a headless bot peer")
+    p = sub.add_parser("bot", help=_("a headless bot peer"))
     _add_peer_options(p)
     p.add_argument(
         "--strategy",
         default="heuristic",
         help="random | heuristic | module:Class | exec:'COMMAND ARGS'",
     )
-    p.add_argument("--seed", default=None, help="seed for a random strategy")
+    p.add_argument("--seed", default=None, help=_("seed for a random strategy"))
 
-    p = sub.add_parser("simulate", help="bots play with full information and no crypto")
+    p = sub.add_parser("simulate", help=_("bots play with full information and no crypto"))
     p.add_argument("--hands", type=int, default=DEFAULT_HANDS)
     p.add_argument("--seed", default="0")
     p.add_argument("--json", action="store_true")
     p.add_argument(
-        "--bots", default="heuristic", help="strategy for every seat, or one per seat: a,b,c"
+        "--bots", default="heuristic", help=_("strategy for every seat, or one per seat: a,b,c")
     )
     p.add_argument(
         "--rulings", default="current", choices=("current", "first"),
@@ -110,35 +113,37 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _add_variant(p)
 
-    p = sub.add_parser("selfplay", help="bots play a signed session in one process")
+    p = sub.add_parser("selfplay", help=_("bots play a signed session in one process"))
     p.add_argument("--hands", type=int, default=DEFAULT_HANDS)
     p.add_argument("--seed", default="0")
-    p.add_argument("--out", required=True, help="where to write the session log")
+    p.add_argument("--out", required=True, help=_("where to write the session log"))
     p.add_argument(
-        "--bots", default="heuristic", help="strategy for every seat, or one per seat: a,b,c"
+        "--bots", default="heuristic", help=_("strategy for every seat, or one per seat: a,b,c")
     )
     _add_variant(p)
 
-    p = sub.add_parser("verify", help="check a session log: was the deal fair, who cheated")
+    p = sub.add_parser("verify", help=_("check a session log: was the deal fair, who cheated"))
     p.add_argument("file")
     p.add_argument("--json", action="store_true")
     p.add_argument("--no-progress", action="store_true")
 
-    p = sub.add_parser("replay", help="step through a finished session")
+    p = sub.add_parser("replay", help=_("step through a finished session"))
     p.add_argument("file")
     p.add_argument(
-        "--seat", type=int, default=None, help="show one seat's view (default: all cards)"
+        "--seat", type=int, default=None, help=_("show one seat's view (default: all cards)")
     )
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``gleek`` command; returns the exit code."""
+    set_language(_lang_option(sys.argv[1:] if argv is None else argv))
+    translate_argparse()
     args = build_parser().parse_args(argv)
     try:
         return _dispatch(args)
     except KeyboardInterrupt:
-        print("\nInterrupted.", file=sys.stderr)
+        print("\n" + _("Interrupted."), file=sys.stderr)
         return 130
     except GleekError as exc:
         print(f"gleek: {exc}", file=sys.stderr)
@@ -149,9 +154,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     except Exception as exc:  # a bug: say so in a sentence, keep the details in a file
         report = _save_traceback()
-        print(f"gleek: an internal error stopped the command ({type(exc).__name__}: {exc}). "
-              f"The details are in {report}; please report them.", file=sys.stderr)
+        print("gleek: " + _("an internal error stopped the command ({error}). The details "
+                            "are in {file}; please report them.").format(
+                                error=f"{type(exc).__name__}: {exc}", file=report),
+              file=sys.stderr)
         return 70
+
+
+def _lang_option(argv: Sequence[str]) -> str | None:
+    """``--lang`` read ahead of the full parse, so that the help is translated too."""
+    early = argparse.ArgumentParser(add_help=False, exit_on_error=False)
+    early.add_argument("--lang", default=None)
+    try:
+        known, _rest = early.parse_known_args(list(argv))
+    except argparse.ArgumentError:
+        return None  # the full parse reports it, in English
+    lang: str | None = known.lang
+    return lang
 
 
 def _save_traceback() -> str:

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gleek_p2p.errors import GleekError, ProtocolError
+from gleek_p2p.i18n import _, ngettext
 from gleek_p2p.log.envelope import PROTOCOL_VERSION
 from gleek_p2p.log.keys import Identity, fingerprint
 from gleek_p2p.net.connection import Connection, ConnectionClosed, Limits, Listener, connect
@@ -106,7 +107,8 @@ class Lobby:
             nonce_commit=self.formation.commitment,
             on_connection=self._adopt,
             admit=self._admit,
-            on_error=lambda reason: self.notes(f"refused a connection: {reason}"),
+            on_error=lambda reason: self.notes(
+                _("refused a connection: {reason}").format(reason=reason)),
             limits=self.config.limits,
         )
         await self._listener.start(host, port)
@@ -143,9 +145,12 @@ class Lobby:
         except TimeoutError:
             why = "; ".join(f"{h}:{p}: {e}" for (h, p), e in self._errors.items())
             have = len(self.conns) + 1
+            seats = self.config.variant.players
             raise GleekError(
-                f"no table formed within {timeout:g} s ({have} of "
-                f"{self.config.variant.players} players here){'; ' + why if why else ''}"
+                ngettext("no table formed within {seconds} s ({have} of {n} player here)",
+                         "no table formed within {seconds} s ({have} of {n} players here)",
+                         seats).format(seconds=f"{timeout:g}", have=have, n=seats)
+                + ("; " + why if why else "")
             ) from None
 
     # ----------------------------------------------------------- connections
@@ -177,7 +182,8 @@ class Lobby:
         if peer_host and conn.peer.listen_port:
             self.addresses[public] = (peer_host[0], conn.peer.listen_port)
         self.conns[public] = conn
-        self.notes(f"connected to {conn.peer.name} (key {fingerprint(public)})")
+        self.notes(_("connected to {name} (key {key})").format(
+            name=conn.peer.name, key=fingerprint(public)))
         if self.roster is None:
             try:
                 reveal = self.formation.add_peer(conn.peer)
@@ -211,11 +217,12 @@ class Lobby:
                 else:
                     self.queue.put_nowait((public, message))
         except GleekError as exc:
-            self.notes(f"lost {conn.peer.name}: {exc}")
+            self.notes(_("lost {name}: {error}").format(name=conn.peer.name, error=exc))
         finally:
             if self.conns.get(public) is conn:
                 reason = conn.close_reason or "connection closed"
-                self.notes(f"link to {conn.peer.name} is down: {reason}")
+                self.notes(_("link to {name} is down: {reason}").format(
+                    name=conn.peer.name, reason=reason))
                 if self._forming():
                     self._spawn(self._forget_later(conn))
                 elif self.roster is not None and reason.endswith(LEFT_THE_TABLE):
@@ -247,7 +254,7 @@ class Lobby:
         A revealed nonce must never be used twice, so every connection (whose
         handshake committed to the old nonce) is closed and dialled again.
         """
-        self.notes(f"starting the table over: {why}")
+        self.notes(_("starting the table over: {reason}").format(reason=why))
         self.formation = TableFormation(self.identity.public, self.config.name,
                                         self.random(32), self.config.variant.players)
         self._reveal = None
@@ -264,7 +271,7 @@ class Lobby:
         try:
             formation = self.formation.receive_reveal(public, reveal)
         except ProtocolError as exc:
-            self.notes(f"table formation failed: {exc}")
+            self.notes(_("table formation failed: {error}").format(error=exc))
             if self.formation.aborted is not None:
                 self._spawn(self._start_over(self.formation.aborted))
             return

@@ -21,6 +21,7 @@ from typing import Protocol
 
 from gleek_p2p.bots.strategy import Strategy, choose_async
 from gleek_p2p.errors import Cheating, GleekError, ProtocolError
+from gleek_p2p.i18n import _
 from gleek_p2p.log.envelope import Envelope, decode_envelope
 from gleek_p2p.log.store import LogStore
 from gleek_p2p.net.messages import Bye, Event, Message, Sync
@@ -172,13 +173,15 @@ class SessionRunner:
             with contextlib.suppress(asyncio.CancelledError):
                 await receiver
         if self._gave_up is not None:
-            return Outcome(False, True, f"aborted before the log began: {self._gave_up}", 0)
+            return Outcome(False, True, _("aborted before the log began: {reason}").format(
+                reason=self._gave_up), 0)
         verdict = self.table.verdict
         if verdict is not None:
-            who = "nobody" if verdict.blamed is None else self.table.roster.names[verdict.blamed]
-            return Outcome(False, True, f"aborted, blaming {who}: {verdict.reason}",
-                           len(self.table.envelopes))
-        return Outcome(self.table.finished, False, "the session is over",
+            who = (_("nobody") if verdict.blamed is None
+                   else self.table.roster.names[verdict.blamed])
+            return Outcome(False, True, _("aborted, blaming {name}: {reason}").format(
+                name=who, reason=verdict.reason), len(self.table.envelopes))
+        return Outcome(self.table.finished, False, _("the session is over"),
                        len(self.table.envelopes))
 
     async def _linger(self) -> None:
@@ -290,10 +293,10 @@ class SessionRunner:
             return
         if not self.table.envelopes:
             # The roster opens the log: before it there is nothing to sign an abort into.
-            self._note(f"giving up: {reason}")
+            self._note(_("giving up: {reason}").format(reason=reason))
             self._gave_up = reason
             return
-        self._note(f"ending the session: {reason}")
+        self._note(_("ending the session: {reason}").format(reason=reason))
         self._commit(self.table.abort_event(blamed, reason, tuple(evidence)))
 
     async def _receive_loop(self) -> None:
@@ -302,7 +305,8 @@ class SessionRunner:
             try:
                 self._handle(seat, message)
             except GleekError as exc:
-                self._note(f"ignored a message from seat {seat}: {exc}")
+                self._note(_("ignored a message from seat {seat}: {error}").format(
+                    seat=seat, error=exc))
             self._changed.set()
 
     def _handle(self, sender: int, message: Incoming) -> None:
@@ -343,7 +347,8 @@ class SessionRunner:
             return
         except ProtocolError as exc:
             # Not provable against anyone (it may be a stale relay); drop it.
-            self._note(f"rejected event {envelope.seq} relayed by seat {sender}: {exc}")
+            self._note(_("rejected event {number} relayed by seat {seat}: {error}").format(
+                number=envelope.seq, seat=sender, error=exc))
             return
         if not new:
             return

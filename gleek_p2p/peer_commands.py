@@ -26,6 +26,7 @@ import platformdirs
 from gleek_p2p.bots.registry import make_strategy
 from gleek_p2p.bots.strategy import Strategy
 from gleek_p2p.errors import GleekError
+from gleek_p2p.i18n import _, ngettext
 from gleek_p2p.lobby import Address, ConnectionMesh, Lobby, LobbyConfig
 from gleek_p2p.log import canonical
 from gleek_p2p.log.envelope import decode_envelope
@@ -45,7 +46,8 @@ def default_data_dir() -> Path:
 def parse_address(text: str, what: str) -> Address:
     host, sep, port = text.rpartition(":")
     if not sep or not port.isdigit() or not 0 <= int(port) < 65536:
-        raise GleekError(f"{what} must be HOST:PORT, not {text!r}")
+        raise GleekError(_("{option} must be HOST:PORT, not {text}").format(
+            option=what, text=repr(text)))
     return (host.strip("[]") or "0.0.0.0", int(port))
 
 
@@ -128,15 +130,18 @@ async def play_session(
     await lobby.start()
     if on_ready is not None:
         on_ready(lobby.port)
-    notes(f"listening on port {lobby.port}; your key is {fingerprint(identity.public)}")
+    notes(_("listening on port {port}; your key is {key}").format(
+        port=lobby.port, key=fingerprint(identity.public)))
     farewell = "goodbye"
     try:
         if resume is not None:
             roster, path = resume
-            notes(f"resuming the unfinished session in {path}")
+            notes(_("resuming the unfinished session in {file}").format(file=path))
         else:
-            notes(f"waiting for {config.variant.players - 1} more players at table "
-                  f"{config.table!r}")
+            more = config.variant.players - 1
+            notes(ngettext("waiting for {n} more player at table {table}",
+                           "waiting for {n} more players at table {table}", more).format(
+                               n=more, table=repr(config.table)))
             formation = await lobby.formed(timeout)
             roster = Roster(config.variant, hands, formation.publics, formation.names,
                             formation.session_nonce)
@@ -144,8 +149,9 @@ async def play_session(
         seat = roster.seat_of(identity.public)
         assert seat is not None
         for s, (name, public) in enumerate(zip(roster.names, roster.publics, strict=True)):
-            notes(f"seat {s}: {name}, key {fingerprint(public)}"
-                  f"{' (you)' if s == seat else ''}")
+            line = (_("seat {seat}: {name}, key {key} (you)") if s == seat
+                    else _("seat {seat}: {name}, key {key}"))
+            notes(line.format(seat=s, name=name, key=fingerprint(public)))
         secrets = files.secrets()
         name = roster.session_id.hex()
         secret = secrets.get(name)
@@ -284,7 +290,8 @@ def run_bot_session(
 ) -> Outcome:
     """The body of ``gleek_p2p.bots.run_peer``."""
     if variant not in VARIANTS:
-        raise GleekError(f"unknown variant {variant!r}; choose from {', '.join(VARIANTS)}")
+        raise GleekError(_("unknown variant {variant}; choose from {choices}").format(
+            variant=repr(variant), choices=", ".join(VARIANTS)))
     args = argparse.Namespace(
         name=name, table=table, peer=list(peers), listen=listen, no_mdns=not mdns,
         interface=list(interfaces), hands=hands, timeout=timeout, ready_file=None,
@@ -328,7 +335,7 @@ def run_local(args: argparse.Namespace) -> int:
     ensure_private_dir(data_dir)
     identity = load_or_create_identity(data_dir, os.urandom)
     table = f"local-{os.urandom(4).hex()}"
-    ports = [free_port() for _ in range(variant.players)]
+    ports = [free_port() for _seat in range(variant.players)]
     bot_dirs = [data_dir / "local-bots" / f"bot-{i}" for i in range(1, variant.players)]
     names = ["Anne", "Thomas", "Mary"][1:variant.players]
     procs: list[subprocess.Popen[bytes]] = []
@@ -378,12 +385,16 @@ def run_local(args: argparse.Namespace) -> int:
             if proc.poll() is None:
                 proc.kill()
     from gleek_p2p.commands import verify_file
+    from gleek_p2p.report import violation_sentence
 
     report = verify_file(result.log_path)
     _say(result.outcome.reason)
-    verdict = "fair and complete" if report.fair else "NOT fair or not complete"
-    _say(f"gleek verify: {verdict} ({report.events} events checked)")
+    checked = ngettext("{n} event checked", "{n} events checked", report.events).format(
+        n=report.events)
+    verdict = (_("gleek verify: fair and complete ({checked})") if report.fair
+               else _("gleek verify: NOT fair or not complete ({checked})"))
+    _say(verdict.format(checked=checked))
     for violation in report.violations:
-        _say("  - " + violation.sentence(result.table.roster.names))
+        _say("  - " + violation_sentence(violation, result.table.roster.names))
     print(result.log_path, flush=True)
     return report.exit_code

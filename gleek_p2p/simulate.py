@@ -19,9 +19,11 @@ from collections.abc import Awaitable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from gleek_p2p.bots.registry import make_strategies
+from gleek_p2p.bots.registry import make_strategies, strategies_needed
 from gleek_p2p.bots.strategy import Strategy, choose_async, choose_now
 from gleek_p2p.errors import GleekError, IllegalMove
+from gleek_p2p.i18n import N_, _, ngettext
+from gleek_p2p.report import PHASE_WORDS
 from gleek_p2p.rules import (
     EVENT_TYPES,
     PHASE_NAMES,
@@ -207,7 +209,7 @@ def _hand_end(sim: Simulation, strategies: Sequence[Strategy]) -> None:
 
 def _check_count(variant: Variant, strategies: Sequence[Strategy]) -> None:
     if len(strategies) != variant.players:
-        raise GleekError(f"this variant needs {variant.players} strategies, got {len(strategies)}")
+        raise GleekError(strategies_needed(variant.players, len(strategies)))
 
 
 def simulate(
@@ -282,7 +284,7 @@ def result_json(result: SimResult) -> dict[str, Any]:
     }
 
 
-_SUIT_WORDS = ("spades", "hearts", "diamonds", "clubs")
+_SUIT_WORDS = (N_("trump spades"), N_("trump hearts"), N_("trump diamonds"), N_("trump clubs"))
 
 
 def pence(halfpence: int) -> str:
@@ -298,40 +300,47 @@ def result_text(result: SimResult, names: Sequence[str]) -> str:
     lines: list[str] = []
     for i, h in enumerate(result.hands):
         auction = (
-            "no auction"
+            _("no auction")
             if not result.variant.has_auction
-            else "talon dead"
+            else _("talon dead")
             if h.talon_taker is None
-            else f"talon {h.talon_taker} for {h.bid}d"
+            else _("talon {seat} for {bid}d").format(seat=h.talon_taker, bid=h.bid)
         )
-        ruff = "no ruff" if h.ruff_winner is None else f"ruff {h.ruff_winner}"
+        ruff = (_("no ruff") if h.ruff_winner is None
+                else _("ruff {seat}").format(seat=h.ruff_winner))
         trump = (
-            "no tricks"
+            _("no tricks")
             if not h.trump_named
             else "Kiss"
             if h.trump is None
-            else f"trump {_SUIT_WORDS[h.trump]}"
+            else _(_SUIT_WORDS[h.trump])
         )
         net = " ".join(f"{pence(x):>6}" for x in h.ledger.net)
-        lines.append(
-            f"hand {i + 1:3d}  dealer {h.dealer}  {auction:<17} {ruff:<7} {trump:<15} {net}"
-        )
+        head = _("hand {number}  dealer {seat}").format(number=f"{i + 1:3d}", seat=h.dealer)
+        lines.append(f"{head}  {auction:<17} {ruff:<7} {trump:<15} {net}")
     width = max(8, *(len(x) for x in names))
     lines.append("")
+    seat_word, bot_word, total_word = _("seat"), _("bot"), _("total")
+    phase_words = [_(PHASE_WORDS[p]) for p in PHASE_NAMES]
+    seat_width = max(5, len(seat_word))
     lines.append(
-        f"{'seat':<5} {'bot':<{width}} "
-        + " ".join(f"{p:>12}" for p in PHASE_NAMES)
-        + f" {'total':>9}"
+        f"{seat_word:<{seat_width}} {bot_word:<{width}} "
+        + " ".join(f"{word:>12}" for word in phase_words)
+        + f" {total_word:>9}"
     )
     for seat in range(n):
         by_phase = [sum(h.ledger.phases[p][seat] for h in result.hands) for p in PHASE_NAMES]
         lines.append(
-            f"{seat:<5} {names[seat]:<{width}} "
+            f"{seat:<{seat_width}} {names[seat]:<{width}} "
             + " ".join(f"{pence(x):>12}" for x in by_phase)
             + f" {pence(result.totals[seat]):>9}"
         )
-    won = "a tie for first" if result.winner is None else f"seat {result.winner} wins"
-    lines.append(f"{len(result.hands)} hands, {result.moves} moves: {won} (amounts in pence)")
+    won = (_("a tie for first") if result.winner is None
+           else _("seat {seat} wins").format(seat=result.winner))
+    lines.append(_("{hands}, {moves}: {result} (amounts in pence)").format(
+        hands=ngettext("{n} hand", "{n} hands", len(result.hands)).format(n=len(result.hands)),
+        moves=ngettext("{n} move", "{n} moves", result.moves).format(n=result.moves),
+        result=won))
     return "\n".join(lines)
 
 
@@ -444,7 +453,7 @@ def run_simulate(args: argparse.Namespace) -> int:
     if getattr(args, "rulings", "current") == "first":
         variant = variant.first_rulings()
     if not 1 <= args.hands <= 1000:
-        raise GleekError("--hands must be from 1 to 1000")
+        raise GleekError(_("--hands must be from 1 to 1000"))
     seed = str(args.seed).encode()
     names = [s.strip() for s in str(args.bots).split(",") if s.strip()] or ["heuristic"]
     if len(set(names)) == 1:
