@@ -104,12 +104,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--rulings", default="current", choices=("current", "first"),
-        help="the current rulings (SPEC 1.5) or those of the first logs",
+        help=_("the current rulings (SPEC 1.5) or those of the first logs"),
     )
     p.add_argument(
         "--phase-stats", action="store_true",
-        help="play the hands under the first and the current rulings; print each phase's "
-             "mean absolute result and share of the money",
+        help=_("play the hands under the first and the current rulings; print each phase's "
+               "mean absolute result and share of the money"),
     )
     _add_variant(p)
 

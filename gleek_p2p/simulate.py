@@ -426,15 +426,15 @@ def phase_stats_text(before: SimResult, after: SimResult) -> str:
     for p in PHASE_NAMES:
         lines.append(f"{p:<13} {b[p][0]:>14.2f} {b[p][1]:>7.1%} {a[p][0]:>14.2f} {a[p][1]:>7.1%}")
     r = reading_stats(after)
-    lines.append(
-        f"ruff: the longest-suit reading changes the winner in {r['showdowns_changed']} of "
-        f"{r['showdowns']} showdowns, and in {r['hands_changed']} of {r['hands']} hands "
-        "were all three to show"
-    )
-    lines.append(
-        f"Tiddy: the Four of trump came from the talon in {r['tiddy_from_talon']} hands, "
-        f"was dealt to the taker and discarded in {r['tiddy_discarded']}"
-    )
+    lines.append(_(
+        "ruff: the longest-suit reading changes the winner in {changed} of {showdowns} "
+        "showdowns, and in {hands_changed} of {hands} hands were all three to show"
+    ).format(changed=r["showdowns_changed"], showdowns=r["showdowns"],
+             hands_changed=r["hands_changed"], hands=r["hands"]))
+    lines.append(_(
+        "Tiddy: the Four of trump came from the talon in {talon} hands, was dealt to the "
+        "taker and discarded in {discarded}"
+    ).format(talon=r["tiddy_from_talon"], discarded=r["tiddy_discarded"]))
     return "\n".join(lines)
 
 
