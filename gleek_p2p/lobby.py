@@ -50,6 +50,8 @@ class LobbyConfig:
     dial_interval: float = 1.0
     formation_grace: float = 1.0
     """Seconds a peer whose link dropped during formation has to come back."""
+    searching_note_after: float = 5.0
+    """Seconds alone before saying what is going on (then at growing intervals)."""
     limits: Limits = field(default_factory=Limits)
 
 
@@ -125,6 +127,8 @@ class Lobby:
             )
             self._spawn(self._hint_loop(self.discovery))
         self._spawn(self._dial_loop())
+        if self.roster is None:
+            self._spawn(self._say_while_searching())
         if self.roster is not None:
             self._formed.set_result(
                 Formation(self.roster.publics, self.roster.names, self.roster.nonce)
@@ -274,6 +278,37 @@ class Lobby:
     def adopt_roster(self, roster: Roster) -> None:
         """From now on only the roster's players may connect."""
         self.roster = roster
+
+    # -------------------------------------------------------------- searching
+
+    async def _say_while_searching(self) -> None:
+        """Tell the person what is going on while players are missing.
+
+        After ``searching_note_after`` seconds, then after three times as long
+        each time (5 s, 15 s, 45 s, ...): a silent lobby looks like a hang.
+        """
+        wait = self.config.searching_note_after
+        while self._forming():
+            await asyncio.sleep(wait)
+            wait *= 3
+            if self._forming():
+                self.notes(self._searching_sentence())
+
+    def _searching_sentence(self) -> str:
+        assert self._listener is not None
+        port = self._listener.port
+        missing = self.config.variant.players - 1
+        live = [c.peer.name for c in self.conns.values() if not c.closed]
+        found = (f"found {', '.join(live)}, still looking for {missing - len(live)} more"
+                 if live else "nobody found yet")
+        if self.discovery is not None:
+            how = "looking on the local network (mDNS)"
+        elif targets := self._targets():
+            how = "dialling " + ", ".join(f"{h}:{p}" for h, p in targets[:3])
+        else:
+            how = "mDNS is off and no --peer was given, so the others must dial this peer"
+        return (f"{found} at table {self.config.table!r}: {how}; others can join "
+                f"with --peer HOST:{port} (this peer listens on port {port})")
 
     # --------------------------------------------------------------- dialling
 
