@@ -23,11 +23,19 @@ from typing import Any
 from gleek_p2p.errors import GleekError, ProtocolError
 from gleek_p2p.log.envelope import PROTOCOL_VERSION
 from gleek_p2p.log.keys import Identity, fingerprint
-from gleek_p2p.net.connection import Connection, ConnectionClosed, Limits, Listener, connect
+from gleek_p2p.net.connection import (
+    Connection,
+    ConnectionClosed,
+    Limits,
+    Listener,
+    Refused,
+    Unreachable,
+    connect,
+)
 from gleek_p2p.net.discovery import Announcement, Discovery, instance_name
 from gleek_p2p.net.formation import Formation, TableFormation, keep_connection
 from gleek_p2p.net.handshake import Offer
-from gleek_p2p.net.messages import Bye, Hello, Message, Reveal
+from gleek_p2p.net.messages import Bye, Hello, Message, Refuse, RefuseCode, Reveal
 from gleek_p2p.peer import LEFT_THE_TABLE, Incoming, LinkUp
 from gleek_p2p.rules import Variant
 from gleek_p2p.table.roster import Roster
@@ -53,6 +61,20 @@ class LobbyConfig:
     searching_note_after: float = 5.0
     """Seconds alone before saying what is going on (then at growing intervals)."""
     limits: Limits = field(default_factory=Limits)
+
+
+class TableFull(GleekError):
+    """A peer already seated at this table refused us: every seat is taken.
+
+    Raised by ``Lobby.formed`` at once: dialling again cannot get us in.
+    """
+
+    def __init__(self, address: Address, refusal: Refuse) -> None:
+        host, port = address
+        super().__init__(f"the table is full: {host}:{port} refused this peer "
+                         f"({refusal.reason})")
+        self.address = address
+        self.refusal = refusal
 
 
 class Lobby:
@@ -86,6 +108,7 @@ class Lobby:
         self._listener: Listener | None = None
         self._hints: set[Address] = set()
         self._errors: dict[Address, str] = {}
+        self._refusals_told: set[bytes] = set()
         self._tasks: set[asyncio.Task[None]] = set()
 
     @property
@@ -109,6 +132,7 @@ class Lobby:
             on_connection=self._adopt,
             admit=self._admit,
             on_error=lambda reason: self.notes(f"refused a connection: {reason}"),
+            on_refused=self._tell_refusal,
             limits=self.config.limits,
         )
         await self._listener.start(host, port)
@@ -154,12 +178,30 @@ class Lobby:
 
     # ----------------------------------------------------------- connections
 
-    def _admit(self, hello: Hello) -> str | None:
+    def _admit(self, hello: Hello) -> str | Refuse | None:
         if self.roster is not None:
             if hello.public in self.roster.publics:
                 return None
-            return "table full: a session is being played at this table"
+            return Refuse("table full: a session is being played at this table",
+                          RefuseCode.TABLE_FULL)
+        formed = self.formation.formation
+        if formed is not None and hello.public not in formed.publics:
+            return Refuse("table full: the table has formed", RefuseCode.TABLE_FULL)
+        # Refused while a formation is under way: the seats may free up again.
         return self.formation.admit(hello)
+
+    def _tell_refusal(self, refused: Refused) -> None:
+        """Mention each refusal once per peer, not once per redial."""
+        who = refused.peer
+        if who is not None:
+            # One mention per key: a refused peer redials, maybe for minutes.
+            if who.public in self._refusals_told:
+                return
+            self._refusals_told.add(who.public)
+            self.notes(f"refused {who.name} (key {fingerprint(who.public)}): "
+                       f"{refused.refusal.reason}")
+        else:
+            self.notes(f"refused a connection: {refused.refusal.reason}")
 
     async def _adopt(self, conn: Connection) -> None:
         self._every_conn.add(conn)
@@ -341,7 +383,7 @@ class Lobby:
         return live >= self.config.variant.players - 1
 
     async def _dial_loop(self) -> None:
-        while True:
+        while not self._turned_away_already():
             if not self._full():
                 for address in self._targets():
                     await self._dial(address)
@@ -362,15 +404,36 @@ class Lobby:
                 admit=self._admit,
                 limits=self.config.limits,
             )
+        except Refused as exc:
+            if exc.by_peer and exc.refusal.meaning is RefuseCode.TABLE_FULL:
+                self._turned_away(address, exc.refusal)
+            self._dial_failed(address, exc)
+            return
         except ProtocolError as exc:
-            if self._errors.get(address) != exc.message:
-                self._errors[address] = exc.message
-                if "could not reach" not in exc.message:
-                    self.notes(f"{host}:{port}: {exc.message}")
+            self._dial_failed(address, exc)
             return
         self._errors.pop(address, None)
         self.addresses[conn.peer.public] = (host, conn.peer.listen_port or port)
         self._spawn(self._adopt(conn))
+
+    def _dial_failed(self, address: Address, exc: ProtocolError) -> None:
+        """Say why a dial failed once per reason (silence for nobody listening yet)."""
+        if self._errors.get(address) != exc.message:
+            self._errors[address] = exc.message
+            if not isinstance(exc, Unreachable):
+                host, port = address
+                self.notes(f"{host}:{port}: {exc.message}")
+
+    def _turned_away_already(self) -> bool:
+        f = self._formed
+        return f is not None and f.done() and not f.cancelled() and f.exception() is not None
+
+    def _turned_away(self, address: Address, refusal: Refuse) -> None:
+        """A seated peer says the table is full: give up forming at once."""
+        if self._forming() and self._formed is not None:
+            self._formed.set_exception(TableFull(address, refusal))
+            # Retrieved by ``formed``; a lobby nobody waits on must not warn.
+            self._formed.exception()
 
     async def close(self, reason: str = "goodbye") -> None:
         """Say goodbye to every peer and stop listening and announcing.

@@ -10,9 +10,14 @@ from __future__ import annotations
 import asyncio
 import itertools
 import time
+from dataclasses import replace
 
-from gleek_p2p.lobby import Lobby, LobbyConfig
+import pytest
+
+from gleek_p2p.lobby import Address, Lobby, LobbyConfig, TableFull
 from gleek_p2p.log.keys import Identity
+from gleek_p2p.net.formation import Formation
+from gleek_p2p.net.messages import RefuseCode
 from gleek_p2p.rules import VARIANTS
 
 VARIANT = VARIANTS["standard"]
@@ -52,3 +57,46 @@ async def test_a_lonely_peer_says_what_is_going_on_and_not_too_often() -> None:
     times = [began] + [t for t, _ in said]
     gaps = [b - a for a, b in itertools.pairwise(times)]
     assert gaps[0] >= 0.05 and gaps[1] >= 0.15 and gaps[2] >= 0.45, gaps
+
+
+async def start(i: int, name: str, table: str, peers: tuple[Address, ...] = (),
+                listen: Address = ("127.0.0.1", 0), notes: list[str] | None = None) -> Lobby:
+    cfg = replace(config(name, table), peers=peers, listen=listen)
+    lobby = Lobby(identity(i), cfg,
+                  notes=(lambda t: notes.append(f"{name}: {t}")) if notes is not None
+                  else lambda t: None)
+    await lobby.start()
+    return lobby
+
+
+async def formed_all(lobbies: list[Lobby], timeout: float = 60) -> list[Formation]:
+    return list(await asyncio.gather(*(lobby.formed(timeout) for lobby in lobbies)))
+
+
+async def close_all(lobbies: list[Lobby]) -> None:
+    await asyncio.gather(*(lobby.close() for lobby in lobbies))
+
+
+async def test_a_fourth_peer_stops_at_once_with_the_real_reason() -> None:
+    notes: list[str] = []
+    first = await start(0, "ann", "four", notes=notes)
+    here = ("127.0.0.1", first.port)
+    second = await start(1, "ben", "four", (here,), notes=notes)
+    third = await start(2, "cat", "four", (here, ("127.0.0.1", second.port)), notes=notes)
+    lobbies = [first, second, third]
+    dan = None
+    try:
+        tables = await formed_all(lobbies)
+        assert len({t.session_nonce for t in tables}) == 1
+        dan = await start(3, "dan", "four", (here,), notes=notes)
+        # The formation timeout is far away: only the refusal can end this early.
+        async with asyncio.timeout(30):
+            with pytest.raises(TableFull, match="table full") as full:
+                await dan.formed(600)
+        assert full.value.refusal.meaning is RefuseCode.TABLE_FULL
+        assert full.value.address == here
+        assert "could not reach" not in str(full.value)
+    finally:
+        await close_all(lobbies + ([dan] if dan else []))
+    told = [n for n in notes if n.startswith("ann: refused dan")]
+    assert len(told) == 1, notes

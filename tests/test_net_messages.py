@@ -21,6 +21,7 @@ from gleek_p2p.net.messages import (
     Pong,
     Proof,
     Refuse,
+    RefuseCode,
     Reveal,
     Sync,
     decode_message,
@@ -45,7 +46,7 @@ messages: st.SearchStrategy[Message] = st.one_of(
         b32,
     ),
     st.builds(Proof, st.binary(min_size=64, max_size=64)),
-    st.builds(Refuse, text),
+    st.builds(Refuse, text, st.integers(0, 0xFFFF)),
     st.builds(Reveal, b32, st.lists(b32, max_size=8).map(tuple)),
     st.builds(Event, st.binary(min_size=1, max_size=300)),
     st.builds(Sync, u63),
@@ -76,6 +77,16 @@ def hello_wire(**changes: Any) -> list[Any]:
     }
     fields.update(changes)
     return [1, *fields.values()]
+
+
+def test_a_refusal_code_is_typed_and_an_unknown_one_means_nothing() -> None:
+    full = Refuse("table full", RefuseCode.TABLE_FULL)
+    assert full == Refuse("table full", 1) and full.meaning is RefuseCode.TABLE_FULL
+    assert decode_message(encode_message(full)) == full
+    # Code 0 keeps the one-field form older peers send.
+    assert encode_message(Refuse("no")) == canonical.encode([3, "no"])
+    assert decode_message(canonical.encode([3, "no"])).meaning is RefuseCode.NONE  # type: ignore[union-attr]
+    assert Refuse("from a newer peer", 999).meaning is RefuseCode.NONE
 
 
 def test_hello_wire_is_accepted() -> None:
@@ -109,6 +120,10 @@ def test_hello_wire_is_accepted() -> None:
         ([2, b"s" * 63], "signature must be 64 bytes"),
         ([3, ""], "reason must not be empty"),
         ([3, "x" * 513], "at most 512"),
+        ([3, "full", 0], "code 0 only by leaving it out"),
+        ([3, "full", 70000], "refusal code"),
+        ([3, "full", True], "refusal code must be an integer"),
+        ([3, "full", 1, 2], "1 fields"),
         ([4, b"n" * 32, [b"k" * 32] * 9], "at most 8 items"),
         ([4, b"n" * 32, [b"k" * 31]], "peer key must be 32 bytes"),
         ([5, b""], "event must not be empty"),

@@ -8,6 +8,7 @@ frame is a ProtocolError, never a crash or an unbounded allocation.
 
 from __future__ import annotations
 
+import enum
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -37,6 +38,7 @@ __all__ = [
     "Pong",
     "Proof",
     "Refuse",
+    "RefuseCode",
     "Reveal",
     "Sync",
     "decode_message",
@@ -204,25 +206,62 @@ class Proof:
         return cls(fields[0])
 
 
+class RefuseCode(enum.IntEnum):
+    """What a refusal means to the program; the reason sentence is for the user.
+
+    A receiver treats a code it does not know as ``NONE``.
+    """
+
+    NONE = 0
+    """Nothing the program acts on: the reason says it all."""
+    TABLE_FULL = 1
+    """Every seat is taken by a formed table or a session: dialling again is pointless."""
+
+
+MAX_REFUSE_CODE = 0xFFFF
+
+
 @dataclass(frozen=True)
 class Refuse:
-    """The sender will not go on with this connection; ``reason`` is for the user."""
+    """The sender will not go on with this connection; ``reason`` is for the user.
+
+    ``code`` (a ``RefuseCode`` value) is what the program acts on; 0 is left
+    off the wire, so a refusal without a code keeps its one-field form.
+    """
 
     TAG: ClassVar[int] = 3
     reason: str
+    code: int = RefuseCode.NONE
 
     def __post_init__(self) -> None:
         _text(self.reason, "the refusal reason", MAX_REASON_BYTES, allow_empty=False)
+        if isinstance(self.code, RefuseCode):
+            _set(self, "code", int(self.code))  # equal and hashed as the plain int
+        _int(self.code, "the refusal code", 0, MAX_REFUSE_CODE)
 
     def to_wire(self) -> list[Any]:
         """The canonical list for this message (tag first)."""
-        return [self.TAG, self.reason]
+        if self.code == RefuseCode.NONE:
+            return [self.TAG, self.reason]
+        return [self.TAG, self.reason, int(self.code)]
 
     @classmethod
     def from_wire(cls, fields: Sequence[Any]) -> Refuse:
         """Build from the list after the tag; ProtocolError if malformed."""
+        if len(fields) == 2:
+            if fields[1] == RefuseCode.NONE:
+                raise ProtocolError("a Refuse message carries code 0 only by leaving it out")
+            return cls(fields[0], _int(fields[1], "the refusal code", 1, MAX_REFUSE_CODE))
         _arity(cls, fields, 1)
         return cls(fields[0])
+
+    @property
+    def meaning(self) -> RefuseCode:
+        """The code as a ``RefuseCode`` (``NONE`` for a code this version does not know)."""
+        try:
+            return RefuseCode(self.code)
+        except ValueError:
+            return RefuseCode.NONE
 
 
 @dataclass(frozen=True)
