@@ -35,7 +35,15 @@ from gleek_p2p.net.connection import (
 from gleek_p2p.net.discovery import Announcement, Discovery, instance_name
 from gleek_p2p.net.formation import Formation, TableFormation, keep_connection
 from gleek_p2p.net.handshake import Offer
-from gleek_p2p.net.messages import Bye, Hello, Message, Refuse, RefuseCode, Reveal
+from gleek_p2p.net.messages import (
+    Addresses,
+    Bye,
+    Hello,
+    Message,
+    Refuse,
+    RefuseCode,
+    Reveal,
+)
 from gleek_p2p.peer import LEFT_THE_TABLE, Incoming, LinkUp
 from gleek_p2p.rules import Variant
 from gleek_p2p.table.roster import Roster
@@ -77,6 +85,27 @@ class TableFull(GleekError):
         self.refusal = refusal
 
 
+class NoTable(GleekError):
+    """No table formed in time: ``connected`` names the peers we did reach.
+
+    Having every other player connected is not a table: they must reach each
+    other too, and the sentence says which case it is.
+    """
+
+    def __init__(self, timeout: float, connected: tuple[str, ...], seats: int,
+                 errors: tuple[tuple[Address, str], ...]) -> None:
+        if len(connected) < seats - 1:
+            what = f"{len(connected) + 1} of {seats} players here"
+        else:
+            what = (f"connected to {' and '.join(connected)}, but they did not all "
+                    f"reach each other")
+        why = "; ".join(f"{h}:{p}: {e}" for (h, p), e in errors)
+        super().__init__(f"no table formed within {timeout:g} s ({what})"
+                         f"{'; ' + why if why else ''}")
+        self.connected = connected
+        self.seats = seats
+
+
 class Lobby:
     """Connections to the other players of one table, formed and kept alive."""
 
@@ -109,6 +138,8 @@ class Lobby:
         self._hints: set[Address] = set()
         self._errors: dict[Address, str] = {}
         self._refusals_told: set[bytes] = set()
+        self._told_addresses: dict[bytes, tuple[bytes, Address]] = {}
+        """Where each peer says the others listen: key -> (told by, address)."""
         self._tasks: set[asyncio.Task[None]] = set()
 
     @property
@@ -169,12 +200,9 @@ class Lobby:
         try:
             return await within(asyncio.shield(self._formed), timeout)
         except TimeoutError:
-            why = "; ".join(f"{h}:{p}: {e}" for (h, p), e in self._errors.items())
-            have = len(self.conns) + 1
-            raise GleekError(
-                f"no table formed within {timeout:g} s ({have} of "
-                f"{self.config.variant.players} players here){'; ' + why if why else ''}"
-            ) from None
+            live = tuple(c.peer.name for c in self.conns.values() if not c.closed)
+            raise NoTable(timeout, live, self.config.variant.players,
+                          tuple(self._errors.items())) from None
 
     # ----------------------------------------------------------- connections
 
@@ -225,6 +253,7 @@ class Lobby:
         self.conns[public] = conn
         self.notes(f"connected to {conn.peer.name} (key {fingerprint(public)})")
         if self.roster is None:
+            self._pass_on_addresses()
             try:
                 reveal = self.formation.add_peer(conn.peer)
             except ProtocolError as exc:
@@ -254,6 +283,8 @@ class Lobby:
             async for message in conn:
                 if isinstance(message, Reveal):
                     self._take_reveal(public, message)
+                elif isinstance(message, Addresses):
+                    self._take_addresses(public, message)
                 else:
                     self.queue.put_nowait((public, message))
         except GleekError as exc:
@@ -352,6 +383,52 @@ class Lobby:
         return (f"{found} at table {self.config.table!r}: {how}; others can join "
                 f"with --peer HOST:{port} (this peer listens on port {port})")
 
+    # ------------------------------------------------------ address passing
+
+    def _pass_on_addresses(self) -> None:
+        """Tell every connected peer where the others listen.
+
+        Two players who each gave only a third's address (a star) learn of
+        each other this way; the handshake still proves who answers there.
+        """
+        live = {p: c for p, c in self.conns.items() if not c.closed}
+        for public, conn in live.items():
+            others = [(p, self._seen_from(conn, self.addresses[p]))
+                      for p in live if p != public and p in self.addresses]
+            if not others:
+                continue
+            with contextlib.suppress(ConnectionClosed, ProtocolError):
+                conn.send(Addresses(tuple(p for p, _ in others),
+                                    tuple(h for _, (h, _) in others),
+                                    tuple(port for _, (_, port) in others)))
+
+    @staticmethod
+    def _seen_from(conn: Connection, address: Address) -> Address:
+        """``address`` as the peer at the end of ``conn`` can dial it.
+
+        A peer we reach on our loopback runs on our host: a peer on another
+        host reaches it at the address it reaches us at.
+        """
+        host, port = address
+        if not host.startswith("127."):
+            return address
+        ours = conn.writer.get_extra_info("sockname")
+        if ours and not str(ours[0]).startswith("127."):
+            return (str(ours[0]), port)
+        return address
+
+    def _take_addresses(self, sender: bytes, message: Addresses) -> None:
+        if not self._forming():
+            return
+        for public, address in message.entries():
+            if public != self.identity.public and public != sender:
+                self._told_addresses[public] = (sender, address)
+
+    def _told_targets(self) -> list[Address]:
+        live = {p for p, c in self.conns.items() if not c.closed}
+        return [address for public, (sender, address) in sorted(self._told_addresses.items())
+                if public not in live and sender in live]
+
     # --------------------------------------------------------------- dialling
 
     async def _hint_loop(self, discovery: Discovery) -> None:
@@ -366,7 +443,7 @@ class Lobby:
     def _targets(self) -> list[Address]:
         live = {a for p, a in self.addresses.items()
                 if p in self.conns and not self.conns[p].closed}
-        wanted = list(self.config.peers) + sorted(self._hints)
+        wanted = list(self.config.peers) + sorted(self._hints) + self._told_targets()
         if self.roster is not None:
             wanted += [a for p, a in self.addresses.items() if p in self.roster.publics]
         seen: set[Address] = set()

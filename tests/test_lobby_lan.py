@@ -10,11 +10,12 @@ from __future__ import annotations
 import asyncio
 import itertools
 import time
+from collections.abc import Callable
 from dataclasses import replace
 
 import pytest
 
-from gleek_p2p.lobby import Address, Lobby, LobbyConfig, TableFull
+from gleek_p2p.lobby import Address, Lobby, LobbyConfig, NoTable, TableFull
 from gleek_p2p.log.keys import Identity
 from gleek_p2p.net.formation import Formation
 from gleek_p2p.net.messages import RefuseCode
@@ -100,3 +101,40 @@ async def test_a_fourth_peer_stops_at_once_with_the_real_reason() -> None:
         await close_all(lobbies + ([dan] if dan else []))
     told = [n for n in notes if n.startswith("ann: refused dan")]
     assert len(told) == 1, notes
+
+
+LAYOUTS = {
+    # who dials whom, by index, with every player listening on a fixed port
+    "star": {1: (0,), 2: (0,)},
+    "ring": {0: (1,), 1: (2,), 2: (0,)},
+    "mesh": {0: (1, 2), 1: (0, 2), 2: (0, 1)},
+}
+
+
+@pytest.mark.parametrize("layout", sorted(LAYOUTS))
+async def test_direct_addresses_form_a_table_as_a_star_ring_or_mesh(
+    layout: str, unused_tcp_port_factory: Callable[[], int],
+) -> None:
+    ports = [unused_tcp_port_factory() for _ in range(3)]
+    notes: list[str] = []
+    lobbies = [
+        await start(i, name, layout,
+                    tuple(("127.0.0.1", ports[j]) for j in LAYOUTS[layout].get(i, ())),
+                    listen=("127.0.0.1", ports[i]), notes=notes)
+        for i, name in enumerate(("ann", "ben", "cat"))
+    ]
+    try:
+        tables = await formed_all(lobbies)
+    finally:
+        await close_all(lobbies)
+    assert len({(t.publics, t.session_nonce) for t in tables}) == 1
+    assert sorted(tables[0].names) == ["ann", "ben", "cat"]
+
+
+def test_every_player_connected_is_not_called_a_full_table() -> None:
+    stuck = NoTable(60, ("ben", "cat"), 3, ())
+    assert "3 of 3" not in str(stuck) and "did not all reach each other" in str(stuck)
+    assert stuck.connected == ("ben", "cat")
+    alone = NoTable(60, ("ben",), 3, ((("10.0.0.9", 7000), "no route"),))
+    assert str(alone) == ("no table formed within 60 s (2 of 3 players here); "
+                          "10.0.0.9:7000: no route")

@@ -13,6 +13,7 @@ from gleek_p2p.errors import ProtocolError
 from gleek_p2p.log import canonical
 from gleek_p2p.net.messages import (
     MAX_EVENT_SIZE,
+    Addresses,
     Bye,
     Event,
     Hello,
@@ -53,6 +54,9 @@ messages: st.SearchStrategy[Message] = st.one_of(
     st.builds(Bye, st.one_of(st.just(""), text)),
     st.builds(Ping, u63),
     st.builds(Pong, u63),
+    st.lists(st.tuples(b32, st.ip_addresses().map(str), st.integers(1, 0xFFFF)),
+             max_size=8).map(lambda es: Addresses(*(tuple(c) for c in zip(*es, strict=True)))
+                             if es else Addresses((), (), ())),
 )
 
 
@@ -124,6 +128,12 @@ def test_hello_wire_is_accepted() -> None:
         ([3, "full", 70000], "refusal code"),
         ([3, "full", True], "refusal code must be an integer"),
         ([3, "full", 1, 2], "1 fields"),
+        ([10, [b"k" * 32], ["10.0.0.1"], []], "as many keys, hosts and ports"),
+        ([10, [b"k" * 32], ["bob.local"], [7000]], "not an IP address"),
+        ([10, [b"k" * 32], ["10.0.0.1"], [0]], "listen port"),
+        ([10, [b"k" * 31], ["10.0.0.1"], [7000]], "peer key must be 32 bytes"),
+        ([10, [b"k" * 32] * 9, ["10.0.0.1"] * 9, [7000] * 9], "at most 8 items"),
+        ([10, [], []], "3 fields"),
         ([4, b"n" * 32, [b"k" * 32] * 9], "at most 8 items"),
         ([4, b"n" * 32, [b"k" * 31]], "peer key must be 32 bytes"),
         ([5, b""], "event must not be empty"),

@@ -9,6 +9,7 @@ frame is a ProtocolError, never a crash or an unbounded allocation.
 from __future__ import annotations
 
 import enum
+import ipaddress
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -21,6 +22,7 @@ __all__ = [
     "CHALLENGE_SIZE",
     "KEY_SIZE",
     "MAX_EVENT_SIZE",
+    "MAX_HOST_BYTES",
     "MAX_MESSAGE_SIZE",
     "MAX_NAME_BYTES",
     "MAX_REASON_BYTES",
@@ -30,6 +32,7 @@ __all__ = [
     "MIN_SEATS",
     "NONCE_SIZE",
     "SIGNATURE_SIZE",
+    "Addresses",
     "Bye",
     "Event",
     "Hello",
@@ -52,6 +55,8 @@ CHALLENGE_SIZE = 32
 DIGEST_SIZE = 32
 MAX_NAME_BYTES = 64
 MAX_TABLE_BYTES = 64
+MAX_HOST_BYTES = 45
+"""The longest IP address literal (an IPv6 address with an embedded IPv4 one)."""
 MAX_REASON_BYTES = 512
 MAX_VARIANT_ITEMS = 16
 MAX_VARIANT_VALUE = 0xFFFF
@@ -395,10 +400,61 @@ class Pong:
         return cls(fields[0])
 
 
-Message: TypeAlias = Hello | Proof | Refuse | Reveal | Event | Sync | Bye | Ping | Pong
+def _host(value: Any) -> str:
+    host = _text(value, "a host address", MAX_HOST_BYTES, allow_empty=False)
+    try:
+        ipaddress.ip_address(host)
+    except ValueError:
+        raise ProtocolError(f"{host!r} is not an IP address") from None
+    return host
+
+
+@dataclass(frozen=True)
+class Addresses:
+    """Formation: where the sender's other peers listen, so one address per person is enough.
+
+    Entry ``i`` says the peer with key ``publics[i]`` accepts connections at
+    ``hosts[i]:ports[i]``. It comes over an authenticated connection, yet it
+    is only a hint: the handshake proves who answers there.
+    """
+
+    TAG: ClassVar[int] = 10
+    publics: tuple[bytes, ...]
+    hosts: tuple[str, ...]
+    ports: tuple[int, ...]
+
+    def __post_init__(self) -> None:
+        publics = _seq(self.publics, "the address keys", MAX_SEATS)
+        hosts = _seq(self.hosts, "the address hosts", MAX_SEATS)
+        ports = _seq(self.ports, "the address ports", MAX_SEATS)
+        if not len(publics) == len(hosts) == len(ports):
+            raise ProtocolError("an Addresses message needs as many keys, hosts and ports")
+        _set(self, "publics", tuple(_bytes(p, "a peer key", KEY_SIZE) for p in publics))
+        _set(self, "hosts", tuple(_host(h) for h in hosts))
+        _set(self, "ports", tuple(_int(p, "a listen port", 1, 0xFFFF) for p in ports))
+
+    def entries(self) -> list[tuple[bytes, tuple[str, int]]]:
+        """(key, (host, port)) for each peer listed."""
+        return [(k, (h, p)) for k, h, p in zip(self.publics, self.hosts, self.ports, strict=True)]
+
+    def to_wire(self) -> list[Any]:
+        """The canonical list for this message (tag first)."""
+        return [self.TAG, list(self.publics), list(self.hosts), list(self.ports)]
+
+    @classmethod
+    def from_wire(cls, fields: Sequence[Any]) -> Addresses:
+        """Build from the list after the tag; ProtocolError if malformed."""
+        _arity(cls, fields, 3)
+        return cls(*(tuple(_seq(f, "an address list", MAX_SEATS)) for f in fields))
+
+
+Message: TypeAlias = (
+    Hello | Proof | Refuse | Reveal | Event | Sync | Bye | Ping | Pong | Addresses
+)
 
 _BY_TAG: dict[int, type[Message]] = {
-    cls.TAG: cls for cls in (Hello, Proof, Refuse, Reveal, Event, Sync, Bye, Ping, Pong)
+    cls.TAG: cls
+    for cls in (Hello, Proof, Refuse, Reveal, Event, Sync, Bye, Ping, Pong, Addresses)
 }
 
 
