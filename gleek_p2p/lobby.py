@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gleek_p2p.errors import GleekError, ProtocolError
+from gleek_p2p.lobby_status import LobbyStatus, PeerStatus
 from gleek_p2p.log.envelope import PROTOCOL_VERSION
 from gleek_p2p.log.keys import Identity, fingerprint
 from gleek_p2p.net.connection import (
@@ -118,8 +119,11 @@ class Lobby:
         notes: Callable[[str], None] = lambda text: None,
         random: Callable[[int], bytes] = os.urandom,
         roster: Roster | None = None,
+        on_status: Callable[[LobbyStatus], None] = lambda status: None,
     ) -> None:
         self.identity = identity
+        self.on_status = on_status
+        """Told a fresh ``status()`` whenever who is here changes."""
         self.config = config
         self.discovery = discovery
         self.notes = notes
@@ -188,6 +192,7 @@ class Lobby:
             self._formed.set_result(
                 Formation(self.roster.publics, self.roster.names, self.roster.nonce)
             )
+        self._status_changed()
 
     def _spawn(self, coro: Coroutine[Any, Any, None]) -> None:
         task = asyncio.create_task(coro)
@@ -252,6 +257,7 @@ class Lobby:
             self.addresses[public] = (peer_host[0], conn.peer.listen_port)
         self.conns[public] = conn
         self.notes(f"connected to {conn.peer.name} (key {fingerprint(public)})")
+        self._status_changed()
         if self.roster is None:
             self._pass_on_addresses()
             try:
@@ -293,6 +299,7 @@ class Lobby:
             if self.conns.get(public) is conn:
                 reason = conn.close_reason or "connection closed"
                 self.notes(f"link to {conn.peer.name} is down: {reason}")
+                self._status_changed()
                 if self._forming():
                     self._spawn(self._forget_later(conn))
                 elif self.roster is not None and reason.endswith(LEFT_THE_TABLE):
@@ -347,10 +354,44 @@ class Lobby:
             return
         if formation is not None:
             self._formed.set_result(formation)
+            self._status_changed()
 
     def adopt_roster(self, roster: Roster) -> None:
         """From now on only the roster's players may connect."""
         self.roster = roster
+        self._status_changed()
+
+    # ----------------------------------------------------------------- status
+
+    def status(self) -> LobbyStatus:
+        """Who is here now: connected peers while forming, every seat once formed."""
+        def peer(public: bytes, name: str, seat: int | None = None) -> PeerStatus:
+            conn = self.conns.get(public)
+            return PeerStatus(name, fingerprint(public), self.addresses.get(public),
+                              conn is not None and not conn.closed, seat)
+
+        formed = self._table_formed()
+        me_seat = None
+        if formed is None:
+            peers = tuple(peer(p, c.peer.name) for p, c in self.conns.items() if not c.closed)
+        else:
+            peers = tuple(peer(p, name, seat) for seat, (p, name)
+                          in enumerate(zip(formed.publics, formed.names, strict=True))
+                          if p != self.identity.public)
+            me_seat = formed.publics.index(self.identity.public)
+        me = PeerStatus(self.config.name, fingerprint(self.identity.public), None, True, me_seat)
+        port = self._listener.port if self._listener and self._listener.server else None
+        return LobbyStatus(self.config.table, self.config.variant.players, me, peers,
+                           formed is not None, port)
+
+    def _table_formed(self) -> Formation | None:
+        if self.roster is not None:
+            return Formation(self.roster.publics, self.roster.names, self.roster.nonce)
+        return self.formation.formation
+
+    def _status_changed(self) -> None:
+        if not self._closing:
+            self.on_status(self.status())
 
     # -------------------------------------------------------------- searching
 

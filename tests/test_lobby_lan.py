@@ -14,12 +14,16 @@ from collections.abc import Callable
 from dataclasses import replace
 
 import pytest
+from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.output import DummyOutput
 
 from gleek_p2p.lobby import Address, Lobby, LobbyConfig, NoTable, TableFull
-from gleek_p2p.log.keys import Identity
+from gleek_p2p.lobby_status import LobbyStatus, PeerStatus
+from gleek_p2p.log.keys import Identity, fingerprint
 from gleek_p2p.net.formation import Formation
 from gleek_p2p.net.messages import RefuseCode
 from gleek_p2p.rules import VARIANTS
+from gleek_p2p.ui.app import HumanPlayer
 
 VARIANT = VARIANTS["standard"]
 
@@ -138,3 +142,51 @@ def test_every_player_connected_is_not_called_a_full_table() -> None:
     alone = NoTable(60, ("ben",), 3, ((("10.0.0.9", 7000), "no route"),))
     assert str(alone) == ("no table formed within 60 s (2 of 3 players here); "
                           "10.0.0.9:7000: no route")
+
+
+async def test_the_lobby_says_who_is_connected_until_and_after_the_table_forms() -> None:
+    said: dict[str, list[LobbyStatus]] = {"ann": [], "ben": []}
+    ann = Lobby(identity(0), config("ann", "status"), on_status=said["ann"].append)
+    await ann.start()
+    here = ("127.0.0.1", ann.port)
+    ben = Lobby(identity(1), replace(config("ben", "status"), peers=(here,)),
+                on_status=said["ben"].append)
+    await ben.start()
+    cat = await start(2, "cat", "status", (here,))
+    lobbies = [ann, ben, cat]
+    try:
+        await formed_all(lobbies)
+        after = ann.status()
+    finally:
+        await close_all(lobbies)
+    first = said["ann"][0]
+    assert first.peers == () and first.missing == 2 and first.port == here[1]
+    assert first.me.fingerprint == fingerprint(identity(0).public)
+    # Someone connected: named, with its fingerprint, before the table formed.
+    partial = next(s for s in said["ann"] if s.peers and not s.formed)
+    assert {p.fingerprint for p in partial.peers} <= {
+        fingerprint(identity(i).public) for i in (1, 2)}
+    assert said["ann"][-1].formed and said["ben"][-1].formed
+    # Once formed every seat is listed, with its fingerprint, and stays reachable.
+    assert after.formed and after.missing == 0
+    seats = sorted([after.me, *after.peers], key=lambda p: p.seat or 0)
+    assert [p.seat for p in seats] == [0, 1, 2]
+    assert {p.name: p.fingerprint for p in seats} == {
+        n: fingerprint(identity(i).public) for i, n in enumerate(("ann", "ben", "cat"))}
+
+
+def test_the_lobby_screen_shows_names_and_fingerprints_at_80x24() -> None:
+    status = LobbyStatus(
+        "oak/4", 3, PeerStatus("ann", fingerprint(identity(0).public)),
+        (PeerStatus("ben", fingerprint(identity(1).public), ("127.0.0.1", 7001)),),
+        port=7000)
+    with create_pipe_input() as pipe:
+        human = HumanPlayer(input=pipe, output=DummyOutput())
+        human.show_lobby(status)
+        screen = human.screen.dump(80, 24)
+    assert "nobody yet" not in screen
+    assert "waiting for 1 more player." in screen
+    assert f"ann (you)  key {fingerprint(identity(0).public)}" in screen
+    assert f"ben  key {fingerprint(identity(1).public)}" in screen
+    assert "--peer HOST:7000" in screen
+    print(screen)  # the capture for the resolution note (pytest -s)
