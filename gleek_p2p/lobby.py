@@ -39,13 +39,14 @@ from gleek_p2p.net.handshake import Offer
 from gleek_p2p.net.messages import (
     Addresses,
     Bye,
+    ByeCode,
     Hello,
     Message,
     Refuse,
     RefuseCode,
     Reveal,
 )
-from gleek_p2p.peer import LEFT_THE_TABLE, Incoming, LinkUp
+from gleek_p2p.peer import Incoming, LinkUp
 from gleek_p2p.rules import Variant
 from gleek_p2p.table.roster import Roster
 from gleek_p2p.timeouts import within
@@ -302,9 +303,10 @@ class Lobby:
                 self._status_changed()
                 if self._forming():
                     self._spawn(self._forget_later(conn))
-                elif self.roster is not None and reason.endswith(LEFT_THE_TABLE):
+                elif (self.roster is not None and conn.farewell is not None
+                      and conn.farewell.meaning is ByeCode.LEFT_THE_TABLE):
                     # The connection ate the peer's Bye; the session must hear of it.
-                    self.queue.put_nowait((public, Bye(f"{conn.peer.name} {LEFT_THE_TABLE}")))
+                    self.queue.put_nowait((public, conn.farewell))
 
     def _forming(self) -> bool:
         return self.roster is None and self._formed is not None and not self._formed.done()
@@ -553,8 +555,8 @@ class Lobby:
             # Retrieved by ``formed``; a lobby nobody waits on must not warn.
             self._formed.exception()
 
-    async def close(self, reason: str = "goodbye") -> None:
-        """Say goodbye to every peer and stop listening and announcing.
+    async def close(self, reason: str = "goodbye", code: ByeCode = ByeCode.NONE) -> None:
+        """Say goodbye (``Bye(reason, code)``) to every peer, stop listening and announcing.
 
         Dialling and accepting stop first, so no connection can be adopted
         while the others are being closed (an open one would keep the
@@ -568,7 +570,7 @@ class Lobby:
             self._listener.server.close()
         for conn in list(self._every_conn):
             with contextlib.suppress(ConnectionClosed):
-                conn.send(Bye(reason))
+                conn.send(Bye(reason, code))
         for conn in list(self._every_conn):
             with contextlib.suppress(Exception):
                 await within(conn.close(reason), 2.0)

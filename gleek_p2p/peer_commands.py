@@ -33,6 +33,7 @@ from gleek_p2p.log.envelope import decode_envelope
 from gleek_p2p.log.keys import Identity, ensure_private_dir, fingerprint, load_or_create_identity
 from gleek_p2p.log.store import LogStore, SecretStore
 from gleek_p2p.net.discovery import Discovery
+from gleek_p2p.net.messages import ByeCode
 from gleek_p2p.peer import LEFT_THE_TABLE, BotPlayer, Outcome, Player, SessionRunner
 from gleek_p2p.rules import VARIANTS, Variant
 from gleek_p2p.table.roster import Roster
@@ -138,7 +139,7 @@ async def play_session(
     if on_ready is not None:
         on_ready(lobby.port)
     notes(f"listening on port {lobby.port}; your key is {fingerprint(identity.public)}")
-    farewell = "goodbye"
+    farewell, farewell_code = "goodbye", ByeCode.NONE
     try:
         if resume is not None:
             roster, path = resume
@@ -180,9 +181,10 @@ async def play_session(
         return SessionResult(outcome, path, table)
     except asyncio.CancelledError:
         farewell = f"{config.name} {LEFT_THE_TABLE}"
+        farewell_code = ByeCode.LEFT_THE_TABLE
         raise
     finally:
-        await lobby.close(farewell)
+        await lobby.close(farewell, farewell_code)
 
 
 def _config(args: argparse.Namespace, variant: Variant) -> LobbyConfig:

@@ -15,6 +15,7 @@ from gleek_p2p.net.messages import (
     MAX_EVENT_SIZE,
     Addresses,
     Bye,
+    ByeCode,
     Event,
     Hello,
     Message,
@@ -51,7 +52,7 @@ messages: st.SearchStrategy[Message] = st.one_of(
     st.builds(Reveal, b32, st.lists(b32, max_size=8).map(tuple)),
     st.builds(Event, st.binary(min_size=1, max_size=300)),
     st.builds(Sync, u63),
-    st.builds(Bye, st.one_of(st.just(""), text)),
+    st.builds(Bye, st.one_of(st.just(""), text), st.integers(0, 0xFFFF)),
     st.builds(Ping, u63),
     st.builds(Pong, u63),
     st.lists(st.tuples(b32, st.ip_addresses().map(str), st.integers(1, 0xFFFF)),
@@ -91,6 +92,9 @@ def test_a_refusal_code_is_typed_and_an_unknown_one_means_nothing() -> None:
     assert encode_message(Refuse("no")) == canonical.encode([3, "no"])
     assert decode_message(canonical.encode([3, "no"])).meaning is RefuseCode.NONE  # type: ignore[union-attr]
     assert Refuse("from a newer peer", 999).meaning is RefuseCode.NONE
+    left = Bye("ann left the table", ByeCode.LEFT_THE_TABLE)
+    assert decode_message(encode_message(left)) == left
+    assert left.meaning is ByeCode.LEFT_THE_TABLE and Bye("x", 7).meaning is ByeCode.NONE
 
 
 def test_hello_wire_is_accepted() -> None:
@@ -125,8 +129,10 @@ def test_hello_wire_is_accepted() -> None:
         ([3, ""], "reason must not be empty"),
         ([3, "x" * 513], "at most 512"),
         ([3, "full", 0], "code 0 only by leaving it out"),
-        ([3, "full", 70000], "refusal code"),
-        ([3, "full", True], "refusal code must be an integer"),
+        ([3, "full", 70000], "Refuse code"),
+        ([3, "full", True], "Refuse code must be an integer"),
+        ([7, "bye", 0], "code 0 only by leaving it out"),
+        ([7, "bye", -1], "Bye code"),
         ([3, "full", 1, 2], "1 fields"),
         ([10, [b"k" * 32], ["10.0.0.1"], []], "as many keys, hosts and ports"),
         ([10, [b"k" * 32], ["bob.local"], [7000]], "not an IP address"),

@@ -119,6 +119,8 @@ class Connection:
         """True if we dialled this connection (see formation.keep_connection)."""
         self.limits = limits
         self.close_reason: str | None = None
+        self.farewell: Bye | None = None
+        """The peer's Bye, if it closed the connection with one."""
         self._queue: asyncio.Queue[object] = asyncio.Queue()
         self._writer_task = asyncio.create_task(self._write_loop())
         self._closed_event = asyncio.Event()
@@ -172,6 +174,7 @@ class Connection:
             elif isinstance(msg, Pong):
                 pass
             elif isinstance(msg, Bye):
+                self.farewell = msg
                 self._abort(f"the peer left: {msg.reason}" if msg.reason else "the peer left")
             elif isinstance(msg, Refuse):
                 self._abort(f"the peer refused the connection: {msg.reason}")

@@ -13,7 +13,7 @@ import ipaddress
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, TypeAlias
+from typing import Any, ClassVar, TypeAlias, TypeVar
 
 from gleek_p2p.errors import ProtocolError
 from gleek_p2p.log import canonical
@@ -34,6 +34,7 @@ __all__ = [
     "SIGNATURE_SIZE",
     "Addresses",
     "Bye",
+    "ByeCode",
     "Event",
     "Hello",
     "Message",
@@ -223,15 +224,55 @@ class RefuseCode(enum.IntEnum):
     """Every seat is taken by a formed table or a session: dialling again is pointless."""
 
 
-MAX_REFUSE_CODE = 0xFFFF
+class ByeCode(enum.IntEnum):
+    """What a goodbye means to the program; the reason sentence is for the user.
+
+    A receiver treats a code it does not know as ``NONE``.
+    """
+
+    NONE = 0
+    """Nothing the program acts on (a restart, a duplicate connection, ...)."""
+    LEFT_THE_TABLE = 1
+    """The player left the session on purpose: waiting for it to come back helps nobody."""
+
+
+MAX_CODE = 0xFFFF
+
+_Code = TypeVar("_Code", RefuseCode, ByeCode)
+
+
+def _check_code(msg: Refuse | Bye) -> None:
+    if isinstance(msg.code, enum.IntEnum):
+        _set(msg, "code", int(msg.code))  # equal and hashed as the plain int
+    _int(msg.code, f"the {type(msg).__name__} code", 0, MAX_CODE)
+
+
+def _coded_wire(msg: Refuse | Bye) -> list[Any]:
+    # Code 0 is left off the wire: an uncoded message keeps its one-field form.
+    return [msg.TAG, msg.reason] if msg.code == 0 else [msg.TAG, msg.reason, msg.code]
+
+
+def _coded_fields(cls: type[Message], fields: Sequence[Any]) -> tuple[Any, int]:
+    if len(fields) == 2:
+        if type(fields[1]) is int and fields[1] == 0:
+            raise ProtocolError(f"a {cls.__name__} message carries code 0 only by leaving it out")
+        return fields[0], _int(fields[1], f"the {cls.__name__} code", 1, MAX_CODE)
+    _arity(cls, fields, 1)
+    return fields[0], 0
+
+
+def _meaning(code: int, kind: type[_Code]) -> _Code:
+    try:
+        return kind(code)
+    except ValueError:
+        return kind(0)
 
 
 @dataclass(frozen=True)
 class Refuse:
     """The sender will not go on with this connection; ``reason`` is for the user.
 
-    ``code`` (a ``RefuseCode`` value) is what the program acts on; 0 is left
-    off the wire, so a refusal without a code keeps its one-field form.
+    ``code`` (a ``RefuseCode`` value) is what the program acts on.
     """
 
     TAG: ClassVar[int] = 3
@@ -240,33 +281,21 @@ class Refuse:
 
     def __post_init__(self) -> None:
         _text(self.reason, "the refusal reason", MAX_REASON_BYTES, allow_empty=False)
-        if isinstance(self.code, RefuseCode):
-            _set(self, "code", int(self.code))  # equal and hashed as the plain int
-        _int(self.code, "the refusal code", 0, MAX_REFUSE_CODE)
+        _check_code(self)
 
     def to_wire(self) -> list[Any]:
         """The canonical list for this message (tag first)."""
-        if self.code == RefuseCode.NONE:
-            return [self.TAG, self.reason]
-        return [self.TAG, self.reason, int(self.code)]
+        return _coded_wire(self)
 
     @classmethod
     def from_wire(cls, fields: Sequence[Any]) -> Refuse:
         """Build from the list after the tag; ProtocolError if malformed."""
-        if len(fields) == 2:
-            if fields[1] == RefuseCode.NONE:
-                raise ProtocolError("a Refuse message carries code 0 only by leaving it out")
-            return cls(fields[0], _int(fields[1], "the refusal code", 1, MAX_REFUSE_CODE))
-        _arity(cls, fields, 1)
-        return cls(fields[0])
+        return cls(*_coded_fields(cls, fields))
 
     @property
     def meaning(self) -> RefuseCode:
         """The code as a ``RefuseCode`` (``NONE`` for a code this version does not know)."""
-        try:
-            return RefuseCode(self.code)
-        except ValueError:
-            return RefuseCode.NONE
+        return _meaning(self.code, RefuseCode)
 
 
 @dataclass(frozen=True)
@@ -339,23 +368,32 @@ class Sync:
 
 @dataclass(frozen=True)
 class Bye:
-    """The sender is closing the connection; ``reason`` is for the user."""
+    """The sender is closing the connection; ``reason`` is for the user.
+
+    ``code`` (a ``ByeCode`` value) is what the program acts on.
+    """
 
     TAG: ClassVar[int] = 7
     reason: str
+    code: int = ByeCode.NONE
 
     def __post_init__(self) -> None:
         _text(self.reason, "the goodbye reason", MAX_REASON_BYTES, allow_empty=True)
+        _check_code(self)
 
     def to_wire(self) -> list[Any]:
         """The canonical list for this message (tag first)."""
-        return [self.TAG, self.reason]
+        return _coded_wire(self)
 
     @classmethod
     def from_wire(cls, fields: Sequence[Any]) -> Bye:
         """Build from the list after the tag; ProtocolError if malformed."""
-        _arity(cls, fields, 1)
-        return cls(fields[0])
+        return cls(*_coded_fields(cls, fields))
+
+    @property
+    def meaning(self) -> ByeCode:
+        """The code as a ``ByeCode`` (``NONE`` for a code this version does not know)."""
+        return _meaning(self.code, ByeCode)
 
 
 @dataclass(frozen=True)
