@@ -33,7 +33,7 @@ from gleek_p2p.net.connection import (
     Unreachable,
     connect,
 )
-from gleek_p2p.net.discovery import Announcement, Discovery, instance_name
+from gleek_p2p.net.discovery import Announcement, Discovery, instance_name, is_loopback
 from gleek_p2p.net.formation import Formation, TableFormation, keep_connection
 from gleek_p2p.net.handshake import Offer
 from gleek_p2p.net.messages import (
@@ -143,8 +143,8 @@ class Lobby:
         self._hints: set[Address] = set()
         self._errors: dict[Address, str] = {}
         self._refusals_told: set[bytes] = set()
-        self._told_addresses: dict[bytes, tuple[bytes, Address]] = {}
-        """Where each peer says the others listen: key -> (told by, address)."""
+        self._told: dict[bytes, tuple[tuple[bytes, Address], ...]] = {}
+        """What each peer says of where the others listen: sender -> (key, address)s."""
         self._tasks: set[asyncio.Task[None]] = set()
 
     @property
@@ -189,10 +189,9 @@ class Lobby:
         self._spawn(self._dial_loop())
         if self.roster is None:
             self._spawn(self._say_while_searching())
-        if self.roster is not None:
-            self._formed.set_result(
-                Formation(self.roster.publics, self.roster.names, self.roster.nonce)
-            )
+        resumed = self._table_formed() if self.roster is not None else None
+        if resumed is not None:
+            self._formed.set_result(resumed)
         self._status_changed()
 
     def _spawn(self, coro: Coroutine[Any, Any, None]) -> None:
@@ -415,8 +414,12 @@ class Lobby:
         port = self._listener.port
         missing = self.config.variant.players - 1
         live = [c.peer.name for c in self.conns.values() if not c.closed]
-        found = (f"found {', '.join(live)}, still looking for {missing - len(live)} more"
-                 if live else "nobody found yet")
+        if not live:
+            found = "nobody found yet"
+        elif len(live) < missing:
+            found = f"found {', '.join(live)}, still looking for {missing - len(live)} more"
+        else:
+            found = f"found {', '.join(live)}, who have yet to reach each other"
         if self.discovery is not None:
             how = "looking on the local network (mDNS)"
         elif targets := self._targets():
@@ -453,24 +456,28 @@ class Lobby:
         host reaches it at the address it reaches us at.
         """
         host, port = address
-        if not host.startswith("127."):
+        if not is_loopback(host):
             return address
         ours = conn.writer.get_extra_info("sockname")
-        if ours and not str(ours[0]).startswith("127."):
+        if ours and not is_loopback(str(ours[0])):
             return (str(ours[0]), port)
         return address
 
     def _take_addresses(self, sender: bytes, message: Addresses) -> None:
-        if not self._forming():
-            return
-        for public, address in message.entries():
-            if public != self.identity.public and public != sender:
-                self._told_addresses[public] = (sender, address)
+        # Each peer's latest list replaces its previous one: what we keep is
+        # bounded by the peers connected, whatever a peer sends.
+        if self._forming():
+            self._told[sender] = tuple(message.entries())
 
     def _told_targets(self) -> list[Address]:
+        """Addresses live peers told us of, for players we are not connected to."""
         live = {p for p, c in self.conns.items() if not c.closed}
-        return [address for public, (sender, address) in sorted(self._told_addresses.items())
-                if public not in live and sender in live]
+        out = []
+        for sender, entries in sorted(self._told.items()):
+            if sender in live:
+                out += [address for public, address in entries
+                        if public not in live and public != self.identity.public]
+        return out
 
     # --------------------------------------------------------------- dialling
 

@@ -19,9 +19,12 @@ from prompt_toolkit.output import DummyOutput
 
 from gleek_p2p.lobby import Address, Lobby, LobbyConfig, NoTable, TableFull
 from gleek_p2p.lobby_status import LobbyStatus, PeerStatus
+from gleek_p2p.log.envelope import PROTOCOL_VERSION
 from gleek_p2p.log.keys import Identity, fingerprint
-from gleek_p2p.net.formation import Formation
-from gleek_p2p.net.messages import RefuseCode
+from gleek_p2p.net.connection import connect
+from gleek_p2p.net.formation import Formation, nonce_commitment
+from gleek_p2p.net.handshake import Offer
+from gleek_p2p.net.messages import Addresses, RefuseCode
 from gleek_p2p.rules import VARIANTS
 from gleek_p2p.ui.app import HumanPlayer
 
@@ -190,3 +193,28 @@ def test_the_lobby_screen_shows_names_and_fingerprints_at_80x24() -> None:
     assert f"ben  key {fingerprint(identity(1).public)}" in screen
     assert "--peer HOST:7000" in screen
     print(screen)  # the capture for the resolution note (pytest -s)
+
+
+async def test_passed_on_addresses_are_bounded_and_never_point_at_ourselves() -> None:
+    """A connected peer may lie about addresses: it costs a dial, never memory or a seat."""
+    ann = await start(0, "ann", "gossip")
+    liar = identity(1)
+    offer = Offer(PROTOCOL_VERSION, "gossip", tuple(VARIANT.to_wire()), VARIANT.players,
+                  "liar", 0)
+    conn = await connect("127.0.0.1", ann.port, identity=liar, offer=offer,
+                         nonce_commit=nonce_commitment(bytes(32)))
+    try:
+        ours = ("127.0.0.1", ann.port)
+        for n in range(50):
+            keys = tuple(bytes([n, i]) * 16 for i in range(8))
+            conn.send(Addresses(keys, ("10.9.9.9",) * 8, tuple(range(7000, 7008))))
+        conn.send(Addresses((identity(0).public,), ours[:1], ours[1:]))
+        async with asyncio.timeout(10):
+            while not ann._told or next(iter(ann._told.values()))[0][1] != ours:
+                await asyncio.sleep(0.01)
+        # Only the latest list of the one sender is kept, and it names ann herself.
+        assert list(ann._told) == [liar.public]
+        assert ann._told_targets() == []
+    finally:
+        await conn.close()
+        await ann.close()

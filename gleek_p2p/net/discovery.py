@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ipaddress
 import re
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field
@@ -37,6 +38,7 @@ __all__ = [
     "announced_addresses",
     "dialable_addresses",
     "instance_name",
+    "is_loopback",
 ]
 
 SERVICE_TYPE = "_gleek._tcp.local."
@@ -53,8 +55,12 @@ def instance_name(name: str, suffix: bytes) -> str:
     return f"{label}-{suffix.hex()[:16]}"
 
 
-def _is_loopback(address: str) -> bool:
-    return address.startswith("127.")
+def is_loopback(address: str) -> bool:
+    """True for an IP address of this host's loopback (127.0.0.0/8, ::1)."""
+    try:
+        return ipaddress.ip_address(address).is_loopback
+    except ValueError:
+        return False
 
 
 def announced_addresses(local: Sequence[str]) -> list[str]:
@@ -64,8 +70,8 @@ def announced_addresses(local: Sequence[str]) -> list[str]:
     else, so an offline machine still announces somewhere to dial.
     """
     ipv4 = [a for a in dict.fromkeys(local) if ":" not in a]
-    outside = [a for a in ipv4 if not _is_loopback(a)]
-    return outside or [a for a in ipv4 if _is_loopback(a)] or ["127.0.0.1"]
+    outside = [a for a in ipv4 if not is_loopback(a)]
+    return outside or [a for a in ipv4 if is_loopback(a)] or ["127.0.0.1"]
 
 
 def dialable_addresses(record: Sequence[str]) -> list[str]:
@@ -75,7 +81,7 @@ def dialable_addresses(record: Sequence[str]) -> list[str]:
     real ones (its loopback means the announcer's host, not ours); a record
     naming only loopback addresses came from this very host.
     """
-    outside = [a for a in record if not _is_loopback(a)]
+    outside = [a for a in record if not is_loopback(a)]
     return outside or list(record)
 
 
