@@ -16,35 +16,21 @@ namespace run_isolated makes) and prints a JSON summary.
 from __future__ import annotations
 
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
-from netns import Bot, bot_argv, check_logs, emit, loopback, needs_netns, run_isolated
+from netns import Bot, bot_argv, check_logs, emit, loopback, needs_netns, play, run_isolated
 
 HERE = Path(__file__).resolve()
 NAMES = ("ann", "ben", "cat")
 HUB_PORT = 7301
 
 
-def _play(bots: list[Bot], limit: float) -> dict[str, Any]:
-    started = time.monotonic()
-    try:
-        for bot in bots:
-            bot.start()
-        for bot in bots:
-            bot.wait(max(0.1, started + limit - time.monotonic()))
-    finally:
-        for bot in bots:
-            bot.stop()
-    return {"bots": {b.name: b.summary() for b in bots}}
-
-
 def scenario_defaults(out: Path) -> dict[str, Any]:
     loopback()
     bots = [Bot(n, bot_argv(n, out / n, listen="0.0.0.0:0", table="lo", hands=1, mdns=True),
                 out) for n in NAMES]
-    return _play(bots, 90)
+    return play(bots, 90)
 
 
 def scenario_fourth(out: Path) -> dict[str, Any]:
@@ -54,7 +40,7 @@ def scenario_fourth(out: Path) -> dict[str, Any]:
     bots = [Bot(n, bot_argv(n, out / n, listen="0.0.0.0:0", table="four", hands=1,
                             mdns=True, timeout=600), out)
             for n in (*NAMES, "dan")]
-    return _play(bots, 120)
+    return play(bots, 120)
 
 
 def scenario_star(out: Path) -> dict[str, Any]:
@@ -63,7 +49,7 @@ def scenario_star(out: Path) -> dict[str, Any]:
     bots = [Bot("ann", bot_argv("ann", out / "ann", listen=hub, table="star", hands=1), out)]
     bots += [Bot(n, bot_argv(n, out / n, listen="127.0.0.1:0", peers=[hub], table="star",
                              hands=1), out) for n in NAMES[1:]]
-    return _play(bots, 90)
+    return play(bots, 90)
 
 
 def _complete(bots: dict[str, Any], names: tuple[str, ...]) -> None:
