@@ -532,9 +532,10 @@ class Lobby:
                 limits=self.config.limits,
             )
         except Refused as exc:
-            if exc.by_peer and exc.refusal.meaning is RefuseCode.TABLE_FULL:
-                self._turned_away(address, exc.refusal)
-            self._dial_failed(address, exc)
+            if exc.by_peer and exc.refusal.meaning is RefuseCode.TABLE_FULL and self._forming():
+                self._turned_away(address, exc.refusal)  # said once, by ``formed``
+            else:
+                self._dial_failed(address, exc)
             return
         except ProtocolError as exc:
             self._dial_failed(address, exc)
@@ -557,7 +558,7 @@ class Lobby:
 
     def _turned_away(self, address: Address, refusal: Refuse) -> None:
         """A seated peer says the table is full: give up forming at once."""
-        if self._forming() and self._formed is not None:
+        if self._formed is not None:
             self._formed.set_exception(TableFull(address, refusal))
             # Retrieved by ``formed``; a lobby nobody waits on must not warn.
             self._formed.exception()
