@@ -24,7 +24,7 @@ from gleek_p2p.errors import Cheating, GleekError, ProtocolError
 from gleek_p2p.i18n import _
 from gleek_p2p.log.envelope import Envelope, decode_envelope
 from gleek_p2p.log.store import LogStore
-from gleek_p2p.net.messages import Bye, Event, Message, Sync
+from gleek_p2p.net.messages import Bye, ByeCode, Event, Message, Sync
 from gleek_p2p.rules import Event as Move
 from gleek_p2p.table.session import Decision, Table
 from gleek_p2p.timeouts import within
@@ -36,7 +36,7 @@ LAST_CALL = 5.0
 """Seconds of grace, after the timeout, for a last request before blaming a seat."""
 
 LEFT_THE_TABLE = "left the table"
-"""How a ``Bye`` ends when a player leaves a session on purpose."""
+"""The end of the sentence a ``Bye`` with ``ByeCode.LEFT_THE_TABLE`` carries (for people)."""
 
 
 @dataclass(frozen=True)
@@ -320,7 +320,7 @@ class SessionRunner:
             return
         if isinstance(message, Bye):
             name = self.table.roster.names[sender]
-            if message.reason.endswith(LEFT_THE_TABLE) and not self.table.finished:
+            if message.meaning is ByeCode.LEFT_THE_TABLE and not self.table.finished:
                 # A person chose to leave: waiting out the timeout would help nobody.
                 self._abort(sender, f"{name} left the table")
             return

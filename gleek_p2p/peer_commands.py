@@ -28,11 +28,13 @@ from gleek_p2p.bots.strategy import Strategy
 from gleek_p2p.errors import GleekError
 from gleek_p2p.i18n import _, ngettext
 from gleek_p2p.lobby import Address, ConnectionMesh, Lobby, LobbyConfig
+from gleek_p2p.lobby_status import LobbyStatus
 from gleek_p2p.log import canonical
 from gleek_p2p.log.envelope import decode_envelope
 from gleek_p2p.log.keys import Identity, ensure_private_dir, fingerprint, load_or_create_identity
 from gleek_p2p.log.store import LogStore, SecretStore
 from gleek_p2p.net.discovery import Discovery
+from gleek_p2p.net.messages import ByeCode
 from gleek_p2p.peer import LEFT_THE_TABLE, BotPlayer, Outcome, Player, SessionRunner
 from gleek_p2p.rules import VARIANTS, Variant
 from gleek_p2p.table.roster import Roster
@@ -118,21 +120,29 @@ async def play_session(
     notes: Callable[[str], None] = lambda text: None,
     random: Callable[[int], bytes] = os.urandom,
     on_ready: Callable[[int], None] | None = None,
+    on_status: Callable[[LobbyStatus], None] | None = None,
 ) -> SessionResult:
-    """Join (or resume) a session at ``config.table`` and play it to the end."""
+    """Join (or resume) a session at ``config.table`` and play it to the end.
+
+    ``on_status`` is told who is at the table whenever that changes (by
+    default the player's ``show_lobby``, if it has one: the screen).
+    """
+    if on_status is None:
+        on_status = getattr(player, "show_lobby", None)
     files = SessionFiles(data_dir)
     ensure_private_dir(data_dir)
     for sub in ("sessions", "tables"):
         ensure_private_dir(data_dir / sub)
     resume = files.unfinished(config.table, identity)
     lobby = Lobby(identity, config, discovery=discovery, notes=notes, random=random,
-                  roster=resume[0] if resume else None)
+                  roster=resume[0] if resume else None,
+                  on_status=on_status or (lambda status: None))
     await lobby.start()
     if on_ready is not None:
         on_ready(lobby.port)
     notes(_("listening on port {port}; your key is {key}").format(
         port=lobby.port, key=fingerprint(identity.public)))
-    farewell = "goodbye"
+    farewell, farewell_code = "goodbye", ByeCode.NONE
     try:
         if resume is not None:
             roster, path = resume
@@ -177,9 +187,10 @@ async def play_session(
         return SessionResult(outcome, path, table)
     except asyncio.CancelledError:
         farewell = f"{config.name} {LEFT_THE_TABLE}"
+        farewell_code = ByeCode.LEFT_THE_TABLE
         raise
     finally:
-        await lobby.close(farewell)
+        await lobby.close(farewell, farewell_code)
 
 
 def _config(args: argparse.Namespace, variant: Variant) -> LobbyConfig:

@@ -30,6 +30,7 @@ from prompt_toolkit.input import Input
 from prompt_toolkit.output import Output
 
 from gleek_p2p.errors import GleekError
+from gleek_p2p.lobby_status import LobbyStatus
 from gleek_p2p.peer import Outcome, SessionRunner
 from gleek_p2p.rules import Deal, Event, State, apply, new_session, session_winner
 from gleek_p2p.table.session import Decision, Table
@@ -182,6 +183,11 @@ class HumanPlayer:
         """A sentence for the log pane (network news, errors)."""
         text = text[:1].upper() + text[1:]
         self.screen.add_log(text, "class:error" if error or _is_bad_news(text) else "class:note")
+
+    def show_lobby(self, status: LobbyStatus) -> None:
+        """Who is at the table: shown until the first deal, kept for later on the scene."""
+        self.screen.scene.lobby = status
+        self.screen.refresh()
 
     def show_end(self, lines: Sequence[tuple[str, str]]) -> None:
         """Show the end-of-session box; the next key closes the screen."""

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
+from gleek_p2p.lobby_status import LobbyStatus
 from gleek_p2p.rules import (
     PHASE_NAMES,
     Phase,
@@ -88,6 +89,8 @@ class Scene:
     status: str = ""
     log: Sequence[tuple[str, str]] = field(default_factory=list)
     title: str = "Gleek"
+    lobby: LobbyStatus | None = None
+    """Who is at the table (names, fingerprints) as the lobby last said."""
 
     @property
     def who(self) -> Namer:
@@ -154,6 +157,27 @@ def _cards(n: int) -> str:
     return f"{n:>2} card " if n == 1 else f"{n:>2} cards"
 
 
+def lobby_lines(status: LobbyStatus) -> list[str]:
+    """Who is at the table and their key fingerprints, while it forms or after."""
+    if status.formed:
+        head = f"Table {status.table!r}: seated."
+    else:
+        others = status.missing
+        head = (f"Table {status.table!r}: waiting for {others} more "
+                f"player{'' if others == 1 else 's'}.")
+    people = sorted([status.me, *status.peers],
+                    key=lambda p: (p.seat is None, p.seat or 0, p is not status.me))
+    lines = [head]
+    for p in people:
+        seat = f"seat {p.seat}  " if p.seat is not None else ""
+        you = " (you)" if p is status.me else ""
+        state = "" if p.connected else "  (link down)"
+        lines.append(f"  {seat}{p.name}{you}  key {p.fingerprint}{state}")
+    if not status.formed and status.port is not None:
+        lines.append(f"Others can join with --peer HOST:{status.port}.")
+    return lines
+
+
 def _pad(lines: list[Fragments], rows: int) -> list[Fragments]:
     return lines[:rows] + [[] for _ in range(rows - len(lines))]
 
@@ -213,6 +237,9 @@ def table_pane(scene: Scene, width: int) -> list[Fragments]:
     s = scene.state
     who = scene.who
     if s is None or s.hand_no < 0:
+        if scene.lobby is not None:
+            return _pad([clip([("", line)], width) for line in lobby_lines(scene.lobby)],
+                        TABLE_ROWS)
         names = ", ".join(who(i) for i in range(len(scene.names))) or "nobody yet"
         return _pad([clip([("", f"At the table: {names}.")], width)], TABLE_ROWS)
     n = s.variant.players
