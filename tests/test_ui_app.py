@@ -78,6 +78,12 @@ class Table3:
         human = self.human
         while True:
             await asyncio.sleep(0.002)
+            if human.screen.overlay == "panel":
+                self.screens.setdefault("summary", human.screen.dump())
+                inp.send_text("x")
+                while human.screen.overlay == "panel":
+                    await asyncio.sleep(0.002)
+                continue
             if human.finished:
                 self.screens["end"] = human.screen.dump()
                 inp.send_text("x")

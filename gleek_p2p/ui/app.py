@@ -31,13 +31,14 @@ from prompt_toolkit.output import Output
 
 from gleek_p2p.errors import GleekError
 from gleek_p2p.peer import Outcome, SessionRunner
-from gleek_p2p.rules import Deal, Event, State, apply, new_session, session_winner
+from gleek_p2p.rules import Deal, Event, Phase, State, apply, new_session, session_winner
 from gleek_p2p.table.session import Decision, Table
 
 from .choices import Chooser
 from .narrate import narrate
-from .screen import TableScreen
-from .words import Namer, pence
+from .screen import Panel, TableScreen
+from .summary import history_lines, summary_lines
+from .words import Namer, pence, plural
 
 __all__ = ["HELP", "HumanPlayer", "UserQuit", "end_lines", "run_with_ui"]
 
@@ -48,6 +49,7 @@ HELP = (
     "Enter         play the card or make the choice under the cursor",
     "0-9           type a bid (13..99) or a raise on the ruff (1..5)",
     "s h d c       jump to a suit (cards, trump); p pass; k Kiss; n done/no",
+    "v             the session's past hands and the running totals",
     "Home/End      first/last choice     Backspace  undo a typed digit",
     "?             this help             q          leave the table",
     "",
@@ -102,6 +104,8 @@ class HumanPlayer:
         self._chooser: Chooser | None = None
         self._waiting: tuple[str, float] | None = None
         self._task: asyncio.Task[None] | None = None
+        self.past_hands: list[State] = []
+        """The state at the end of each finished hand, for the summaries."""
 
     @property
     def app(self) -> Application[None]:
@@ -250,11 +254,53 @@ class HumanPlayer:
             except GleekError:
                 break  # Out of step (should not happen): resynchronise below.
             self._tell(narrate(event, s, after, self.names, self.seat))
+            if after.phase in _OVER and s.phase not in _OVER:
+                self._hand_over(after)
             s = after
         if s.hand_no != target.hand_no and target.hand_no >= 0:
             # The next deal follows the seeds without being listed as applied.
             self._tell(narrate(Deal(), s, target, self.names, self.seat))
         self._state = target
+
+    def _hand_over(self, state: State) -> None:
+        """Keep the finished hand and show its summary until a key is pressed."""
+        self.past_hands.append(state)
+        self.show_summary(len(self.past_hands) - 1)
+
+    def show_summary(self, index: int) -> None:
+        """Open the summary of past hand ``index``; v opens every hand and the totals."""
+        state = self.past_hands[index]
+
+        def key(k: str) -> bool:
+            if k == "v":
+                self.show_history(index)
+                return True
+            return False
+
+        self.screen.show_panel(Panel(
+            f"Hand {state.ledgers[-1].hand + 1} is over (any key: close, v: all hands)",
+            lambda width: summary_lines(state, self.names, self.seat, width), key))
+
+    def show_history(self, selected: int | None = None) -> None:
+        """Open the list of past hands with the running totals chart."""
+        cursor = [len(self.past_hands) - 1 if selected is None else selected]
+
+        def key(k: str) -> bool:
+            if k in ("up", "left"):
+                cursor[0] = max(0, cursor[0] - 1)
+                return True
+            if k in ("down", "right", "tab"):
+                cursor[0] = min(len(self.past_hands) - 1, cursor[0] + 1)
+                return True
+            if k == "enter" and self.past_hands:
+                self.show_summary(cursor[0])
+                return True
+            return False
+
+        self.screen.show_panel(Panel(
+            "Past hands",
+            lambda width: history_lines(self.past_hands, self.names, self.seat, width,
+                                        cursor[0]), key))
 
     def _tell(self, text: str | None) -> None:
         if text:
@@ -272,6 +318,9 @@ class HumanPlayer:
         return f"{what} ({waited} s)" if waited >= 2 else what
 
     def _on_key(self, key: str) -> None:
+        if key == "v":
+            self.show_history()
+            return
         chooser = self._chooser
         if chooser is None or self._future is None or self._future.done():
             return
@@ -305,6 +354,9 @@ class HumanPlayer:
         return "Leave the table? The others will be told and the session ends."
 
 
+_OVER = (Phase.HAND_OVER, Phase.SESSION_OVER)
+
+
 def _is_bad_news(note: str) -> bool:
     words = ("error", "abort", "ending", "cheat", "reject", "timeout", "did not", "lost",
              "left", "ignored", "blam")
@@ -328,7 +380,7 @@ def end_lines(
         lines.append(("class:error", f"The session ended early: {outcome.reason}."))
     state = table.hands[-1].state if table.hands else table.state
     if state is not None and state.ledgers:
-        lines.append(("", f"Totals after {len(state.ledgers)} hand(s), in pence:"))
+        lines.append(("", f"Totals after {plural(len(state.ledgers), 'hand')}, in pence:"))
         for seat, total in enumerate(state.totals):
             lines.append(("class:total", f"  {who.short(seat, 20):<20} {pence(total, True):>8}"))
         best = session_winner(state)

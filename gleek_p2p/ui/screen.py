@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 from prompt_toolkit.application import Application
 from prompt_toolkit.application.current import set_app
@@ -27,6 +28,7 @@ from prompt_toolkit.input import Input
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from prompt_toolkit.layout import (
     ConditionalContainer,
+    DynamicContainer,
     Float,
     FloatContainer,
     FormattedTextControl,
@@ -58,7 +60,24 @@ from .render import (
     table_pane,
 )
 
-__all__ = ["KEY_NAMES", "STYLE", "TableScreen", "color_wanted", "make_style"]
+__all__ = ["KEY_NAMES", "MIN_SIZE", "STYLE", "Panel", "TableScreen", "color_wanted",
+           "make_style"]
+
+MIN_SIZE = (80, 24)
+"""Columns and rows the table needs; below that the screen says so."""
+
+
+@dataclass
+class Panel:
+    """A box over the table (a hand's summary, the past hands) that stays until a key.
+
+    ``draw(width)`` gives its lines; ``on_key(key)`` handles a key and
+    returns True to stay open (any other key closes it).
+    """
+
+    title: str
+    draw: Callable[[int], list[Fragments]]
+    on_key: Callable[[str], bool] = lambda key: False
 
 STYLE: dict[str, str] = {
     "header": "reverse bold",
@@ -126,8 +145,10 @@ class TableScreen:
         self.scene = Scene(None, (), None)
         self.log: list[tuple[str, str]] = []
         self.overlay: str | None = None
-        """None, "help", "leave" or "end"."""
+        """None, "help", "leave", "panel" or "end"."""
         self.end_lines: list[tuple[str, str]] = []
+        self.panel: Panel | None = None
+        self._end_waiting = False
         self._on_key = on_key
         self._on_leave = on_leave
         self._leave_question = leave_question
@@ -135,6 +156,7 @@ class TableScreen:
         self._help = list(help_lines)
         self.color = color_wanted(color)
         self._dump_width: int | None = None
+        self._dump_height: int | None = None
         self.app: Application[None] = Application(
             layout=self._layout(),
             key_bindings=self._keys(),
@@ -156,6 +178,18 @@ class TableScreen:
             return max(20, self.app.output.get_size().columns)
         except Exception:  # pragma: no cover - an output without a size
             return 80
+
+    def _height(self) -> int:
+        if self._dump_height is not None:
+            return self._dump_height
+        try:
+            return self.app.output.get_size().rows
+        except Exception:  # pragma: no cover - an output without a size
+            return 24
+
+    def too_small(self) -> bool:
+        """Whether the terminal is smaller than ``MIN_SIZE``."""
+        return self._width() < MIN_SIZE[0] or self._height() < MIN_SIZE[1]
 
     def _pane(self, draw: Callable[[Scene, int], list[Fragments]], width: Callable[[], int]
               ) -> Callable[[], Fragments]:
@@ -186,15 +220,23 @@ class TableScreen:
         ])
         overlay = Frame(
             Window(FormattedTextControl(self._overlay_text), wrap_lines=True,
-                   width=Dimension(max=74)),
+                   width=lambda: Dimension(max=max(20, min(100, self._width() - 4)))),
             title=self._overlay_title,
             style="class:overlay",
         )
-        return Layout(FloatContainer(
+        table = FloatContainer(
             content=body,
             floats=[Float(ConditionalContainer(
                 overlay, filter=Condition(lambda: self.overlay is not None)))],
-        ))
+        )
+        small = Window(FormattedTextControl(self._small_text), wrap_lines=True)
+        return Layout(DynamicContainer(lambda: small if self.too_small() else table))
+
+    def _small_text(self) -> Fragments:
+        width, height = MIN_SIZE
+        return [("class:error", f"The table needs a terminal of at least {width}x{height}; "
+                 f"this one is {self._width()}x{self._height()}. Make it larger "
+                 "(q leaves)."), ("", "\n")]
 
     def _log_text(self) -> Fragments:
         return join([[(style or "class:event", text)] for style, text in self.log])
@@ -209,6 +251,8 @@ class TableScreen:
                      width)
 
     def _overlay_title(self) -> str:
+        if self.overlay == "panel" and self.panel is not None:
+            return self.panel.title
         return {"help": "Keys", "leave": "Leave?", "end": "The end"}.get(self.overlay or "", "")
 
     def _overlay_text(self) -> Fragments:
@@ -219,6 +263,8 @@ class TableScreen:
                          [("class:prompt", "y: leave   n or Esc: stay")]])
         if self.overlay == "end":
             return join([[line] for line in self.end_lines])
+        if self.overlay == "panel" and self.panel is not None:
+            return join(self.panel.draw(max(20, min(100, self._width() - 4) - 2)))
         return []
 
     # ---------------------------------------------------------- keys
@@ -249,12 +295,15 @@ class TableScreen:
             return
         if self.overlay == "help":
             self.overlay = None
+        elif self.overlay == "panel" and key not in ("q", "Q", "c-c"):
+            if self.panel is None or not self.panel.on_key(key):
+                self.close_panel()
         elif self.overlay == "leave":
             if key in ("y", "Y"):
                 self.overlay = None
                 self._on_leave()
             elif key in ("n", "N", "escape", "q"):
-                self.overlay = None
+                self.overlay = "panel" if self.panel is not None else None
         elif key == "?":
             self.overlay = "help"
         elif key in ("q", "Q", "c-c"):
@@ -273,9 +322,27 @@ class TableScreen:
         self.app.invalidate()
 
     def show_end(self, lines: Sequence[tuple[str, str]]) -> None:
-        """Show the end box; the next key closes the application."""
+        """Show the end box (after an open panel is closed); the next key closes the application."""
         self.end_lines = [*lines, ("", ""), ("class:prompt", "Press any key to leave.")]
-        self.overlay = "end"
+        if self.overlay == "panel":
+            self._end_waiting = True
+        else:
+            self.overlay = "end"
+        self.app.invalidate()
+
+    def show_panel(self, panel: Panel) -> None:
+        """Open ``panel`` over the table (replacing another panel, not the end box)."""
+        if self.overlay == "end":
+            return
+        self.panel = panel
+        self.overlay = "panel"
+        self.app.invalidate()
+
+    def close_panel(self) -> None:
+        """Close the open panel; the end box follows if the session ended meanwhile."""
+        self.panel = None
+        self.overlay = "end" if self._end_waiting else None
+        self._end_waiting = False
         self.app.invalidate()
 
     def close(self) -> None:
@@ -291,6 +358,7 @@ class TableScreen:
         """The screen as plain text at ``width`` x ``height``, drawn by the real layout."""
         screen = Screen()
         self._dump_width = width
+        self._dump_height = height
         # Controls cache their text per render; a dump is a render of its own.
         self.app.render_counter += 1
         try:
@@ -300,6 +368,7 @@ class TableScreen:
                 screen.draw_all_floats()
         finally:
             self._dump_width = None
+            self._dump_height = None
         rows = []
         for y in range(height):
             line = screen.data_buffer[y]
