@@ -116,8 +116,13 @@ async def play_session(
     notes: Callable[[str], None] = lambda text: None,
     random: Callable[[int], bytes] = os.urandom,
     on_ready: Callable[[int], None] | None = None,
+    on_log: Callable[[Path], None] | None = None,
 ) -> SessionResult:
-    """Join (or resume) a session at ``config.table`` and play it to the end."""
+    """Join (or resume) a session at ``config.table`` and play it to the end.
+
+    ``on_log`` hears the log's path as soon as it is known (a person who
+    leaves early is still told where the log is).
+    """
     files = SessionFiles(data_dir)
     ensure_private_dir(data_dir)
     for sub in ("sessions", "tables"):
@@ -141,6 +146,8 @@ async def play_session(
             roster = Roster(config.variant, hands, formation.publics, formation.names,
                             formation.session_nonce)
             path = files.log_path(roster.session_id)
+        if on_log is not None:
+            on_log(path)
         seat = roster.seat_of(identity.public)
         assert seat is not None
         for s, (name, public) in enumerate(zip(roster.names, roster.publics, strict=True)):
@@ -208,6 +215,34 @@ def _log_to_file(data_dir: Path) -> None:
                         format="%(asctime)s %(name)s %(levelname)s %(message)s")
 
 
+def _log_path_keeper(player: Player) -> Callable[[Path], None] | None:
+    """Where to tell a screen the log's path (its end box and a departure show it)."""
+    if not hasattr(player, "log_path"):
+        return None
+
+    def keep(path: Path) -> None:
+        player.log_path = path
+
+    return keep
+
+
+def _is_departure(exc: GleekError) -> bool:
+    from gleek_p2p.ui.app import UserQuit
+
+    return isinstance(exc, UserQuit)
+
+
+def _left_the_table(exc: GleekError, player: Player) -> int:
+    """A person who chose to leave: not an error (exit 0), the log's path printed last."""
+    if not _is_departure(exc):
+        raise exc
+    _say("You left the table; the others were told at once.")
+    log_path = getattr(player, "log_path", None)
+    if log_path is not None:
+        print(log_path, flush=True)
+    return 0
+
+
 def run(args: argparse.Namespace) -> int:
     """Entry point for the three peer commands."""
     if args.command == "local":
@@ -227,7 +262,10 @@ def run(args: argparse.Namespace) -> int:
         human = HumanPlayer(names=None)
         player = human
         notes = human.note
-    result = asyncio.run(_run_peer(args, variant, identity, data_dir, player, notes))
+    try:
+        result = asyncio.run(_run_peer(args, variant, identity, data_dir, player, notes))
+    except GleekError as exc:
+        return _left_the_table(exc, player)
     _say(result.outcome.reason)
     print(result.log_path, flush=True)
     return 0 if result.outcome.finished else 1
@@ -255,6 +293,7 @@ async def _run_peer(
         timeout=args.timeout,
         notes=notes,
         on_ready=ready,
+        on_log=_log_path_keeper(player),
     )
     try:
         runner_ui = getattr(player, "run_alongside", None)
@@ -359,6 +398,7 @@ def run_local(args: argparse.Namespace) -> int:
             session = play_session(
                 identity=identity, config=config, hands=args.hands, data_dir=data_dir,
                 player=player, timeout=args.timeout, notes=notes,
+                on_log=_log_path_keeper(player),
             )
             runner_ui = getattr(player, "run_alongside", None)
             if runner_ui is not None:
@@ -366,7 +406,13 @@ def run_local(args: argparse.Namespace) -> int:
                 return result
             return await session
 
-        result = asyncio.run(main())
+        left: GleekError | None = None
+        try:
+            result = asyncio.run(main())
+        except GleekError as exc:
+            left = exc
+            if _is_departure(exc):
+                _say("Leaving the table: the others were told; closing the bots…")
     finally:
         for proc in procs:
             with contextlib.suppress(subprocess.TimeoutExpired):
@@ -377,6 +423,8 @@ def run_local(args: argparse.Namespace) -> int:
                     proc.wait(timeout=5)
             if proc.poll() is None:
                 proc.kill()
+    if left is not None:
+        return _left_the_table(left, player)
     from gleek_p2p.commands import verify_file
 
     report = verify_file(result.log_path)

@@ -196,9 +196,13 @@ class HumanPlayer:
     # ------------------------------------------------------------ Player
 
     async def decide(self, table: Table, decision: Decision) -> Event:
-        """Wait for the person to pick one of ``decision.legal``; raises ``UserQuit``."""
+        """Wait for the person to pick one of ``decision.legal``.
+
+        After the person chose to leave this waits until ``run_alongside``
+        cancels the session (so it ends as a departure, not as an error).
+        """
         if self.quit_requested.is_set():
-            raise UserQuit()
+            await asyncio.get_running_loop().create_future()
         self.update(table, (), None)
         state = table.state
         assert state is not None
@@ -342,9 +346,10 @@ class HumanPlayer:
             chooser.letter(key)
 
     def _leave(self) -> None:
+        # The pending decision is left as it is: ``run_alongside`` cancels the
+        # session, which then says goodbye as a player who left on purpose
+        # (failing the decision instead would end it as an ordinary error).
         self.quit_requested.set()
-        if self._future is not None and not self._future.done():
-            self._future.set_exception(UserQuit())
         if self.finished:
             self.screen.close()
 
