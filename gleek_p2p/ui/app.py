@@ -46,8 +46,9 @@ T = TypeVar("T")
 
 HELP = (
     "←/→ (or ↑/↓)  move between the cards or choices you may pick",
-    "Enter         play the card or make the choice under the cursor",
-    "0-9           type a bid (13..99) or a raise on the ruff (1..5)",
+    "Enter         play the card or make the choice (a typed amount first)",
+    "Space         mark or unmark a card to discard; Enter confirms them",
+    "0-9           type a bid or a raise on the ruff; Esc clears it",
     "s h d c       jump to a suit (cards, trump); p pass; k Kiss; n done/no",
     "v             the session's past hands and the running totals",
     "Home/End      first/last choice     Backspace  undo a typed digit",
@@ -104,6 +105,7 @@ class HumanPlayer:
         self._chooser: Chooser | None = None
         self._waiting: tuple[str, float] | None = None
         self._task: asyncio.Task[None] | None = None
+        self._queued: list[Event] = []
         self.past_hands: list[State] = []
         """The state at the end of each finished hand, for the summaries."""
 
@@ -203,6 +205,11 @@ class HumanPlayer:
         """
         if self.quit_requested.is_set():
             await asyncio.get_running_loop().create_future()
+        if self._queued:
+            event = self._queued.pop(0)
+            if event in decision.legal:
+                return event
+            self._queued.clear()  # the table moved on: ask again
         self.update(table, (), None)
         state = table.state
         assert state is not None
@@ -327,23 +334,17 @@ class HumanPlayer:
             return
         chooser = self._chooser
         if chooser is None or self._future is None or self._future.done():
+            text = f"The key {key} does nothing now: it is not your turn."
+            if len(key) == 1 and key.isprintable() and not self.finished \
+                    and self.screen.log[-1:] != [("class:hint", text)]:
+                self.screen.add_log(text, "class:hint")
             return
-        if key in ("left", "up"):
-            chooser.move(-1)
-        elif key in ("right", "down", "tab"):
-            chooser.move(1)
-        elif key == "home":
-            chooser.home()
-        elif key == "end":
-            chooser.end()
-        elif key == "backspace":
-            chooser.backspace()
-        elif key == "enter":
-            self._future.set_result(chooser.chosen())
-        elif key.isdigit():
-            chooser.digit(key)
-        elif len(key) == 1:
-            chooser.letter(key)
+        events = chooser.press(key)
+        if events:
+            # A confirmed discard commits several cards: the next decisions
+            # take them from this queue without asking again.
+            self._queued = list(events[1:])
+            self._future.set_result(events[0])
 
     def _leave(self) -> None:
         # The pending decision is left as it is: ``run_alongside`` cancels the

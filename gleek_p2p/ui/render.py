@@ -347,15 +347,46 @@ def ledger_pane(scene: Scene, width: int) -> list[Fragments]:
 # ------------------------------------------------------------------ hand
 
 
-def _card_cells(
-    state: State, slots: Sequence[int], chooser: Chooser | None, cell: int
-) -> tuple[Fragments, Fragments, Fragments]:
-    """The cards, their worth and the markers (^ cursor, · may be picked), suit by suit."""
+def _ordered(state: State, slots: Sequence[int]) -> list[int]:
     def key(x: int) -> tuple[int, int]:
         c = _known(state, x)
         return (0, c) if c is not None else (1, x)
 
-    ordered = sorted(slots, key=key)
+    return sorted(slots, key=key)
+
+
+def _cells_width(state: State, ordered: Sequence[int], cell: int) -> int:
+    suits = {card_suit(c) if (c := _known(state, x)) is not None else None for x in ordered}
+    return cell * len(ordered) + max(0, len(suits) - 1)
+
+
+def _split_rows(state: State, ordered: list[int], room: int, cell: int) -> list[list[int]]:
+    """The hand in one row if it fits ``room``, else two, broken between suits if possible."""
+    if _cells_width(state, ordered, cell) <= room:
+        return [ordered]
+    best = len(ordered) // 2
+    for i in range(1, len(ordered)):
+        a, b = _known(state, ordered[i - 1]), _known(state, ordered[i])
+        fits = (_cells_width(state, ordered[:i], cell) <= room
+                and _cells_width(state, ordered[i:], cell) <= room)
+        new_suit = a is not None and b is not None and card_suit(a) != card_suit(b)
+        if fits and new_suit and abs(i - len(ordered) / 2) < abs(best - len(ordered) / 2) + 3:
+            best = i
+            if abs(i - len(ordered) / 2) <= 3:
+                break
+    return [ordered[:best], ordered[best:]]
+
+
+def _card_cells(
+    state: State, slots: Sequence[int], chooser: Chooser | None, cell: int
+) -> tuple[Fragments, Fragments, Fragments]:
+    """The cards, their worth and the markers, suit by suit.
+
+    Markers: ^ the cursor, · a card that may be picked, X a card marked to
+    discard, t a card that came from the talon (the taker's discard).
+    """
+    ordered = list(slots)
+    talon = set(state.talon) if chooser is not None and chooser.picks else set()
     cards_row: Fragments = []
     worth_row: Fragments = []
     mark_row: Fragments = []
@@ -372,13 +403,17 @@ def _card_cells(
         style = _card_style(c)
         if chooser is not None:
             style += " class:legal" if legal else " class:dim"
+        marked = chooser is not None and chooser.slot_chosen(x)
         if x in current:
             style += " class:cursor"
+        elif marked:
+            style += " class:marked"
         cards_row.append((style, card_text(c).rjust(cell - 1)))
         cards_row.append(("", " "))
         worth = "" if c is None else str(card_worth(c, state))
         worth_row.append(("class:worth", worth.rjust(cell - 1) + " "))
-        mark = "^" if x in current else ("·" if legal else "")
+        mark = ("X" if marked else "^" if x in current else "t" if x in talon
+                else "·" if legal else "")
         mark_row.append(("class:mark", mark.rjust(cell - 1) + " "))
     return cards_row, worth_row, mark_row
 
@@ -393,15 +428,29 @@ def hand_pane(scene: Scene, width: int) -> list[Fragments]:
     lines: list[Fragments] = []
     if scene.viewer is None:
         for seat in range(s.variant.players):
-            cards, _w, _m = _card_cells(s, s.holding[seat], None, 4)
+            cards, _w, _m = _card_cells(s, _ordered(s, s.holding[seat]), None, 4)
             lines.append(clip([("class:label", who.short(seat, label - 1).ljust(label)), *cards],
                               width))
     else:
         chooser = scene.chooser
-        cards, worth, marks = _card_cells(s, s.holding[scene.viewer], chooser, 4)
-        lines.append(clip([("class:label", "Hand".ljust(label)), *cards], width))
-        lines.append(clip([("class:label", "worth".ljust(label)), *worth], width))
-        lines.append(clip([("", " " * label), *marks], width))
+        ordered = _ordered(s, s.holding[scene.viewer])
+        rows = _split_rows(s, ordered, width - label, 4)
+        if len(rows) == 1:
+            cards, worth, marks = _card_cells(s, ordered, chooser, 4)
+            lines.append(clip([("class:label", "Hand".ljust(label)), *cards], width))
+            lines.append(clip([("class:label", "worth".ljust(label)), *worth], width))
+            lines.append(clip([("", " " * label), *marks], width))
+        else:
+            # Too many cards for a row (the taker before discarding): two rows
+            # of cards and markers, the worth row and talon line give way.
+            for i, row in enumerate(rows):
+                cards, _worth, marks = _card_cells(s, row, chooser, 4)
+                head = "Hand" if i == 0 else ""
+                lines.append(clip([("class:label", head.ljust(label)), *cards], width))
+                lines.append(clip([("class:hint", ("t: talon" if i == 0 and chooser
+                                                   and chooser.picks else "").ljust(label)),
+                                   *marks], width))
+            return _pad(lines, HAND_ROWS)
     lines.append(clip(_talon_line(s, scene.viewer, who), width))
     return _pad(lines, HAND_ROWS)
 
@@ -438,8 +487,13 @@ def choice_pane(scene: Scene, width: int) -> list[Fragments]:
     chooser = scene.chooser
     if chooser is None:
         return _pad([clip([("class:status", scene.status)], width)], CHOICE_ROWS)
-    typed = f"  [typed {chooser.typed}]" if chooser.typed else ""
+    typed = f"  [typed {chooser.typed}, Enter commits it]" if chooser.typed else ""
     prompt = clip([("class:prompt", "▶ " + chooser.prompt + typed)], width)
+    if chooser.message:
+        return [prompt, clip([("class:error", "  " + chooser.message)], width)]
+    if chooser.picks:
+        hint = "←/→ a card, Space/Enter mark it (X), t came from the talon, Esc unmark all"
+        return [prompt, clip([("class:hint", "  " + hint)], width)]
     if chooser.cards:
         hint = "←/→ choose a card (s h d c: suit), Enter to confirm, ? help"
         return [prompt, clip([("class:hint", "  " + hint)], width)]

@@ -90,6 +90,7 @@ STYLE: dict[str, str] = {
     "legal": "bold",
     "dim": "ansibrightblack",
     "cursor": "reverse",
+    "marked": "underline bold",
     "worth": "ansibrightblack",
     "mark": "bold ansigreen",
     "trump": "ansimagenta",
