@@ -243,8 +243,20 @@ def _left_the_table(exc: GleekError, player: Player) -> int:
     return 0
 
 
+def needs_terminal(args: argparse.Namespace) -> None:
+    """Refuse, in one sentence, to start a screen without a terminal (before any peer starts)."""
+    if args.command == "bot" or getattr(args, "autoplay", None):
+        return
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        hint = " or let a bot play for you with --autoplay heuristic" \
+            if args.command == "local" else ""
+        raise GleekError(f"gleek {args.command} needs a terminal to show the table: run it in "
+                         f"one{hint}")
+
+
 def run(args: argparse.Namespace) -> int:
     """Entry point for the three peer commands."""
+    needs_terminal(args)
     if args.command == "local":
         return run_local(args)
     variant = VARIANTS[args.variant]
@@ -429,7 +441,8 @@ def run_local(args: argparse.Namespace) -> int:
 
     report = verify_file(result.log_path)
     _say(result.outcome.reason)
-    verdict = "fair and complete" if report.fair else "NOT fair or not complete"
+    verdict = ("fair and complete" if report.fair
+               else f"incomplete ({report.stopped})" if report.incomplete else "NOT fair")
     _say(f"gleek verify: {verdict} ({report.events} events checked)")
     for violation in report.violations:
         _say("  - " + violation.sentence(result.table.roster.names))

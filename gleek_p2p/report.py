@@ -192,8 +192,12 @@ def text_report(report: VerifyReport) -> str:
     if report.fair:
         out.append("Verdict: FAIR. Every signature, every shuffle and key, and every move "
                    "checks out; the session is complete.")
+    elif report.incomplete:
+        out.append(f"Verdict: INCOMPLETE. Every event checks out, but the log ends before the "
+                   f"session does: {report.stopped}. Nobody is blamed: a log cut short "
+                   "proves nothing against anyone.")
     else:
-        out.append("Verdict: NOT FAIR OR NOT COMPLETE.")
+        out.append("Verdict: NOT FAIR.")
         for violation in report.violations:
             out.append("  - " + violation.sentence(names))
     series = running_totals(report)
@@ -211,7 +215,8 @@ def json_report(report: VerifyReport) -> dict[str, Any]:
         "readable": report.readable,
         "complete": report.complete,
         "fair": report.fair,
-        "verdict": "unreadable" if not report.readable else ("fair" if report.fair else "unfair"),
+        "verdict": ("unreadable" if not report.readable else "fair" if report.fair
+                    else "incomplete" if report.incomplete else "unfair"),
         "events": report.events,
         "violations": [
             {

@@ -149,6 +149,8 @@ class Replay:
         report = self.report
         if report.fair:
             return ["The log verifies: every deal was fair and every move legal."]
+        if report.incomplete:
+            return [f"The log is incomplete: every event checks out, but {report.stopped}."]
         return [v.sentence(self.roster.names) for v in report.violations] or [
             "The log does not verify."]
 
