@@ -31,7 +31,7 @@ from prompt_toolkit.output import Output
 
 from gleek_p2p.errors import GleekError
 from gleek_p2p.peer import Outcome, SessionRunner
-from gleek_p2p.rules import Deal, Event, Phase, State, apply, new_session, session_winner
+from gleek_p2p.rules import Deal, Event, Phase, Play, State, apply, new_session, session_winner
 from gleek_p2p.table.session import Decision, Table
 
 from .choices import Chooser
@@ -211,6 +211,10 @@ class HumanPlayer:
                 return event
             self._queued.clear()  # the table moved on: ask again
         self.update(table, (), None)
+        if len(decision.legal) == 1 and not isinstance(decision.legal[0], Play):
+            # Nothing to choose ("no claim", "done declaring", the one suit to
+            # show): it is made at once. A forced card is still played by hand.
+            return decision.legal[0]
         state = table.state
         assert state is not None
         self._chooser = Chooser(decision.legal, state, decision.seat)

@@ -25,6 +25,7 @@ from gleek_p2p.rules import (
     tricks_won,
     variant_name,
 )
+from gleek_p2p.rules.summary import suit_ruff_values
 
 from .choices import Chooser
 from .words import RANK_PLURALS, SUIT_NAMES, SUIT_SYMBOLS, Namer, card_text, card_worth, honours
@@ -455,16 +456,45 @@ def hand_pane(scene: Scene, width: int) -> list[Fragments]:
     return _pad(lines, HAND_ROWS)
 
 
+def _ruff_line(s: State, viewer: int) -> Fragments:
+    """What showing each suit would be worth in the ruff, for the viewer's hand."""
+    values = suit_ruff_values(c for x in s.holding[viewer] if (c := _known(s, x)) is not None)
+    line: Fragments = [("class:label", "Ruff".ljust(_LABEL))]
+    for suit, value in enumerate(values):
+        line += [(_card_style(suit * 11), SUIT_SYMBOLS[suit]), ("class:total", f" {value:<3}  ")]
+    best = max(values)
+    line.append(("class:hint", f"a suit's ruff value; your best show is {best}"))
+    return line
+
+
+def _unplayed_note(s: State, who: Namer) -> str:
+    """Why the talon's taker holds a card more than the tricks left (it is never played)."""
+    taker = s.talon_taker
+    if taker < 0 or s.phase in (Phase.AUCTION, Phase.DISCARD):
+        return ""
+    extra = len(s.holding[taker]) - (s.variant.tricks - len(s.tricks))
+    if extra <= 0 or not s.variant.has_tricks:
+        return ""
+    cards = "a card" if extra == 1 else f"{extra} cards"
+    return (f"  {who.subject(taker)} {who.verb(taker, 'keep')} {cards} more than the tricks:"
+            " unplayed, it scores nothing")
+
+
 def _talon_line(s: State, viewer: int | None, who: Namer) -> Fragments:
     sees = viewer is None or viewer == s.talon_taker
+    if viewer is not None and s.phase in (Phase.RUFF, Phase.RUFF_SHOW) and s.variant.has_ruff:
+        return _ruff_line(s, viewer)
     if s.discards:
         line: Fragments = [("class:label", "Discard".ljust(_LABEL))]
+        note = _unplayed_note(s, who)
         if sees:
             for x in s.discards:
                 c = _known(s, x)
                 line += [(_card_style(c), card_text(c)), ("", " ")]
+            line.append(("class:hint", note))
         else:
             line.append(("", f"{who(s.talon_taker)} discarded {len(s.discards)} face down"))
+            line.append(("class:hint", ";" + note[1:] if note else ""))
         return line
     if s.talon and s.talon_taker < 0:
         if viewer is None:
