@@ -63,11 +63,12 @@ def test_the_takers_thirteenth_card_is_explained() -> None:
                 taker = s.talon_taker
                 assert len(s.holding[taker]) == Variant().tricks + 1
                 mine = plain(hand_pane(Scene(s, ("you", "Bob", "Carol"), taker), 80))
-                assert "You keep a card more than the tricks" in mine
+                assert "one card more than the tricks: never played" in mine
                 other = (taker + 1) % 3
                 names = ("Anne", "Bob", "Carol")
                 theirs = plain(hand_pane(Scene(s, names, other), 80))
-                assert f"{names[taker]} keeps a card more than the tricks" in theirs
+                assert f"{names[taker]} discarded 7 face down; one card more than the" \
+                    " tricks: never played" in theirs
                 assert all(len(line) <= 80 for line in (mine + "\n" + theirs).split("\n"))
                 return
     pytest.skip("nobody took the talon in twenty random hands")

@@ -410,8 +410,9 @@ def end_lines(
             and outcome.finished:
         lines.append(("", "Every hand was audited: the deals were fair."))
     if log_path is not None:
-        lines.append(("", f"Log: {log_path}"))
-        lines.append(("class:hint", f"Check it any time with: gleek verify {log_path}"))
+        lines.append(("", "The log, to check any time with gleek verify (its path is printed"
+                      " again when you leave):"))
+        lines.append(("class:path", str(log_path)))
     return lines
 
 

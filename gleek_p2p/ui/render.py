@@ -55,7 +55,19 @@ TABLE_ROWS = 9
 HAND_ROWS = 4
 CHOICE_ROWS = 2
 LEDGER_WIDTH = 28
+"""The ledger pane's narrowest width (at 80 columns); a wider terminal gives it more."""
 _LABEL = 8
+_LEDGER_LABEL = 8
+_TABLE_NEEDS = 51
+"""Columns the table pane needs before the ledger may take more than its narrowest."""
+
+
+def ledger_width(names: Sequence[str], width: int) -> int:
+    """How wide the ledger pane is at a terminal ``width``: enough for whole names if room."""
+    n = max(1, len(names))
+    longest = max((len(name) for name in names), default=5)
+    wanted = _LEDGER_LABEL + n * (max(longest, 6) + 1)
+    return max(LEDGER_WIDTH, min(wanted, width - _TABLE_NEEDS - 1))
 
 _PHASE_WORDS = {
     Phase.CUT: "the cut",
@@ -226,8 +238,10 @@ def table_pane(scene: Scene, width: int) -> list[Fragments]:
         extra = ""
         if s.phase in (Phase.RUFF, Phase.RUFF_SHOW):
             extra = f" ruff: put {s.ruff_put[seat]}" if s.ruff_in[seat] else " ruff: out"
-        text = (f"{mark}{who.short(seat, 8):<8} {_cards(len(s.holding[seat]))}"
-                f" {won[seat]:>2} tricks {role:<6}{extra}")
+        tricks = f"{won[seat]:>2} trick " if won[seat] == 1 else f"{won[seat]:>2} tricks"
+        name_w = max(8, min(16, width - 44))
+        text = (f"{mark}{who.short(seat, name_w):<{name_w}} {_cards(len(s.holding[seat]))}"
+                f" {tricks} {role:<6}{extra}")
         style = "class:turn" if seat == actor else ("class:you" if seat == scene.viewer else "")
         lines.append(clip([(style, text)], width))
     lines.extend(_bidding_lines(s, who, width))
@@ -243,8 +257,10 @@ def _bidding_lines(s: State, namer: Namer, width: int) -> list[Fragments]:
         calls = [f"{who(seat)} {amount or 'pass'}" for seat, amount in s.bids]
         tail = ""
         if s.phase is not Phase.AUCTION:
-            tail = (f" → {who(s.talon_taker)} took the talon at {s.high_bid}"
-                    if s.talon_taker >= 0 else " → the talon is dead")
+            # Once decided, the outcome alone (the calls are in the log and the summary).
+            calls = []
+            tail = (f"{who(s.talon_taker)} took the talon at {s.high_bid}"
+                    if s.talon_taker >= 0 else "everybody passed: the talon is dead")
         if not calls and s.phase is Phase.AUCTION:
             calls = ["no bid yet (13 opens)"]
         lines.append([("class:label", "Auction "), ("", fit("", calls, tail, width - 8))])
@@ -255,8 +271,13 @@ def _bidding_lines(s: State, namer: Namer, width: int) -> list[Fragments]:
                      for seat, kind, stake in s.ruff_log]
             moves += [f"{who(seat)} {who.verb(seat, 'show')} {SUIT_SYMBOLS[suit]}"
                       for seat, suit, _x in s.ruff_shows]
-            tail = f" → {who(s.ruff_winner)} won" if s.ruff_winner >= 0 else ""
-            text = fit(head, moves or ["nobody has spoken"], tail, width - 8)
+            if s.ruff_winner >= 0:
+                shown = [f"{SUIT_SYMBOLS[suit]}" for seat, suit, _x in s.ruff_shows
+                         if seat == s.ruff_winner]
+                text = (f"{who(s.ruff_winner)} won the pot of {ruff_pot(s)}"
+                        + (f" showing {shown[0]}" if shown else "") + f" (stake {s.ruff_stake})")
+            else:
+                text = fit(head, moves or ["nobody has spoken"], "", width - 8)
         else:
             text = "after the auction"
         lines.append([("class:label", "Ruff    "), ("", text)])
@@ -320,7 +341,7 @@ def ledger_pane(scene: Scene, width: int) -> list[Fragments]:
     s = scene.state
     who = scene.who
     n = len(scene.names)
-    label_w = 8
+    label_w = 8 if width > LEDGER_WIDTH else 7
     col = max(4, (width - label_w) // max(1, n))
     head = "pence".ljust(label_w) + "".join(who.short(i, col - 1).rjust(col) for i in range(n))
     lines: list[Fragments] = [clip([("class:label", head)], width)]
@@ -467,17 +488,18 @@ def _ruff_line(s: State, viewer: int) -> Fragments:
     return line
 
 
-def _unplayed_note(s: State, who: Namer) -> str:
+def _unplayed_note(s: State) -> str:
     """Why the talon's taker holds a card more than the tricks left (it is never played)."""
     taker = s.talon_taker
     if taker < 0 or s.phase in (Phase.AUCTION, Phase.DISCARD):
         return ""
-    extra = len(s.holding[taker]) - (s.variant.tricks - len(s.tricks))
+    n = s.variant.players
+    played = any((s.trick_leader + i) % n == taker for i in range(len(s.trick_plays)))
+    extra = len(s.holding[taker]) - (s.variant.tricks - len(s.tricks) - played)
     if extra <= 0 or not s.variant.has_tricks:
         return ""
-    cards = "a card" if extra == 1 else f"{extra} cards"
-    return (f"  {who.subject(taker)} {who.verb(taker, 'keep')} {cards} more than the tricks:"
-            " unplayed, it scores nothing")
+    cards = "one card" if extra == 1 else f"{extra} cards"
+    return f"  {cards} more than the tricks: never played"
 
 
 def _talon_line(s: State, viewer: int | None, who: Namer) -> Fragments:
@@ -486,7 +508,7 @@ def _talon_line(s: State, viewer: int | None, who: Namer) -> Fragments:
         return _ruff_line(s, viewer)
     if s.discards:
         line: Fragments = [("class:label", "Discard".ljust(_LABEL))]
-        note = _unplayed_note(s, who)
+        note = _unplayed_note(s)
         if sees:
             for x in s.discards:
                 c = _known(s, x)

@@ -47,7 +47,6 @@ from prompt_toolkit.widgets import Frame
 from .render import (
     CHOICE_ROWS,
     HAND_ROWS,
-    LEDGER_WIDTH,
     TABLE_ROWS,
     Fragments,
     Scene,
@@ -57,8 +56,10 @@ from .render import (
     header,
     join,
     ledger_pane,
+    ledger_width,
     table_pane,
 )
+from .words import wrap_words
 
 __all__ = ["KEY_NAMES", "MIN_SIZE", "STYLE", "Panel", "TableScreen", "color_wanted",
            "make_style"]
@@ -128,6 +129,18 @@ def make_style(color: bool) -> Style:
     )
 
 
+def _fit_path(path: str, width: int) -> str:
+    """A path on one line of ``width`` (never wrapped inside a frame): ~ for home, or a pointer."""
+    if len(path) <= width:
+        return path
+    home = os.path.expanduser("~")
+    if home not in ("", "/") and path.startswith(home + os.sep):
+        path = "~" + path[len(home):]
+    if len(path) <= width:
+        return path
+    return "(too long for this box: it is printed when you leave)"[:width]
+
+
 class TableScreen:
     """The application: a ``Scene`` drawn in panes, a log, a status line and overlays."""
 
@@ -158,6 +171,7 @@ class TableScreen:
         self.color = color_wanted(color)
         self._dump_width: int | None = None
         self._dump_height: int | None = None
+        self._log_rows = 0
         self.app: Application[None] = Application(
             layout=self._layout(),
             key_bindings=self._keys(),
@@ -198,10 +212,16 @@ class TableScreen:
 
     def _layout(self) -> Layout:
         full = self._width
-        left = lambda: max(20, full() - LEDGER_WIDTH - 1)  # noqa: E731
+
+        def ledger() -> int:
+            return ledger_width(self.scene.names, full())
+
+        def left() -> int:
+            return max(20, full() - ledger() - 1)
+
         log_control = FormattedTextControl(
             self._log_text,
-            get_cursor_position=lambda: Point(0, max(0, len(self.log) - 1)),
+            get_cursor_position=lambda: Point(0, max(0, self._log_rows - 1)),
             show_cursor=False,
         )
         body = HSplit([
@@ -210,9 +230,8 @@ class TableScreen:
                 Window(FormattedTextControl(self._pane(table_pane, left)),
                        height=TABLE_ROWS),
                 Window(width=1, char="│", style="class:hint"),
-                Window(FormattedTextControl(
-                    self._pane(ledger_pane, lambda: LEDGER_WIDTH)),
-                    width=LEDGER_WIDTH, height=TABLE_ROWS),
+                Window(FormattedTextControl(self._pane(ledger_pane, ledger)),
+                       width=lambda: Dimension.exact(ledger()), height=TABLE_ROWS),
             ]),
             Window(FormattedTextControl(self._pane(hand_pane, full)), height=HAND_ROWS),
             Window(FormattedTextControl(self._pane(choice_pane, full)), height=CHOICE_ROWS),
@@ -233,14 +252,25 @@ class TableScreen:
         small = Window(FormattedTextControl(self._small_text), wrap_lines=True)
         return Layout(DynamicContainer(lambda: small if self.too_small() else table))
 
+    def _overlay_inner(self) -> int:
+        """Columns inside an overlay's frame."""
+        return max(20, min(100, self._width() - 4)) - 2
+
     def _small_text(self) -> Fragments:
         width, height = MIN_SIZE
-        return [("class:error", f"The table needs a terminal of at least {width}x{height}; "
-                 f"this one is {self._width()}x{self._height()}. Make it larger "
-                 "(q leaves)."), ("", "\n")]
+        text = (f"The table needs a terminal of at least {width}x{height}; this one is "
+                f"{self._width()}x{self._height()}. Make it larger (q leaves).")
+        return [("class:error", "\n".join(wrap_words(text, self._width() - 1, "")))]
 
     def _log_text(self) -> Fragments:
-        return join([[(style or "class:event", text)] for style, text in self.log])
+        # Wrapped here on words (the window would break words at its edge).
+        width = self._width()
+        lines: list[Fragments] = []
+        for style, text in self.log[-500:]:
+            lines.extend([[(style or "class:event", row)]
+                          for row in wrap_words(text, width - 1)])
+        self._log_rows = len(lines)
+        return join(lines)
 
     def _status_line(self) -> Fragments:
         width = self._width()
@@ -263,9 +293,11 @@ class TableScreen:
             return join([[("", self._leave_question())], [("", "")],
                          [("class:prompt", "y: leave   n or Esc: stay")]])
         if self.overlay == "end":
-            return join([[line] for line in self.end_lines])
+            inner = self._overlay_inner()
+            return join([[(style, _fit_path(text, inner) if style == "class:path" else text)]
+                         for style, text in self.end_lines])
         if self.overlay == "panel" and self.panel is not None:
-            return join(self.panel.draw(max(20, min(100, self._width() - 4) - 2)))
+            return join(self.panel.draw(self._overlay_inner()))
         return []
 
     # ---------------------------------------------------------- keys

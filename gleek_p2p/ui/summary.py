@@ -12,7 +12,16 @@ from gleek_p2p.rules import State
 from gleek_p2p.rules.summary import HandSummary, hand_summary
 
 from .render import Fragments
-from .words import RANK_PLURALS, SUIT_NAMES, SUIT_SYMBOLS, Namer, card_text, pence, plural
+from .words import (
+    RANK_PLURALS,
+    SUIT_NAMES,
+    SUIT_SYMBOLS,
+    Namer,
+    card_text,
+    pence,
+    plural,
+    wrap_words,
+)
 
 __all__ = ["history_lines", "summary_lines"]
 
@@ -100,22 +109,6 @@ def _wrap_fragment(line: Fragments, width: int) -> Fragments:
         return line
     style = line[0][0]
     return [(style, "\n".join(wrap_words(text, width)))]
-
-
-def wrap_words(text: str, width: int, indent: str = "  ") -> list[str]:
-    """``text`` broken between words into lines of at most ``width`` characters."""
-    lines: list[str] = []
-    current = ""
-    for word in text.split(" "):
-        candidate = f"{current} {word}" if current else word
-        if len(candidate) <= width or not current:
-            current = candidate
-        else:
-            lines.append(current)
-            current = indent + word
-    if current:
-        lines.append(current)
-    return lines
 
 
 def history_lines(states: Sequence[State], names: Sequence[str], viewer: int | None,

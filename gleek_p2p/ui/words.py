@@ -26,6 +26,7 @@ __all__ = [
     "tib_card",
     "tiddy_card",
     "tom_card",
+    "wrap_words",
 ]
 
 SUIT_SYMBOLS = ("♠", "♥", "♦", "♣")
@@ -107,3 +108,19 @@ def card_worth(c: int, state: State) -> int:
 def honours(state: State) -> dict[str, int | None]:
     """Who took Tib, Tom and Tiddy this hand (Tiddy: claimed or captured)."""
     return honour_takers(state)
+
+
+def wrap_words(text: str, width: int, indent: str = "  ") -> list[str]:
+    """``text`` broken between words into lines of at most ``width`` characters."""
+    lines: list[str] = []
+    current = ""
+    for word in text.split(" "):
+        candidate = f"{current} {word}" if current else word
+        if len(candidate) <= width or not current:
+            current = candidate
+        else:
+            lines.append(current)
+            current = indent + word
+    if current:
+        lines.append(current)
+    return lines
