@@ -152,7 +152,8 @@ def build_parser() -> argparse.ArgumentParser:
                 "protocol (nothing leaves the machine). Needs a terminal, unless --autoplay "
                 "lets a bot play for you. The log's path is printed last.")
     _add_hands(p)
-    p.add_argument("--name", default="you", help="your name at the table")
+    p.add_argument("--name", default="Anne",
+                   help="your name at the table and in the log (your screen says \"you\")")
     p.add_argument("--data-dir", default=None,
                    help="identity key, secrets and session logs (default: the user data folder)")
     p.add_argument("--bots", default="heuristic", metavar="STRATEGY",

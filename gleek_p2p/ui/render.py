@@ -101,10 +101,12 @@ class Scene:
     status: str = ""
     log: Sequence[tuple[str, str]] = field(default_factory=list)
     title: str = "Gleek"
+    named: bool = False
+    """Call every seat by its name, the viewer too (a replay from one seat's view)."""
 
     @property
     def who(self) -> Namer:
-        return Namer(self.names, self.viewer)
+        return Namer(self.names, None if self.named else self.viewer)
 
 
 def phase_words(state: State | None) -> str:
@@ -455,11 +457,12 @@ def hand_pane(scene: Scene, width: int) -> list[Fragments]:
                               width))
     else:
         chooser = scene.chooser
+        hand_label = who.short(scene.viewer, label - 1) if scene.named else "Hand"
         ordered = _ordered(s, s.holding[scene.viewer])
         rows = _split_rows(s, ordered, width - label, 4)
         if len(rows) == 1:
             cards, worth, marks = _card_cells(s, ordered, chooser, 4)
-            lines.append(clip([("class:label", "Hand".ljust(label)), *cards], width))
+            lines.append(clip([("class:label", hand_label.ljust(label)), *cards], width))
             lines.append(clip([("class:label", "worth".ljust(label)), *worth], width))
             lines.append(clip([("", " " * label), *marks], width))
         else:
@@ -467,7 +470,7 @@ def hand_pane(scene: Scene, width: int) -> list[Fragments]:
             # of cards and markers, the worth row and talon line give way.
             for i, row in enumerate(rows):
                 cards, _worth, marks = _card_cells(s, row, chooser, 4)
-                head = "Hand" if i == 0 else ""
+                head = hand_label if i == 0 else ""
                 lines.append(clip([("class:label", head.ljust(label)), *cards], width))
                 lines.append(clip([("class:hint", ("t: talon" if i == 0 and chooser
                                                    and chooser.picks else "").ljust(label)),
