@@ -77,14 +77,15 @@ def _story(s: HandSummary, state: State, who: Namer) -> list[str]:
     if s.ruff is not None:
         winner, pot, suit = s.ruff
         shown = f" showing {SUIT_NAMES[suit]} {SUIT_SYMBOLS[suit]}" if suit is not None else ""
-        out.append(f"Ruff: {who(winner)} won the pot of {pot}p{shown}.")
+        out.append(f"Ruff: {who(winner)} won the pot of {plural(pot, 'penny', 'pence')}{shown}.")
     if s.declarations:
         combos = []
         for seat, slots in s.declarations:
             c = state.cards[slots[0]]
             kind = "mournival" if len(slots) == 4 else "gleek"
-            combos.append(f"{who(seat)} a {kind} of {RANK_PLURALS[c % 11] if c >= 0 else '?'}")
-        out.append("Combinations: " + "; ".join(combos) + ".")
+            combos.append(f"a {kind} of {RANK_PLURALS[c % 11] if c >= 0 else '?'}"
+                          f" ({who(seat)})")
+        out.append("Combinations: " + ", ".join(combos) + ".")
     if s.trump_named:
         trump = ("Kiss (no trump)" if s.trump is None
                  else f"{SUIT_NAMES[s.trump]} {SUIT_SYMBOLS[s.trump]}")
@@ -121,11 +122,12 @@ def history_lines(states: Sequence[State], names: Sequence[str], viewer: int | N
     who = Namer(names, viewer)
     n = len(names)
     col = max(6, min(12, (width - 8 - 2) // max(1, 2 * n)))
-    head: Fragments = [("class:label", "hand".ljust(8))]
-    head += [("class:label", who.short(s, col - 1).rjust(col)) for s in range(n)]
-    head += [("class:label", "  totals:".ljust(col))]
+    names_row = "".join(who.short(s, col - 1).rjust(col) for s in range(n))
+    groups: Fragments = [("class:label", " " * 8 + "the hand".rjust(n * col) + "  "
+                          + "the session".rjust(n * col))]
+    head: Fragments = [("class:label", "hand".ljust(8) + names_row + "  " + names_row)]
     lines: list[Fragments] = [[("class:prompt", "The session so far, in pence "
-                                "(↑/↓ a hand, Enter its summary, Esc close)")], head]
+                                "(↑/↓ a hand, Enter its summary, Esc close)")], groups, head]
     summaries = [hand_summary(s) for s in states]
     for i, s in enumerate(summaries):
         style = "class:cursor" if i == selected else ""
