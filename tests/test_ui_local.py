@@ -125,7 +125,7 @@ def test_the_hand_end_summary_stays_until_a_key(tmp_path: Path) -> None:
         assert "Hand 1 is over" in local.screen()
         local.keys("v")
         history = local.wait_for(lambda s: "Past hands" in s, 10, "the past hands")
-        assert "totals" in history
+        assert "the session" in history
         local.keys("Escape")
         local.wait_for(lambda s: "Past hands" not in s and "is over (" not in s, 10,
                        "the table again")

@@ -137,7 +137,7 @@ async def test_the_summary_stays_until_a_key_and_v_opens_past_hands(
         assert "Hand 1 is over" in summary and "Trick 12:" in summary
         for v in first.ledgers[0].net:
             assert pence(v, True) in summary
-        assert "Past hands" in seen["history"] and "totals" in seen["history"]
+        assert "Past hands" in seen["history"] and "the session" in seen["history"]
         assert "Hand 1 is over" in seen["again"]
         assert "The session is over." in seen["end"] and "Totals after 2 hands" in seen["end"]
         assert len(human.past_hands) == 2
