@@ -30,12 +30,14 @@ from prompt_toolkit.input import Input
 from prompt_toolkit.output import Output
 
 from gleek_p2p.errors import GleekError
+from gleek_p2p.log.keys import fingerprint
 from gleek_p2p.peer import Outcome, SessionRunner
 from gleek_p2p.rules import Deal, Event, Phase, Play, State, apply, new_session, session_winner
 from gleek_p2p.table.session import Decision, Table
 
 from .choices import Chooser
 from .narrate import narrate
+from .render import Fragments
 from .screen import Panel, TableScreen
 from .summary import history_lines, summary_lines
 from .words import Namer, pence, plural
@@ -51,6 +53,7 @@ HELP = (
     "0-9           type a bid or a raise on the ruff; Esc clears it",
     "s h d c       jump to a suit (cards, trump); p pass; k Kiss; n done/no",
     "v             the session's past hands and the running totals",
+    "i             who is at the table, with each player's key",
     "Home/End      first/last choice     Backspace  undo a typed digit",
     "?             this help             q          leave the table",
     "",
@@ -106,6 +109,7 @@ class HumanPlayer:
         self._waiting: tuple[str, float] | None = None
         self._task: asyncio.Task[None] | None = None
         self._queued: list[Event] = []
+        self.lobby: list[tuple[str, str]] = []
         self.past_hands: list[State] = []
         """The state at the end of each finished hand, for the summaries."""
 
@@ -317,6 +321,36 @@ class HumanPlayer:
             lambda width: history_lines(self.past_hands, self.names, self.seat, width,
                                         cursor[0]), key))
 
+    def show_lobby(self, players: Sequence[tuple[str, str]]) -> None:
+        """Who is connected before the table forms: (name, key fingerprint) each.
+
+        The lobby calls this on every change; the list stays on screen until
+        the table forms, and ``i`` shows the seats and keys at any time.
+        """
+        self.lobby = list(players)
+        self.screen.scene.lobby = tuple(self.lobby)
+        self.screen.refresh()
+
+    def show_seats(self) -> None:
+        """A panel with every seat's name and key fingerprint (or who is connected so far)."""
+        def draw(width: int) -> list[Fragments]:
+            table = self._table
+            if table is not None:
+                rows = [(f"seat {seat}: {name}" + (" (you)" if seat == self.seat else ""),
+                         fingerprint(public))
+                        for seat, (name, public) in enumerate(
+                            zip(table.roster.names, table.roster.publics, strict=True))]
+            else:
+                rows = list(self.lobby)
+            if not rows:
+                return [[("", "Nobody is connected yet.")]]
+            lines: list[Fragments] = [[("class:prompt", "Compare these keys with the other"
+                                        " players (by voice, not by chat).")]]
+            lines += [[("", f"{who:<28}"), ("class:total", f"key {key}")] for who, key in rows]
+            return lines
+
+        self.screen.show_panel(Panel("Who is at the table (any key: close)", draw))
+
     def _tell(self, text: str | None) -> None:
         if text:
             self.screen.add_log(text)
@@ -335,6 +369,9 @@ class HumanPlayer:
     def _on_key(self, key: str) -> None:
         if key == "v":
             self.show_history()
+            return
+        if key == "i":
+            self.show_seats()
             return
         chooser = self._chooser
         if chooser is None or self._future is None or self._future.done():

@@ -28,7 +28,16 @@ from gleek_p2p.rules import (
 from gleek_p2p.rules.summary import suit_ruff_values
 
 from .choices import Chooser
-from .words import RANK_PLURALS, SUIT_NAMES, SUIT_SYMBOLS, Namer, card_text, card_worth, honours
+from .words import (
+    RANK_PLURALS,
+    SUIT_NAMES,
+    SUIT_SYMBOLS,
+    Namer,
+    card_text,
+    card_worth,
+    honours,
+    plural,
+)
 from .words import pence as _pence
 
 __all__ = [
@@ -103,6 +112,8 @@ class Scene:
     title: str = "Gleek"
     named: bool = False
     """Call every seat by its name, the viewer too (a replay from one seat's view)."""
+    lobby: Sequence[tuple[str, str]] = ()
+    """Before the table forms: (name, key fingerprint) of each player connected so far."""
 
     @property
     def who(self) -> Namer:
@@ -228,12 +239,19 @@ def table_pane(scene: Scene, width: int) -> list[Fragments]:
     s = scene.state
     who = scene.who
     if s is None or s.hand_no < 0:
-        names = ", ".join(who(i) for i in range(len(scene.names))) or "nobody yet"
-        return _pad([clip([("", f"At the table: {names}.")], width)], TABLE_ROWS)
+        if scene.names:
+            names = ", ".join(who(i) for i in range(len(scene.names)))
+            lines: list[Fragments] = [clip([("", f"At the table: {names}.")], width)]
+        else:
+            lines = [clip([("", "Connected: " + ("nobody yet" if not scene.lobby else
+                                                plural(len(scene.lobby), "player")))], width)]
+        for name, key in scene.lobby:
+            lines.append(clip([("", f"  {name:<16} "), ("class:hint", f"key {key}")], width))
+        return _pad(lines, TABLE_ROWS)
     n = s.variant.players
     actor = to_act(s)
     won = tricks_won(s)
-    lines: list[Fragments] = []
+    lines = []
     for seat in range(n):
         mark = "▶ " if seat == actor else "  "
         role = "dealer" if seat == s.dealer else ("eldest" if seat == (s.dealer + 1) % n else "")
