@@ -77,3 +77,13 @@ def test_below_80x24_the_screen_says_the_minimum() -> None:
         text = screen.dump(width, height)
         assert "at least 80x24" in text and f"{width}x{height}" in text
     assert "at least 80x24" not in screen.dump(80, 24)
+
+
+def test_the_end_box_wraps_between_words() -> None:
+    screen = _screen(Scene(None, (), None))
+    sentence = ("The log, to check any time with gleek verify (its path is printed again "
+                "when you leave): a sentence long enough to need two rows here.")
+    screen.show_end([("", sentence)])
+    text = screen.dump(80, 24)
+    for word in sentence.split():
+        assert word in text, word

@@ -294,7 +294,8 @@ class TableScreen:
                          [("class:prompt", "y: leave   n or Esc: stay")]])
         if self.overlay == "end":
             inner = self._overlay_inner()
-            return join([[(style, _fit_path(text, inner) if style == "class:path" else text)]
+            return join([[(style, _fit_path(text, inner) if style == "class:path"
+                           else "\n".join(wrap_words(text, inner)))]
                          for style, text in self.end_lines])
         if self.overlay == "panel" and self.panel is not None:
             return join(self.panel.draw(self._overlay_inner()))
