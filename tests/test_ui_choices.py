@@ -291,3 +291,17 @@ def test_the_whole_discarding_hand_fits_80_columns_with_the_talon_marked() -> No
         others = [x for x in s.talon if x != chooser.options[0].slots[0]
                   and x != chooser.options[-1].slots[0]]
         assert marks.count(" t") >= len(others) and "X" in text and "^" in text
+
+
+def test_the_discard_count_comes_from_the_variant() -> None:
+    from gleek_p2p.rules import VARIANTS
+
+    variant = VARIANTS["historical"]
+    for seed in range(60):
+        for s, seat, legal in _walk(variant, seed):
+            if any(isinstance(e, Discard) for e in legal):
+                chooser = Chooser(legal, s, seat)
+                assert chooser.picks == variant.discard_count == 8
+                assert f"Mark {variant.discard_count} cards" in chooser.prompt
+                return
+    pytest.skip("nobody took the talon")
