@@ -23,7 +23,7 @@ from gleek_p2p.rules import (
 from gleek_p2p.rules.simulate import random_session
 from gleek_p2p.rules.summary import suit_ruff_values
 from gleek_p2p.selfplay import make_seats
-from gleek_p2p.table.session import Decision
+from gleek_p2p.table.session import Decision, Table
 from gleek_p2p.ui.app import HumanPlayer
 from gleek_p2p.ui.render import Scene, hand_pane, plain
 
@@ -74,12 +74,18 @@ def test_the_takers_thirteenth_card_is_explained() -> None:
     pytest.skip("nobody took the talon in twenty random hands")
 
 
-@pytest.mark.parametrize("only", [NoTiddy(0), EndDeclare(0)])
-async def test_a_single_choice_is_made_without_a_key(only: NoTiddy | EndDeclare) -> None:
-    tables = make_seats(Variant(), 1, b"ui-single", ["you", "Bob", "Carol"])
+def seated(seed: bytes, names: list[str]) -> list[Table]:
+    """Three tables that have all taken the roster (the session formed, nothing dealt)."""
+    tables = make_seats(Variant(), 1, seed, names)
     roster_event = tables[0].roster_event()
     for table in tables:
         table.receive(roster_event)
+    return tables
+
+
+@pytest.mark.parametrize("only", [NoTiddy(0), EndDeclare(0)])
+async def test_a_single_choice_is_made_without_a_key(only: NoTiddy | EndDeclare) -> None:
+    tables = seated(b"ui-single", ["you", "Bob", "Carol"])
     with create_pipe_input() as inp:
         human = HumanPlayer(input=inp, output=DummyOutput())
         chosen = await asyncio.wait_for(

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
+from test_ui_help_at_table import seated
 
 from gleek_p2p.log.keys import fingerprint
-from gleek_p2p.rules import Variant
-from gleek_p2p.selfplay import make_seats
 from gleek_p2p.ui.app import HumanPlayer
 
 
@@ -28,10 +27,7 @@ def test_connected_players_and_keys_stay_until_the_table_forms() -> None:
 
 
 def test_i_shows_every_seat_and_key_during_play() -> None:
-    tables = make_seats(Variant(), 1, b"ui-lobby", ["Anne", "Bob", "Carol"])
-    roster_event = tables[0].roster_event()
-    for table in tables:
-        table.receive(roster_event)
+    tables = seated(b"ui-lobby", ["Anne", "Bob", "Carol"])
     with create_pipe_input() as inp:
         human = HumanPlayer(input=inp, output=DummyOutput())
         human.update(tables[0], (), None)
