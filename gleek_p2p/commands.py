@@ -26,6 +26,9 @@ def run_selfplay(args: argparse.Namespace) -> int:
     if out.exists():
         raise GleekError(_("{file} already exists; choose another --out").format(file=out))
     result = selfplay(variant, args.hands, seed, strategies)
+    if not out.parent.exists():
+        out.parent.mkdir(parents=True)
+        print(f"gleek: created the folder {out.parent} for the log", file=sys.stderr)
     with LogStore.open(out) as store:
         for record in result.records:
             store.append(record)

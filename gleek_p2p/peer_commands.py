@@ -121,11 +121,14 @@ async def play_session(
     random: Callable[[int], bytes] = os.urandom,
     on_ready: Callable[[int], None] | None = None,
     on_status: Callable[[LobbyStatus], None] | None = None,
+    on_log: Callable[[Path], None] | None = None,
 ) -> SessionResult:
     """Join (or resume) a session at ``config.table`` and play it to the end.
 
     ``on_status`` is told who is at the table whenever that changes (by
     default the player's ``show_lobby``, if it has one: the screen).
+    ``on_log`` hears the log's path as soon as it is known (a person who
+    leaves early is still told where the log is).
     """
     if on_status is None:
         on_status = getattr(player, "show_lobby", None)
@@ -156,6 +159,8 @@ async def play_session(
             roster = Roster(config.variant, hands, formation.publics, formation.names,
                             formation.session_nonce)
             path = files.log_path(roster.session_id)
+        if on_log is not None:
+            on_log(path)
         seat = roster.seat_of(identity.public)
         assert seat is not None
         for s, (name, public) in enumerate(zip(roster.names, roster.publics, strict=True)):
@@ -225,8 +230,48 @@ def _log_to_file(data_dir: Path) -> None:
                         format="%(asctime)s %(name)s %(levelname)s %(message)s")
 
 
+def _log_path_keeper(player: Player) -> Callable[[Path], None] | None:
+    """Where to tell a screen the log's path (its end box and a departure show it)."""
+    if not hasattr(player, "log_path"):
+        return None
+
+    def keep(path: Path) -> None:
+        player.log_path = path
+
+    return keep
+
+
+def _is_departure(exc: GleekError) -> bool:
+    from gleek_p2p.ui.app import UserQuit
+
+    return isinstance(exc, UserQuit)
+
+
+def _left_the_table(exc: GleekError, player: Player) -> int:
+    """A person who chose to leave: not an error (exit 0), the log's path printed last."""
+    if not _is_departure(exc):
+        raise exc
+    _say("You left the table; the others were told at once.")
+    log_path = getattr(player, "log_path", None)
+    if log_path is not None:
+        print(log_path, flush=True)
+    return 0
+
+
+def needs_terminal(args: argparse.Namespace) -> None:
+    """Refuse, in one sentence, to start a screen without a terminal (before any peer starts)."""
+    if args.command == "bot" or getattr(args, "autoplay", None):
+        return
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        hint = " or let a bot play for you with --autoplay heuristic" \
+            if args.command == "local" else ""
+        raise GleekError(f"gleek {args.command} needs a terminal to show the table: run it in "
+                         f"one{hint}")
+
+
 def run(args: argparse.Namespace) -> int:
     """Entry point for the three peer commands."""
+    needs_terminal(args)
     if args.command == "local":
         return run_local(args)
     variant = VARIANTS[args.variant]
@@ -244,7 +289,10 @@ def run(args: argparse.Namespace) -> int:
         human = HumanPlayer(names=None)
         player = human
         notes = human.note
-    result = asyncio.run(_run_peer(args, variant, identity, data_dir, player, notes))
+    try:
+        result = asyncio.run(_run_peer(args, variant, identity, data_dir, player, notes))
+    except GleekError as exc:
+        return _left_the_table(exc, player)
     _say(result.outcome.reason)
     print(result.log_path, flush=True)
     return 0 if result.outcome.finished else 1
@@ -272,6 +320,7 @@ async def _run_peer(
         timeout=args.timeout,
         notes=notes,
         on_ready=ready,
+        on_log=_log_path_keeper(player),
     )
     try:
         runner_ui = getattr(player, "run_alongside", None)
@@ -377,6 +426,7 @@ def run_local(args: argparse.Namespace) -> int:
             session = play_session(
                 identity=identity, config=config, hands=args.hands, data_dir=data_dir,
                 player=player, timeout=args.timeout, notes=notes,
+                on_log=_log_path_keeper(player),
             )
             runner_ui = getattr(player, "run_alongside", None)
             if runner_ui is not None:
@@ -384,7 +434,13 @@ def run_local(args: argparse.Namespace) -> int:
                 return result
             return await session
 
-        result = asyncio.run(main())
+        left: GleekError | None = None
+        try:
+            result = asyncio.run(main())
+        except GleekError as exc:
+            left = exc
+            if _is_departure(exc):
+                _say("Leaving the table: the others were told; closing the bots…")
     finally:
         for proc in procs:
             with contextlib.suppress(subprocess.TimeoutExpired):
@@ -395,6 +451,8 @@ def run_local(args: argparse.Namespace) -> int:
                     proc.wait(timeout=5)
             if proc.poll() is None:
                 proc.kill()
+    if left is not None:
+        return _left_the_table(left, player)
     from gleek_p2p.commands import verify_file
     from gleek_p2p.report import violation_sentence
 
@@ -402,9 +460,13 @@ def run_local(args: argparse.Namespace) -> int:
     _say(result.outcome.reason)
     checked = ngettext("{n} event checked", "{n} events checked", report.events).format(
         n=report.events)
-    verdict = (_("gleek verify: fair and complete ({checked})") if report.fair
-               else _("gleek verify: NOT fair or not complete ({checked})"))
-    _say(verdict.format(checked=checked))
+    if report.fair:
+        verdict = _("gleek verify: fair and complete ({checked})")
+    elif report.incomplete:
+        verdict = _("gleek verify: incomplete, {stopped} ({checked})")
+    else:
+        verdict = _("gleek verify: NOT fair ({checked})")
+    _say(verdict.format(checked=checked, stopped=report.stopped))
     for violation in report.violations:
         _say("  - " + violation_sentence(violation, result.table.roster.names))
     print(result.log_path, flush=True)

@@ -241,8 +241,12 @@ def text_report(report: VerifyReport) -> str:
     if report.fair:
         out.append(_("Verdict: FAIR. Every signature, every shuffle and key, and every move "
                      "checks out; the session is complete."))
+    elif report.incomplete:
+        out.append(_("Verdict: INCOMPLETE. Every event checks out, but the log ends before the "
+                     "session does: {stopped}. Nobody is blamed: a log cut short proves "
+                     "nothing against anyone.").format(stopped=report.stopped))
     else:
-        out.append(_("Verdict: NOT FAIR OR NOT COMPLETE."))
+        out.append(_("Verdict: NOT FAIR."))
         for violation in report.violations:
             out.append("  - " + violation_sentence(violation, names))
     series = running_totals(report)
@@ -277,7 +281,8 @@ def json_report(report: VerifyReport) -> dict[str, Any]:
         "readable": report.readable,
         "complete": report.complete,
         "fair": report.fair,
-        "verdict": "unreadable" if not report.readable else ("fair" if report.fair else "unfair"),
+        "verdict": ("unreadable" if not report.readable else "fair" if report.fair
+                    else "incomplete" if report.incomplete else "unfair"),
         "events": report.events,
         "violations": [
             {
