@@ -18,9 +18,6 @@ from .cards import (
     parse_card,
 )
 from .engine import (
-    MAX_RAISE,
-    MAX_STAKE,
-    OPENING_BID,
     apply,
     cut_winner,
     legal_actions,
@@ -28,8 +25,8 @@ from .engine import (
     to_act,
 )
 from .events import (
+    ACTION_FIELDS,
     EVENT_TYPES,
-    MAX_BID,
     ActionEvent,
     Bid,
     ClaimTiddy,
@@ -39,6 +36,8 @@ from .events import (
     Discard,
     EndDeclare,
     Event,
+    EventDeclaration,
+    FieldSpec,
     NameTrump,
     NoTiddy,
     PassBid,
@@ -48,9 +47,11 @@ from .events import (
     See,
     ShowRuff,
     Vie,
+    event_declarations,
     event_from_wire,
     event_to_wire,
 )
+from .limits import MAX_BID, MAX_RAISE, MAX_STAKE, OPENING_BID, Limits, limits
 from .queries import (
     auction_history,
     card_of,
@@ -101,6 +102,7 @@ from .variant import (
 from .view import SeatView, seat_view
 
 __all__ = [
+    "ACTION_FIELDS",
     "EVENT_TYPES",
     "MAX_BID",
     "MAX_RAISE",
@@ -119,7 +121,10 @@ __all__ = [
     "Discard",
     "EndDeclare",
     "Event",
+    "EventDeclaration",
+    "FieldSpec",
     "HandLedger",
+    "Limits",
     "NameTrump",
     "NoTiddy",
     "PassBid",
@@ -153,6 +158,7 @@ __all__ = [
     "declarations",
     "discarded_slots",
     "eldest",
+    "event_declarations",
     "event_from_wire",
     "event_to_wire",
     "hand_ledger",
@@ -161,6 +167,7 @@ __all__ = [
     "high_bid",
     "ledgers",
     "legal_actions",
+    "limits",
     "new_session",
     "pack",
     "parse_card",

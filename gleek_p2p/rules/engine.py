@@ -17,7 +17,6 @@ from typing import Any
 from ..errors import IllegalMove, ProtocolError
 from .cards import RANKS_PER_SUIT, TALON, Rank, card_label, card_rank, deal_layout, pack
 from .events import (
-    MAX_BID,
     Bid,
     ClaimTiddy,
     Cut,
@@ -36,6 +35,7 @@ from .events import (
     ShowRuff,
     Vie,
 )
+from .limits import MAX_BID, MAX_RAISE, MAX_STAKE, OPENING_BID
 from .scoring import hand_ledger, ruff_value
 from .state import NO_SEAT, Phase, State, new_session
 from .variant import Variant
@@ -52,11 +52,6 @@ __all__ = [
     "to_act",
 ]
 
-OPENING_BID = 13
-MAX_RAISE = 5
-"""Largest single raise of the ruff stake, in pence."""
-MAX_STAKE = 20
-"""Table limit on the ruff stake (pence over the ante), so vying ends."""
 
 _SUIT_NAMES = ("spades", "hearts", "diamonds", "clubs")
 # A tuple, not a frozenset: ``in`` then compares by identity, while hashing
