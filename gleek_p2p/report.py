@@ -13,19 +13,17 @@ from typing import Any
 from gleek_p2p.log.keys import fingerprint
 from gleek_p2p.rules import (
     PHASE_NAMES,
+    RANK_PLURALS,
+    SUIT_SYMBOLS,
     State,
     card_label,
     card_rank,
-    card_suit,
+    honours_taken,
     ruling_switches,
     rulings_in_force,
     variant_name,
 )
 from gleek_p2p.table.verify import VerifyReport
-
-SUITS = ("♠", "♥", "♦", "♣")
-RANK_WORDS = ("Aces", "Kings", "Queens", "Jacks", "Tens", "Nines", "Eights", "Sevens",
-              "Sixes", "Fives", "Fours")
 
 
 def pence(halfpence: int, signed: bool = False) -> str:
@@ -61,7 +59,7 @@ def describe_hand(state: State, names: Sequence[str]) -> list[str]:
             for s, kind, stake in state.ruff_log
         )
         shows = "; ".join(
-            f"{who(s)} shows {SUITS[suit]} worth {_ruff_value(state, slots)}"
+            f"{who(s)} shows {SUIT_SYMBOLS[suit]} worth {_ruff_value(state, slots)}"
             for s, suit, slots in state.ruff_shows
         )
         winner = f" -> {who(state.ruff_winner)} takes the pot" if state.ruff_winner >= 0 else ""
@@ -69,7 +67,7 @@ def describe_hand(state: State, names: Sequence[str]) -> list[str]:
     if state.declarations:
         decl = ", ".join(
             f"{who(s)} {'mournival' if len(slots) == 4 else 'gleek'} of "
-            f"{RANK_WORDS[card_rank(state.cards[slots[0]])]}"
+            f"{RANK_PLURALS[card_rank(state.cards[slots[0]])]}"
             for s, slots in state.declarations
             if state.cards[slots[0]] >= 0
         )
@@ -77,7 +75,7 @@ def describe_hand(state: State, names: Sequence[str]) -> list[str]:
     else:
         lines.append("combinations: none declared")
     if state.trump_named or state.trump is not None:
-        trump = "Kiss (no trump)" if state.trump is None else SUITS[state.trump]
+        trump = "Kiss (no trump)" if state.trump is None else SUIT_SYMBOLS[state.trump]
         tiddy = (
             f"; Tiddy claimed by {who(state.tiddy_claimant)}"
             if state.tiddy_claimant >= 0 else ""
@@ -108,16 +106,10 @@ def _ruff_value(state: State, slots: Sequence[int]) -> int:
 
 
 def _honours(state: State, who: Callable[[int], str]) -> str:
-    if state.trump is None:
-        return ""
-    parts = []
-    for _leader, slots, winner in state.tricks:
-        for slot in slots:
-            card = state.cards[slot]
-            if card >= 0 and card_suit(card) == state.trump and card_rank(card) in (0, 3):
-                title = "Tib" if card_rank(card) == 0 else "Tom"
-                parts.append(f"{title} ({card_label(card)}) to {who(winner)}")
-    return ", ".join(parts)
+    # Tib and Tom as the rules see them (no Tib under the whist ranking);
+    # the Tiddy has its own line with the trump.
+    return ", ".join(f"{h.name} ({card_label(h.card)}) to {who(h.seat)}"
+                     for h in honours_taken(state) if h.name != "Tiddy")
 
 
 def ledger_rows(state: State, names: Sequence[str]) -> list[str]:

@@ -25,6 +25,7 @@ from gleek_p2p.errors import GleekError, IllegalMove
 from gleek_p2p.rules import (
     EVENT_TYPES,
     PHASE_NAMES,
+    SUIT_NAMES,
     VARIANTS,
     Deal,
     Event,
@@ -282,7 +283,6 @@ def result_json(result: SimResult) -> dict[str, Any]:
     }
 
 
-_SUIT_WORDS = ("spades", "hearts", "diamonds", "clubs")
 
 
 def pence(halfpence: int) -> str:
@@ -310,7 +310,7 @@ def result_text(result: SimResult, names: Sequence[str]) -> str:
             if not h.trump_named
             else "Kiss"
             if h.trump is None
-            else f"trump {_SUIT_WORDS[h.trump]}"
+            else f"trump {SUIT_NAMES[h.trump]}"
         )
         net = " ".join(f"{pence(x):>6}" for x in h.ledger.net)
         lines.append(

@@ -15,7 +15,16 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from ..errors import IllegalMove, ProtocolError
-from .cards import RANKS_PER_SUIT, TALON, Rank, card_label, card_rank, deal_layout, pack
+from .cards import (
+    RANKS_PER_SUIT,
+    SUIT_NAMES,
+    TALON,
+    Rank,
+    card_label,
+    card_rank,
+    deal_layout,
+    pack,
+)
 from .events import (
     Bid,
     ClaimTiddy,
@@ -53,7 +62,6 @@ __all__ = [
 ]
 
 
-_SUIT_NAMES = ("spades", "hearts", "diamonds", "clubs")
 # A tuple, not a frozenset: ``in`` then compares by identity, while hashing
 # an Enum member calls Python code (this is asked at every decision).
 _DECIDING = (
@@ -491,9 +499,9 @@ def _show_ruff(s: State, e: ShowRuff) -> State:
     for x in slots:
         c = _known(s, x, seat, "show")
         if c // RANKS_PER_SUIT != suit:
-            raise IllegalMove(f"{card_label(c)} is not a card of {_SUIT_NAMES[suit]}", seat)
+            raise IllegalMove(f"{card_label(c)} is not a card of {SUIT_NAMES[suit]}", seat)
     if _suit_slots(s, seat, suit) != slots:
-        raise IllegalMove(f"you must show all your {_SUIT_NAMES[suit]}", seat)
+        raise IllegalMove(f"you must show all your {SUIT_NAMES[suit]}", seat)
     s = _upd(s, ruff_shows=(*s.ruff_shows, (seat, suit, slots)))
     shown = {sh[0] for sh in s.ruff_shows}
     nxt = _next_seat(s, seat, tuple(x and i not in shown for i, x in enumerate(s.ruff_in)))
@@ -623,7 +631,7 @@ def _play(s: State, e: Play) -> State:
         if c // RANKS_PER_SUIT != led:
             for x in s.holding[seat]:
                 if cards[x] >= 0 and cards[x] // RANKS_PER_SUIT == led:
-                    raise IllegalMove(f"you must follow suit: you hold {_SUIT_NAMES[led]}", seat)
+                    raise IllegalMove(f"you must follow suit: you hold {SUIT_NAMES[led]}", seat)
     holding = _set(s.holding, seat, _without(s.holding[seat], slot))
     plays = (*plays, slot)
     n = s.variant.players
