@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 from collections.abc import Callable
 
@@ -9,7 +10,7 @@ import pytest
 
 from gleek_p2p.bots.strategy import RandomStrategy, choose_now
 from gleek_p2p.errors import Cheating, IllegalMove, ProtocolError
-from gleek_p2p.log.envelope import Envelope, sign_envelope
+from gleek_p2p.log.envelope import Envelope, decode_envelope, sign_envelope
 from gleek_p2p.log.keys import Identity
 from gleek_p2p.rules import (
     TALON,
@@ -275,3 +276,46 @@ def test_cli_turns_an_unexpected_error_into_a_sentence(
     err = capsys.readouterr().err
     assert "internal error" in err and "something impossible" in err
     assert "Traceback" not in err
+
+
+def test_an_event_whose_hand_audit_raises_changes_nothing() -> None:
+    """``receive`` rejects the last seed of a hand whose audit fails, and keeps nothing.
+
+    The audit runs only when the last seed arrives; here the live copy scored
+    the hand differently from the audit (a copy that went astray), so the
+    audit raises. Before the fix the seed was already in the log by then.
+    """
+    records = selfplay(STANDARD, 2, b"atomic-audit", bots(3)).records
+    envelopes = [decode_envelope(r) for r in records]
+    table = Table(Roster.from_body(envelopes[0].body))
+    index = 0
+    while not (table.stage is Stage.SEEDS and table._m.seeds_done == 2):
+        table.receive(envelopes[index], records[index])
+        index += 1
+    last_seed = envelopes[index]
+    assert last_seed.kind == ev.SEED
+    state = table.state
+    assert state is not None and state.ledgers
+    astray = state._replace(ledgers=(*state.ledgers[:-1], dataclasses.replace(
+        state.ledgers[-1], trick_points=tuple(x + 1 for x in state.ledgers[-1].trick_points))))
+    table._m.state = astray
+    before = (list(table.envelopes), list(table.encoded), table.head, table.stage,
+              table.state, list(table.hands), table.audit_failure, table.expected())
+    with pytest.raises(ProtocolError, match="scores differently"):
+        table.receive(last_seed, records[index])
+    after = (list(table.envelopes), list(table.encoded), table.head, table.stage,
+             table.state, list(table.hands), table.audit_failure, table.expected())
+    assert after == before
+    # Put right, the same seed is taken: the rejection lost nothing.
+    table._m.state = state
+    table.receive(last_seed, records[index])
+    assert len(table.hands) == 1 and table.hands[0].last_seq == index
+    assert table.stage is Stage.DECK and table.head != before[2]
+    for envelope, record in zip(envelopes[index + 1:], records[index + 1:], strict=True):
+        table.receive(envelope, record)
+    assert table.stage is Stage.OVER
+    # Each hand's record starts at its first deck event and ends at its last seed.
+    first, second = table.hands
+    assert envelopes[second.first_seq].kind == ev.COMMIT
+    assert second.first_seq == first.last_seq + 1
+    assert envelopes[second.last_seq].kind == ev.SEED
