@@ -24,6 +24,7 @@ from gleek_p2p.rules import (
 )
 from gleek_p2p.selfplay import make_seats, selfplay
 from gleek_p2p.table import events as ev
+from gleek_p2p.table.drive import run, sign_next, step
 from gleek_p2p.table.roster import Roster
 from gleek_p2p.table.session import Stage, Table
 from gleek_p2p.table.verify import verify_records
@@ -67,20 +68,8 @@ def test_same_seed_same_log() -> None:
 
 
 def drive(tables: list[Table], strategies: list[RandomStrategy], after_each: object) -> None:
-    lead = tables[0]
-    while not lead.finished:
-        exp = lead.expected()
-        assert exp is not None
-        actor = tables[exp.seat]
-        envelope = actor.auto_event()
-        if envelope is None:
-            decision = actor.decision()
-            assert decision is not None
-            envelope = actor.act(choose_now(strategies[exp.seat], decision.view, decision.legal))
-        data = envelope.encode()
-        for table in tables:
-            table.receive(envelope, data)
-        after_each(tables)  # type: ignore[operator]
+    run(tables, lambda d: choose_now(strategies[d.seat], d.view, d.legal),
+        on_event=lambda _e, _d: after_each(tables))  # type: ignore[operator]
 
 
 def test_no_seat_learns_a_card_before_the_rules_show_it() -> None:
@@ -110,14 +99,8 @@ def test_no_seat_learns_a_card_before_the_rules_show_it() -> None:
 
 
 def advance(tables: list[Table], done: Callable[[], bool]) -> None:
-    """Let the seats sign their protocol steps until ``done()``."""
-    while not done():
-        exp = tables[0].expected()
-        assert exp is not None
-        envelope = tables[exp.seat].auto_event()
-        assert envelope is not None, "a player's decision was needed"
-        for table in tables:
-            table.receive(envelope)
+    """Let the seats sign their protocol steps until ``done()`` (no player's decision)."""
+    run(tables, until=done)
 
 
 def _tables() -> list[Table]:
@@ -319,3 +302,22 @@ def test_an_event_whose_hand_audit_raises_changes_nothing() -> None:
     assert envelopes[second.first_seq].kind == ev.COMMIT
     assert second.first_seq == first.last_seq + 1
     assert envelopes[second.last_seq].kind == ev.SEED
+
+
+def test_the_drive_helper_refuses_what_it_cannot_do() -> None:
+    tables = make_seats(STANDARD, 1, b"drive")
+    run(tables, until=lambda: tables[0].decision() is not None
+        or any(t.decision() is not None for t in tables))
+    exp = tables[0].expected()
+    assert exp is not None and exp.kinds == (ev.ACT,)
+    with pytest.raises(ProtocolError, match="decision"):
+        sign_next(tables[exp.seat])
+    with pytest.raises(ProtocolError, match="nothing to sign"):
+        sign_next(tables[(exp.seat + 1) % 3])
+    before = [len(t.envelopes) for t in tables]
+    assert before == [len(tables[0].envelopes)] * 3
+    records = run(tables, lambda d: d.legal[0])
+    assert tables[0].finished and verify_records([*tables[0].encoded]).fair
+    assert records == tables[0].encoded[before[0]:]
+    with pytest.raises(ProtocolError, match="no event is expected"):
+        step(tables)
