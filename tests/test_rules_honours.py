@@ -14,8 +14,13 @@ from gleek_p2p.rules import (
     RANK_PLURALS,
     SUIT_NAMES,
     VARIANTS,
+    Bid,
+    Phase,
     Rank,
     State,
+    Vie,
+    apply,
+    bid_range,
     card,
     card_label,
     card_rank,
@@ -23,8 +28,12 @@ from gleek_p2p.rules import (
     honour_cards,
     honours,
     honours_taken,
+    legal_actions,
     limits,
+    new_session,
+    raise_range,
     tib_card,
+    to_act,
 )
 from gleek_p2p.rules.simulate import random_session
 
@@ -102,3 +111,27 @@ def test_names_and_limits_have_one_owner() -> None:
     lim = limits()
     assert (lim.opening_bid, lim.max_bid) == (OPENING_BID, MAX_BID)
     assert 1 <= lim.max_raise <= lim.max_stake
+
+
+def test_bid_and_raise_ranges_are_what_the_engine_allows() -> None:
+    seen = set()
+    for seed in range(30):
+        rng = random.Random(seed)
+        _final, events = random_session(VARIANTS["standard"], 1, rng)
+        s = new_session(VARIANTS["standard"], 1)
+        for e in events:
+            seat = to_act(s)
+            if seat is not None and s.phase in (Phase.AUCTION, Phase.RUFF):
+                legal = legal_actions(s, seat)
+                bids = [x.amount for x in legal if isinstance(x, Bid)]
+                vies = [x.raise_by for x in legal if isinstance(x, Vie)]
+                if s.phase is Phase.AUCTION:
+                    low, high = bid_range(s)
+                    assert bids == list(range(low, high + 1))
+                    seen.add("bid")
+                else:
+                    low, high = raise_range(s)
+                    assert vies == list(range(low, high + 1))
+                    seen.add("vie")
+            s = apply(s, e)
+    assert seen == {"bid", "vie"}

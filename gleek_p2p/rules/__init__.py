@@ -67,7 +67,16 @@ from .honours import (
     tiddy_card,
     tom_card,
 )
-from .limits import MAX_BID, MAX_RAISE, MAX_STAKE, OPENING_BID, Limits, limits
+from .limits import (
+    MAX_BID,
+    MAX_RAISE,
+    MAX_STAKE,
+    OPENING_BID,
+    Limits,
+    bid_range,
+    limits,
+    raise_range,
+)
 from .queries import (
     auction_history,
     card_of,
@@ -167,6 +176,7 @@ __all__ = [
     "Vie",
     "apply",
     "auction_history",
+    "bid_range",
     "card",
     "card_label",
     "card_name",
@@ -198,6 +208,7 @@ __all__ = [
     "new_session",
     "pack",
     "parse_card",
+    "raise_range",
     "replay",
     "ruff_points",
     "ruff_pot",

@@ -44,7 +44,7 @@ from .events import (
     ShowRuff,
     Vie,
 )
-from .limits import MAX_BID, MAX_RAISE, MAX_STAKE, OPENING_BID
+from .limits import MAX_BID, MAX_RAISE, MAX_STAKE, OPENING_BID, bid_range, raise_range
 from .scoring import hand_ledger, ruff_value
 from .state import NO_SEAT, Phase, State, new_session
 from .variant import Variant
@@ -369,16 +369,12 @@ def apply_reveals(state: State, reveals: Iterable[Reveal]) -> State:
 # ---------------------------------------------------------------- auction
 
 
-def _min_bid(s: State) -> int:
-    return OPENING_BID if s.high_bid == 0 else s.high_bid + 1
-
-
 def _bid(s: State, e: Bid) -> State:
     seat = _actor(s, e.seat, Phase.AUCTION, "bid")
     amount = e.amount
     if type(amount) is not int:
         raise ProtocolError("a bid is a whole number of pence")
-    low = _min_bid(s)
+    low = bid_range(s)[0]
     if not low <= amount <= MAX_BID:
         raise IllegalMove(f"your bid must be from {low} to {MAX_BID} pence", seat)
     s = _upd(s, bids=(*s.bids, (seat, amount)), high_bid=amount, high_bidder=seat)
@@ -433,7 +429,7 @@ def _vie(s: State, e: Vie) -> State:
     r = e.raise_by
     if type(r) is not int:
         raise ProtocolError("a raise is a whole number of pence")
-    top = min(MAX_RAISE, MAX_STAKE - s.ruff_stake)
+    top = raise_range(s)[1]
     if top < 1:
         raise IllegalMove(f"the stake is at the table limit of {MAX_STAKE}: see or pass", seat)
     if not 1 <= r <= top:
@@ -723,7 +719,7 @@ def legal_actions(state: State, seat: int) -> list[Event]:
     if ph is _TRICKS:
         return _legal_plays(s, seat)
     if ph is _AUCTION:
-        low = _min_bid(s)
+        low = bid_range(s)[0]
         bids = _BIDS.get((seat, low))
         if bids is None:
             bids = _BIDS[seat, low] = (
@@ -737,7 +733,7 @@ def legal_actions(state: State, seat: int) -> list[Event]:
         out: list[Event] = [PassRuff(seat)]
         if s.ruff_put[seat] < s.ruff_stake:
             out.append(See(seat))
-        top = min(MAX_RAISE, MAX_STAKE - s.ruff_stake)
+        top = raise_range(s)[1]
         out.extend(_VIES[seat][1 : top + 1])
         return out
     if ph is _RUFF_SHOW:

@@ -9,8 +9,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .scoring import ANTE, TIDDY_PAYMENT
+from .state import State
 
-__all__ = ["MAX_BID", "MAX_RAISE", "MAX_STAKE", "OPENING_BID", "Limits", "limits"]
+__all__ = [
+    "MAX_BID",
+    "MAX_RAISE",
+    "MAX_STAKE",
+    "OPENING_BID",
+    "Limits",
+    "bid_range",
+    "limits",
+    "raise_range",
+]
 
 OPENING_BID = 13
 """The lowest first bid for the talon, in pence (each later bid at least one more)."""
@@ -40,3 +50,13 @@ class Limits:
 def limits() -> Limits:
     """The table's limits (the same under every variant)."""
     return Limits(OPENING_BID, MAX_BID, MAX_RAISE, MAX_STAKE, ANTE, TIDDY_PAYMENT, "penny")
+
+
+def bid_range(state: State) -> tuple[int, int]:
+    """The lowest and highest bid allowed now: 13 to open, then one more than the last."""
+    return (OPENING_BID if state.high_bid == 0 else state.high_bid + 1), MAX_BID
+
+
+def raise_range(state: State) -> tuple[int, int]:
+    """The smallest and largest raise allowed now on the ruff (empty once at the limit)."""
+    return 1, min(MAX_RAISE, MAX_STAKE - state.ruff_stake)
