@@ -123,3 +123,11 @@ def test_schema_and_decoder_agree_at_every_bound(declaration: Any) -> None:
             except ProtocolError:
                 decoded = False
             assert conforms(wire, spec) == decoded, wire
+
+
+def test_the_moves_that_show_slots_are_marked_in_the_schema() -> None:
+    options = {o["items"][0]["value"]: o for o in SCHEMA["types"]["action"]["options"]}
+    shown = {(kind, item["name"]) for kind, o in options.items() for item in o["items"][1:]
+             if item.get("shown")}
+    assert shown == {("play", "slot"), ("claim_tiddy", "slot"), ("show_ruff", "slots"),
+                     ("declare", "slots")}

@@ -54,6 +54,7 @@ __all__ = [
     "event_declarations",
     "event_from_wire",
     "event_to_wire",
+    "shown_slots_of",
 ]
 
 KISS_WIRE = -1
@@ -84,6 +85,8 @@ class FieldSpec:
     ascending: bool = False
     none_wire: int | None = None
     doc: str | None = None
+    shows: bool = False
+    """The slot(s) of this field are shown face up to everyone by the move."""
 
     def decode(self, x: Any) -> Any:
         """The field's value from the wire; ``ProtocolError`` if malformed."""
@@ -116,6 +119,7 @@ def _f(spec: FieldSpec) -> Any:
 
 SEAT = FieldSpec("int", 0, _MAX_SEAT, "a seat", ref="seat")
 SLOT = FieldSpec("int", 0, _MAX_SLOT, "a slot", ref="slot")
+SHOWN_SLOT = FieldSpec("int", 0, _MAX_SLOT, "a slot", ref="slot", shows=True)
 SUIT = FieldSpec("int", 0, 3, "a suit", ref="suit")
 
 
@@ -234,7 +238,7 @@ class ShowRuff:
     suit: int = _f(SUIT)
     slots: tuple[int, ...] = _f(
         FieldSpec("list", 0, _MAX_SLOT, "a slot", ref="slot", min_len=1, max_len=13,
-                  ascending=True))
+                  ascending=True, shows=True))
 
 
 @dataclass(frozen=True, slots=True)
@@ -247,7 +251,7 @@ class Declare:
     seat: int = _f(SEAT)
     slots: tuple[int, ...] = _f(
         FieldSpec("list", 0, _MAX_SLOT, "a slot", ref="slot", min_len=3, max_len=4,
-                  ascending=True))
+                  ascending=True, shows=True))
 
 
 @dataclass(frozen=True, slots=True)
@@ -281,7 +285,7 @@ class ClaimTiddy:
     SENDER: ClassVar[str] = "the seat to claim the Tiddy"
     WORDS: ClassVar[str] = "claim the Tiddy"
     seat: int = _f(SEAT)
-    slot: int = _f(SLOT)
+    slot: int = _f(SHOWN_SLOT)
 
 
 @dataclass(frozen=True, slots=True)
@@ -302,7 +306,7 @@ class Play:
     SENDER: ClassVar[str] = "the seat to play to the trick"
     WORDS: ClassVar[str] = "play a card"
     seat: int = _f(SEAT)
-    slot: int = _f(SLOT)
+    slot: int = _f(SHOWN_SLOT)
 
 
 ActionEvent = (
@@ -387,6 +391,21 @@ _CODECS: dict[str, tuple[type[Any], tuple[tuple[str, Callable[[Any], Any],
     d.kind: (d.cls, tuple((name, spec.encode, spec.decode) for name, spec in d.fields))
     for d in _DECLARATIONS.values()
 }
+
+
+_SHOWN: dict[str, tuple[tuple[str, bool], ...]] = {
+    d.kind: tuple((name, spec.type == "list") for name, spec in d.fields if spec.shows)
+    for d in _DECLARATIONS.values()
+}
+
+
+def shown_slots_of(e: Event) -> tuple[int, ...]:
+    """The slots ``e`` shows face up to everyone, in the order it names them."""
+    out: tuple[int, ...] = ()
+    for name, many in _SHOWN[e.KIND]:
+        value = getattr(e, name)
+        out += tuple(value) if many else (value,)
+    return out
 
 
 def event_to_wire(e: Event) -> list[Any]:

@@ -83,6 +83,8 @@ def _field(name: str, spec: FieldSpec) -> dict[str, Any]:
     out = {"name": name, **item}
     if spec.doc:
         out["doc"] = spec.doc
+    if spec.shows:
+        out["shown"] = True  # the act carries the actor's keys for these slots (SPEC 4.2)
     return out
 
 
