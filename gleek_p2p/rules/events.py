@@ -410,7 +410,7 @@ def shown_slots_of(e: Event) -> tuple[int, ...]:
 
 def event_to_wire(e: Event) -> list[Any]:
     """``[kind, *fields]``: ints, strs and lists only."""
-    return [e.KIND, *(enc(getattr(e, name)) for name, enc, _ in _CODECS[e.KIND][1])]
+    return [e.KIND, *[enc(getattr(e, name)) for name, enc, _ in _CODECS[e.KIND][1]]]
 
 
 def event_from_wire(data: Any) -> Event:
@@ -428,4 +428,4 @@ def event_from_wire(data: Any) -> Event:
     cls, specs = codec
     if len(args) != len(specs):
         raise ProtocolError(f"a {kind} event has {len(specs)} fields")
-    return cls(*(dec(a) for (_, _, dec), a in zip(specs, args, strict=True)))  # type: ignore[no-any-return]
+    return cls(*[dec(a) for (_, _, dec), a in zip(specs, args, strict=True)])  # type: ignore[no-any-return]
