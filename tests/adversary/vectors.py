@@ -68,7 +68,7 @@ def _second_implementation_cases(base: list[bytes]) -> list[Vector]:
     framed = _framed(base[-1])
     torn_seat = last.seat
     out.append(Vector("torn-last-record", base[:-1], {
-        "exit_code": 1, "event": None, "seat": torn_seat, "says": "incomplete"},
+        "exit_code": 1, "verdict": "incomplete", "waiting_for": torn_seat},
         tail=framed[: len(framed) // 2]))
     return out
 
