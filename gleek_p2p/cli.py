@@ -9,12 +9,58 @@ and a non-zero exit code.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 
 from gleek_p2p.errors import GleekError
+from gleek_p2p.i18n import N_, _, set_language, translate_argparse
 
 DEFAULT_HANDS = 12
+
+
+class _Help(argparse.ArgumentDefaultsHelpFormatter):
+    """Every option's help ends with its default; each line of a text is wrapped alone."""
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        if action.default in (None, False, []) or "default:" in (action.help or ""):
+            return action.help  # a flag, or a default told in words
+        return super()._get_help_string(action)
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        import textwrap
+
+        lines = []
+        for line in text.splitlines():
+            lead = indent + " " * (len(line) - len(line.lstrip()))
+            hang = "   " if line.startswith(" ") else ""
+            lines.append(textwrap.fill(line.strip(), width, initial_indent=lead,
+                                       subsequent_indent=lead + hang) if line else "")
+        return "\n".join(lines)
+
+
+def positive_int(text: str) -> int:
+    """An argparse type: a whole number of at least 1 (refused before anything starts)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            _("{text} is not a whole number").format(text=repr(text))) from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(_("must be at least 1, not {value}").format(value=value))
+    return value
+
+
+def positive_float(text: str) -> float:
+    """An argparse type: a number of seconds above 0."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            _("{text} is not a number").format(text=repr(text))) from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError(_("must be above 0, not {text}").format(text=text))
+    return value
 
 
 def _add_variant(parser: argparse.ArgumentParser) -> None:
@@ -24,112 +70,196 @@ def _add_variant(parser: argparse.ArgumentParser) -> None:
         "--variant",
         default="standard",
         choices=sorted(VARIANTS),
-        help="rules variant (default: standard)",
+        metavar="NAME",
+        help=_("rules variant: {names}").format(names=", ".join(sorted(VARIANTS))),
     )
 
 
+def _add_hands(parser: argparse.ArgumentParser, checked_later: bool = False) -> None:
+    # Peer commands refuse a bad count while parsing, before any peer starts;
+    # simulate and selfplay check it themselves, with a sentence of their own.
+    parser.add_argument("--hands", type=int if checked_later else positive_int,
+                        default=DEFAULT_HANDS,
+                        help=_("hands in the session (a dealer's turn each)"))
+
+
 def _add_peer_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--name", required=True, help="your name at the table")
-    parser.add_argument("--table", default="gleek", help="table name to join (default: gleek)")
+    parser.add_argument("--name", required=True, help=_("your name at the table (required)"))
+    parser.add_argument("--table", default="gleek",
+                        help=_("table name: peers with the same name sit together"))
     parser.add_argument(
         "--peer",
         action="append",
         default=[],
         metavar="HOST:PORT",
-        help="connect to this peer directly, without mDNS (repeatable)",
+        help=_("connect to this peer directly, without mDNS (repeatable)"),
     )
     parser.add_argument(
-        "--listen", default="0.0.0.0:0", metavar="HOST:PORT", help="where to accept connections"
+        "--listen", default="0.0.0.0:0", metavar="HOST:PORT",
+        help=_("where to accept connections (port 0: any free port)"),
     )
-    parser.add_argument("--no-mdns", action="store_true", help="do not use mDNS discovery")
+    parser.add_argument("--no-mdns", action="store_true",
+                        help=_("do not announce or look for tables with mDNS"))
     parser.add_argument(
-        "--data-dir", default=None, help="identity, secrets and logs (default: user data dir)"
+        "--data-dir", default=None,
+        help=_("identity key, secrets and session logs (default: the user data folder)"),
     )
-    parser.add_argument("--hands", type=int, default=DEFAULT_HANDS, help="hands in the session")
+    _add_hands(parser)
     parser.add_argument(
-        "--timeout", type=float, default=300.0, help="seconds before a silent peer is blamed"
+        "--timeout", type=positive_float, default=300.0,
+        help=_("seconds to wait for a silent peer before ending the session and blaming it"),
     )
     parser.add_argument(
         "--interface",
         action="append",
         default=[],
         metavar="ADDRESS",
-        help="local address mDNS uses (repeatable; default: all interfaces)",
+        help=_("local address mDNS uses (repeatable; default: every interface)"),
     )
     parser.add_argument("--ready-file", default=None, help=argparse.SUPPRESS)
     _add_variant(parser)
 
 
+_STRATEGIES = N_("random | heuristic | module:Class (a module in the current folder or on "
+                 "the path) | exec:'COMMAND ARGS' (a program speaking JSON lines)")
+
+_VERIFY_EPILOG = N_("""exit codes:
+  0  the session is complete and fair: every signature, shuffle, key and move checks out
+  1  a violation (the event, the seat to blame, the evidence) or an incomplete log
+  2  not a readable session log (or no such file)""")
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("gleek-p2p")
+    except PackageNotFoundError:  # pragma: no cover - run from a source tree
+        return "unknown"
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="gleek",
-        description="Gleek, the Tudor card game, for three peers on a LAN with no dealer.",
+        description=_("Gleek, the Tudor card game, for three peers on a LAN with no dealer."),
+        formatter_class=_Help,
     )
+    parser.add_argument("--version", action="version", version=f"gleek {_version()}")
+    parser.add_argument("--lang", metavar="CODE", default=None,
+                        help=_("language: en, fr, it, pt, nl (default: from the locale)"))
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    p = sub.add_parser("local", help="play against two bot peers on this machine")
-    p.add_argument("--hands", type=int, default=DEFAULT_HANDS)
-    p.add_argument("--name", default="you")
-    p.add_argument("--data-dir", default=None)
-    p.add_argument("--bots", default="heuristic", help="strategy of the two bots")
+    def command(name: str, summary: str, description: str, **kw: str) -> argparse.ArgumentParser:
+        return sub.add_parser(name, help=summary, description=description,
+                              formatter_class=_Help, **kw)  # type: ignore[arg-type]
+
+    p = command("local", _("play against two bot peers on this machine"),
+                _("You against two bots, each a separate peer on 127.0.0.1 speaking the full "
+                "protocol (nothing leaves the machine). Needs a terminal, unless --autoplay "
+                "lets a bot play for you. The log's path is printed last."))
+    _add_hands(p)
+    p.add_argument("--name", default="Anne",
+                   help=_("your name at the table and in the log (your screen says \"you\")"))
+    p.add_argument("--data-dir", default=None,
+                   help=_("identity key, secrets and session logs (default: the user data folder)"))
+    p.add_argument("--bots", default="heuristic", metavar="STRATEGY",
+                   help=_("strategy of the two bots: {strategies}").format(
+                       strategies=_(_STRATEGIES)))
     p.add_argument(
-        "--autoplay", default=None, metavar="STRATEGY", help="let a bot play for you (no screen)"
+        "--autoplay", default=None, metavar="STRATEGY",
+        help=_("let a bot with this strategy play for you, without a screen"),
     )
     p.add_argument(
-        "--timeout", type=float, default=1800.0, help="seconds the bots wait for you"
+        "--timeout", type=positive_float, default=1800.0,
+        help=_("seconds the bots wait for you before ending the session"),
     )
     _add_variant(p)
 
-    p = sub.add_parser("play", help="join a table on the LAN as a human player")
+    p = command("play", _("join a table on the LAN as a human player"),
+                _("Find (mDNS) or dial (--peer) two other players, form a table and play at "
+                "the console. Needs a terminal. The log's path is printed last."))
     _add_peer_options(p)
 
-    p = sub.add_parser("bot", help="a headless bot peer")
+    p = command("bot", _("a headless bot peer"),
+                _("A bot that joins a table like a player, with no screen; it prints what "
+                "happens and, last, the log's path."))
     _add_peer_options(p)
-    p.add_argument(
-        "--strategy",
-        default="heuristic",
-        help="random | heuristic | module:Class | exec:'COMMAND ARGS'",
-    )
-    p.add_argument("--seed", default=None, help="seed for a random strategy")
+    p.add_argument("--strategy", default="heuristic", metavar="STRATEGY", help=_(_STRATEGIES))
+    p.add_argument("--seed", default=None,
+                   help=_("seed for a random strategy (default: a fresh random seed)"))
 
-    p = sub.add_parser("simulate", help="bots play with full information and no crypto")
-    p.add_argument("--hands", type=int, default=DEFAULT_HANDS)
-    p.add_argument("--seed", default="0")
-    p.add_argument("--json", action="store_true")
+    p = command("simulate", _("bots play with full information and no crypto"),
+                _("Play hands between bot strategies with the rules engine only (no network, "
+                "no keys, no shuffle protocol), and print the results."))
+    _add_hands(p, checked_later=True)
+    p.add_argument("--seed", default="0", help=_("seed of the deals and the random strategies"))
+    p.add_argument("--json", action="store_true", help=_("print the results as JSON"))
     p.add_argument(
-        "--bots", default="heuristic", help="strategy for every seat, or one per seat: a,b,c"
+        "--bots", default="heuristic", metavar="STRATEGY[,STRATEGY,STRATEGY]",
+        help=_("strategy for every seat, or one per seat: {strategies}").format(
+            strategies=_(_STRATEGIES)),
+    )
+    p.add_argument(
+        "--rulings", default="current", choices=("current", "first"),
+        help=_("the current rulings (SPEC 1.5) or those of the first logs"),
+    )
+    p.add_argument(
+        "--phase-stats", action="store_true",
+        help=_("play the hands under the first and the current rulings; print each phase's "
+               "mean absolute result and share of the money"),
     )
     _add_variant(p)
 
-    p = sub.add_parser("selfplay", help="bots play a signed session in one process")
-    p.add_argument("--hands", type=int, default=DEFAULT_HANDS)
-    p.add_argument("--seed", default="0")
-    p.add_argument("--out", required=True, help="where to write the session log")
+    p = command("selfplay", _("bots play a signed session in one process"),
+                _("Three bot seats play a whole signed session (keys, shuffle protocol, "
+                "hash chain) in one process and write its log, for gleek verify and replay."))
+    _add_hands(p, checked_later=True)
+    p.add_argument("--seed", default="0", help=_("seed of the keys, deals and strategies"))
+    p.add_argument("--out", required=True, metavar="FILE",
+                   help=_("where to write the session log (required; must not exist; a missing "
+                          "folder is created, and said so)"))
     p.add_argument(
-        "--bots", default="heuristic", help="strategy for every seat, or one per seat: a,b,c"
+        "--bots", default="heuristic", metavar="STRATEGY[,STRATEGY,STRATEGY]",
+        help=_("strategy for every seat, or one per seat: {strategies}").format(
+            strategies=_(_STRATEGIES)),
     )
     _add_variant(p)
 
-    p = sub.add_parser("verify", help="check a session log: was the deal fair, who cheated")
-    p.add_argument("file")
-    p.add_argument("--json", action="store_true")
-    p.add_argument("--no-progress", action="store_true")
+    p = command("verify", _("check a session log: was the deal fair, who cheated"),
+                _("Replay a session log as an observer, without changing it: every signature, "
+                "the hash chain, every shuffle and key, every move and every ledger. A "
+                "violation names the event, the seat to blame and the evidence."),
+                epilog=_(_VERIFY_EPILOG))
+    p.add_argument("file", help=_("the session log (.gleeklog)"))
+    p.add_argument("--json", action="store_true", help=_("print the report as JSON"))
+    p.add_argument("--no-progress", action="store_true",
+                   help=_("no progress bar (there is none either when stderr is not a terminal)"))
 
-    p = sub.add_parser("replay", help="step through a finished session")
-    p.add_argument("file")
+    p = command("replay", _("step through a finished session"),
+                _("Step through a session log, event by event, on the table screen; without "
+                "a terminal, print it in words."))
+    p.add_argument("file", help=_("the session log (.gleeklog)"))
     p.add_argument(
-        "--seat", type=int, default=None, help="show one seat's view (default: all cards)"
+        "--seat", type=int, default=None,
+        help=_("show what this seat (0, 1 or 2) saw (default: every card)"),
     )
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``gleek`` command; returns the exit code."""
+    set_language(_lang_option(sys.argv[1:] if argv is None else argv))
+    translate_argparse()
     args = build_parser().parse_args(argv)
+    # ``--strategy module:Class`` finds a module in the current folder, as a bot
+    # author expects (the ``gleek`` script's path holds only its own folder).
+    # Appended, so a file there never shadows an installed module.
+    if os.getcwd() not in sys.path:
+        sys.path.append(os.getcwd())
     try:
         return _dispatch(args)
     except KeyboardInterrupt:
-        print("\nInterrupted.", file=sys.stderr)
+        print("\n" + _("Interrupted."), file=sys.stderr)
         return 130
     except GleekError as exc:
         print(f"gleek: {exc}", file=sys.stderr)
@@ -140,9 +270,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     except Exception as exc:  # a bug: say so in a sentence, keep the details in a file
         report = _save_traceback()
-        print(f"gleek: an internal error stopped the command ({type(exc).__name__}: {exc}). "
-              f"The details are in {report}; please report them.", file=sys.stderr)
+        print("gleek: " + _("an internal error stopped the command ({error}). The details "
+                            "are in {file}; please report them.").format(
+                                error=f"{type(exc).__name__}: {exc}", file=report),
+              file=sys.stderr)
         return 70
+
+
+def _lang_option(argv: Sequence[str]) -> str | None:
+    """``--lang`` read ahead of the full parse, so that the help is translated too."""
+    early = argparse.ArgumentParser(add_help=False, exit_on_error=False)
+    early.add_argument("--lang", default=None)
+    try:
+        known, _rest = early.parse_known_args(list(argv))
+    except argparse.ArgumentError:
+        return None  # the full parse reports it, in English
+    lang: str | None = known.lang
+    return lang
 
 
 def _save_traceback() -> str:

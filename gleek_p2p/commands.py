@@ -9,6 +9,7 @@ from pathlib import Path
 
 from gleek_p2p.bots.registry import make_strategies
 from gleek_p2p.errors import GleekError
+from gleek_p2p.i18n import _, ngettext
 from gleek_p2p.log.store import LogStore, read_log_file
 from gleek_p2p.report import json_report, text_report
 from gleek_p2p.rules import VARIANTS
@@ -23,8 +24,12 @@ def run_selfplay(args: argparse.Namespace) -> int:
     strategies = make_strategies(args.bots, variant.players, seed)
     out = Path(args.out)
     if out.exists():
-        raise GleekError(f"{out} already exists; choose another --out")
+        raise GleekError(_("{file} already exists; choose another --out").format(file=out))
     result = selfplay(variant, args.hands, seed, strategies)
+    if not out.parent.exists():
+        out.parent.mkdir(parents=True)
+        print("gleek: " + _("created the folder {folder} for the log").format(folder=out.parent),
+              file=sys.stderr)
     with LogStore.open(out) as store:
         for record in result.records:
             store.append(record)
@@ -32,8 +37,12 @@ def run_selfplay(args: argparse.Namespace) -> int:
     names = result.tables[0].roster.names
     from gleek_p2p.report import pence
 
-    print(f"{len(result.records)} events, {len(result.tables[0].hands)} hands; totals: "
-          + ", ".join(f"{n} {pence(t, True)}" for n, t in zip(names, totals, strict=True)))
+    events = ngettext("{n} event", "{n} events", len(result.records)).format(
+        n=len(result.records))
+    hands = len(result.tables[0].hands)
+    print(_("{events}, {hands}; totals: {totals}").format(
+        events=events, hands=ngettext("{n} hand", "{n} hands", hands).format(n=hands),
+        totals=", ".join(f"{n} {pence(t, True)}" for n, t in zip(names, totals, strict=True))))
     print(out)
     return 0
 
@@ -42,7 +51,9 @@ def read_log(path: Path) -> tuple[list[bytes], str]:
     """The records of a log file, read record by record without changing it, and a
     note on its tail. A file over ``MAX_LOG_BYTES`` is refused unread."""
     records, good, size = read_log_file(path)
-    note = "" if good == size else f"{size - good} bytes of torn tail ignored"
+    torn = size - good
+    note = "" if not torn else ngettext("{n} byte of torn tail ignored",
+                                        "{n} bytes of torn tail ignored", torn).format(n=torn)
     return records, note
 
 
@@ -63,7 +74,7 @@ def run_verify(args: argparse.Namespace) -> int:
     """``gleek verify FILE``: exit 0 fair and complete, 1 violations, 2 unreadable."""
     path = Path(args.file)
     if not path.exists():
-        print(f"gleek: no such file: {path}", file=sys.stderr)
+        print("gleek: " + _("no such file: {file}").format(file=path), file=sys.stderr)
         return 2
     show_progress = not args.no_progress and not args.json and sys.stderr.isatty()
     report = verify_file(path, show_progress)
@@ -88,7 +99,9 @@ class _ProgressBar:
             return
         self._shown = percent
         filled = percent * 30 // 100
-        sys.stderr.write(f"\rverifying [{'#' * filled}{'.' * (30 - filled)}] {percent:3d}%")
+        bar = "#" * filled + "." * (30 - filled)
+        sys.stderr.write("\r" + _("verifying [{bar}] {percent}%").format(
+            bar=bar, percent=f"{percent:3d}"))
         sys.stderr.flush()
 
     def close(self) -> None:

@@ -21,14 +21,33 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gleek_p2p.errors import GleekError, ProtocolError
+from gleek_p2p.i18n import _, ngettext
+from gleek_p2p.lobby_status import LobbyStatus, PeerStatus
 from gleek_p2p.log.envelope import PROTOCOL_VERSION
 from gleek_p2p.log.keys import Identity, fingerprint
-from gleek_p2p.net.connection import Connection, ConnectionClosed, Limits, Listener, connect
-from gleek_p2p.net.discovery import Announcement, Discovery, instance_name
+from gleek_p2p.net.connection import (
+    Connection,
+    ConnectionClosed,
+    Limits,
+    Listener,
+    Refused,
+    Unreachable,
+    connect,
+)
+from gleek_p2p.net.discovery import Announcement, Discovery, instance_name, is_loopback
 from gleek_p2p.net.formation import Formation, TableFormation, keep_connection
 from gleek_p2p.net.handshake import Offer
-from gleek_p2p.net.messages import Bye, Hello, Message, Reveal
-from gleek_p2p.peer import LEFT_THE_TABLE, Incoming, LinkUp
+from gleek_p2p.net.messages import (
+    Addresses,
+    Bye,
+    ByeCode,
+    Hello,
+    Message,
+    Refuse,
+    RefuseCode,
+    Reveal,
+)
+from gleek_p2p.peer import Incoming, LinkUp
 from gleek_p2p.rules import Variant
 from gleek_p2p.table.roster import Roster
 from gleek_p2p.timeouts import within
@@ -50,7 +69,45 @@ class LobbyConfig:
     dial_interval: float = 1.0
     formation_grace: float = 1.0
     """Seconds a peer whose link dropped during formation has to come back."""
+    searching_note_after: float = 5.0
+    """Seconds alone before saying what is going on (then at growing intervals)."""
     limits: Limits = field(default_factory=Limits)
+
+
+class TableFull(GleekError):
+    """A peer already seated at this table refused us: every seat is taken.
+
+    Raised by ``Lobby.formed`` at once: dialling again cannot get us in.
+    """
+
+    def __init__(self, address: Address, refusal: Refuse) -> None:
+        host, port = address
+        super().__init__(_("the table is full: {host}:{port} refused this peer ({reason})")
+                         .format(host=host, port=port, reason=refusal.reason))
+        self.address = address
+        self.refusal = refusal
+
+
+class NoTable(GleekError):
+    """No table formed in time: ``connected`` names the peers we did reach.
+
+    Having every other player connected is not a table: they must reach each
+    other too, and the sentence says which case it is.
+    """
+
+    def __init__(self, timeout: float, connected: tuple[str, ...], seats: int,
+                 errors: tuple[tuple[Address, str], ...]) -> None:
+        if len(connected) < seats - 1:
+            what = ngettext("{have} of {n} player here", "{have} of {n} players here",
+                            seats).format(have=len(connected) + 1, n=seats)
+        else:
+            what = _("connected to {names}, but they did not all reach each other").format(
+                names=" & ".join(connected))
+        why = "; ".join(f"{h}:{p}: {e}" for (h, p), e in errors)
+        super().__init__(_("no table formed within {seconds} s ({what})").format(
+            seconds=f"{timeout:g}", what=what) + ("; " + why if why else ""))
+        self.connected = connected
+        self.seats = seats
 
 
 class Lobby:
@@ -65,8 +122,11 @@ class Lobby:
         notes: Callable[[str], None] = lambda text: None,
         random: Callable[[int], bytes] = os.urandom,
         roster: Roster | None = None,
+        on_status: Callable[[LobbyStatus], None] = lambda status: None,
     ) -> None:
         self.identity = identity
+        self.on_status = on_status
+        """Told a fresh ``status()`` whenever who is here changes."""
         self.config = config
         self.discovery = discovery
         self.notes = notes
@@ -84,6 +144,9 @@ class Lobby:
         self._listener: Listener | None = None
         self._hints: set[Address] = set()
         self._errors: dict[Address, str] = {}
+        self._refusals_told: set[bytes] = set()
+        self._told: dict[bytes, tuple[tuple[bytes, Address], ...]] = {}
+        """What each peer says of where the others listen: sender -> (key, address)s."""
         self._tasks: set[asyncio.Task[None]] = set()
 
     @property
@@ -106,7 +169,9 @@ class Lobby:
             nonce_commit=self.formation.commitment,
             on_connection=self._adopt,
             admit=self._admit,
-            on_error=lambda reason: self.notes(f"refused a connection: {reason}"),
+            on_error=lambda reason: self.notes(
+                _("refused a connection: {reason}").format(reason=reason)),
+            on_refused=self._tell_refusal,
             limits=self.config.limits,
         )
         await self._listener.start(host, port)
@@ -125,10 +190,12 @@ class Lobby:
             )
             self._spawn(self._hint_loop(self.discovery))
         self._spawn(self._dial_loop())
-        if self.roster is not None:
-            self._formed.set_result(
-                Formation(self.roster.publics, self.roster.names, self.roster.nonce)
-            )
+        if self.roster is None:
+            self._spawn(self._say_while_searching())
+        resumed = self._table_formed() if self.roster is not None else None
+        if resumed is not None:
+            self._formed.set_result(resumed)
+        self._status_changed()
 
     def _spawn(self, coro: Coroutine[Any, Any, None]) -> None:
         task = asyncio.create_task(coro)
@@ -141,21 +208,36 @@ class Lobby:
         try:
             return await within(asyncio.shield(self._formed), timeout)
         except TimeoutError:
-            why = "; ".join(f"{h}:{p}: {e}" for (h, p), e in self._errors.items())
-            have = len(self.conns) + 1
-            raise GleekError(
-                f"no table formed within {timeout:g} s ({have} of "
-                f"{self.config.variant.players} players here){'; ' + why if why else ''}"
-            ) from None
+            live = tuple(c.peer.name for c in self.conns.values() if not c.closed)
+            raise NoTable(timeout, live, self.config.variant.players,
+                          tuple(self._errors.items())) from None
 
     # ----------------------------------------------------------- connections
 
-    def _admit(self, hello: Hello) -> str | None:
+    def _admit(self, hello: Hello) -> str | Refuse | None:
         if self.roster is not None:
             if hello.public in self.roster.publics:
                 return None
-            return "table full: a session is being played at this table"
+            return Refuse("table full: a session is being played at this table",
+                          RefuseCode.TABLE_FULL)
+        formed = self.formation.formation
+        if formed is not None and hello.public not in formed.publics:
+            return Refuse("table full: the table has formed", RefuseCode.TABLE_FULL)
+        # Refused while a formation is under way: the seats may free up again.
         return self.formation.admit(hello)
+
+    def _tell_refusal(self, refused: Refused) -> None:
+        """Mention each refusal once per peer, not once per redial."""
+        who = refused.peer
+        if who is not None:
+            # One mention per key: a refused peer redials, maybe for minutes.
+            if who.public in self._refusals_told:
+                return
+            self._refusals_told.add(who.public)
+            self.notes(_("refused {name} (key {key}): {reason}").format(
+                name=who.name, key=fingerprint(who.public), reason=refused.refusal.reason))
+        else:
+            self.notes(_("refused a connection: {reason}").format(reason=refused.refusal.reason))
 
     async def _adopt(self, conn: Connection) -> None:
         self._every_conn.add(conn)
@@ -177,8 +259,11 @@ class Lobby:
         if peer_host and conn.peer.listen_port:
             self.addresses[public] = (peer_host[0], conn.peer.listen_port)
         self.conns[public] = conn
-        self.notes(f"connected to {conn.peer.name} (key {fingerprint(public)})")
+        self.notes(_("connected to {name} (key {key})").format(
+            name=conn.peer.name, key=fingerprint(public)))
+        self._status_changed()
         if self.roster is None:
+            self._pass_on_addresses()
             try:
                 reveal = self.formation.add_peer(conn.peer)
             except ProtocolError as exc:
@@ -208,19 +293,24 @@ class Lobby:
             async for message in conn:
                 if isinstance(message, Reveal):
                     self._take_reveal(public, message)
+                elif isinstance(message, Addresses):
+                    self._take_addresses(public, message)
                 else:
                     self.queue.put_nowait((public, message))
         except GleekError as exc:
-            self.notes(f"lost {conn.peer.name}: {exc}")
+            self.notes(_("lost {name}: {error}").format(name=conn.peer.name, error=exc))
         finally:
             if self.conns.get(public) is conn:
                 reason = conn.close_reason or "connection closed"
-                self.notes(f"link to {conn.peer.name} is down: {reason}")
+                self.notes(_("link to {name} is down: {reason}").format(
+                    name=conn.peer.name, reason=reason))
+                self._status_changed()
                 if self._forming():
                     self._spawn(self._forget_later(conn))
-                elif self.roster is not None and reason.endswith(LEFT_THE_TABLE):
+                elif (self.roster is not None and conn.farewell is not None
+                      and conn.farewell.meaning is ByeCode.LEFT_THE_TABLE):
                     # The connection ate the peer's Bye; the session must hear of it.
-                    self.queue.put_nowait((public, Bye(f"{conn.peer.name} {LEFT_THE_TABLE}")))
+                    self.queue.put_nowait((public, conn.farewell))
 
     def _forming(self) -> bool:
         return self.roster is None and self._formed is not None and not self._formed.done()
@@ -247,7 +337,7 @@ class Lobby:
         A revealed nonce must never be used twice, so every connection (whose
         handshake committed to the old nonce) is closed and dialled again.
         """
-        self.notes(f"starting the table over: {why}")
+        self.notes(_("starting the table over: {reason}").format(reason=why))
         self.formation = TableFormation(self.identity.public, self.config.name,
                                         self.random(32), self.config.variant.players)
         self._reveal = None
@@ -264,16 +354,135 @@ class Lobby:
         try:
             formation = self.formation.receive_reveal(public, reveal)
         except ProtocolError as exc:
-            self.notes(f"table formation failed: {exc}")
+            self.notes(_("table formation failed: {error}").format(error=exc))
             if self.formation.aborted is not None:
                 self._spawn(self._start_over(self.formation.aborted))
             return
         if formation is not None:
             self._formed.set_result(formation)
+            self._status_changed()
 
     def adopt_roster(self, roster: Roster) -> None:
         """From now on only the roster's players may connect."""
         self.roster = roster
+        self._status_changed()
+
+    # ----------------------------------------------------------------- status
+
+    def status(self) -> LobbyStatus:
+        """Who is here now: connected peers while forming, every seat once formed."""
+        def peer(public: bytes, name: str, seat: int | None = None) -> PeerStatus:
+            conn = self.conns.get(public)
+            return PeerStatus(name, fingerprint(public), self.addresses.get(public),
+                              conn is not None and not conn.closed, seat)
+
+        formed = self._table_formed()
+        me_seat = None
+        if formed is None:
+            peers = tuple(peer(p, c.peer.name) for p, c in self.conns.items() if not c.closed)
+        else:
+            peers = tuple(peer(p, name, seat) for seat, (p, name)
+                          in enumerate(zip(formed.publics, formed.names, strict=True))
+                          if p != self.identity.public)
+            me_seat = formed.publics.index(self.identity.public)
+        me = PeerStatus(self.config.name, fingerprint(self.identity.public), None, True, me_seat)
+        port = self._listener.port if self._listener and self._listener.server else None
+        return LobbyStatus(self.config.table, self.config.variant.players, me, peers,
+                           formed is not None, port)
+
+    def _table_formed(self) -> Formation | None:
+        if self.roster is not None:
+            return Formation(self.roster.publics, self.roster.names, self.roster.nonce)
+        return self.formation.formation
+
+    def _status_changed(self) -> None:
+        if not self._closing:
+            self.on_status(self.status())
+
+    # -------------------------------------------------------------- searching
+
+    async def _say_while_searching(self) -> None:
+        """Tell the person what is going on while players are missing.
+
+        After ``searching_note_after`` seconds, then after three times as long
+        each time (5 s, 15 s, 45 s, ...): a silent lobby looks like a hang.
+        """
+        wait = self.config.searching_note_after
+        while self._forming():
+            await asyncio.sleep(wait)
+            wait *= 3
+            if self._forming():
+                self.notes(self._searching_sentence())
+
+    def _searching_sentence(self) -> str:
+        assert self._listener is not None
+        port = self._listener.port
+        missing = self.config.variant.players - 1
+        live = [c.peer.name for c in self.conns.values() if not c.closed]
+        if not live:
+            found = "nobody found yet"
+        elif len(live) < missing:
+            found = f"found {', '.join(live)}, still looking for {missing - len(live)} more"
+        else:
+            found = f"found {', '.join(live)}, who have yet to reach each other"
+        if self.discovery is not None:
+            how = "looking on the local network (mDNS)"
+        elif targets := self._targets():
+            how = "dialling " + ", ".join(f"{h}:{p}" for h, p in targets[:3])
+        else:
+            how = "mDNS is off and no --peer was given, so the others must dial this peer"
+        return (f"{found} at table {self.config.table!r}: {how}; others can join "
+                f"with --peer HOST:{port} (this peer listens on port {port})")
+
+    # ------------------------------------------------------ address passing
+
+    def _pass_on_addresses(self) -> None:
+        """Tell every connected peer where the others listen.
+
+        Two players who each gave only a third's address (a star) learn of
+        each other this way; the handshake still proves who answers there.
+        """
+        live = {p: c for p, c in self.conns.items() if not c.closed}
+        for public, conn in live.items():
+            others = [(p, self._seen_from(conn, self.addresses[p]))
+                      for p in live if p != public and p in self.addresses]
+            if not others:
+                continue
+            with contextlib.suppress(ConnectionClosed, ProtocolError):
+                conn.send(Addresses(tuple(key for key, _addr in others),
+                                    tuple(addr[0] for _key, addr in others),
+                                    tuple(addr[1] for _key, addr in others)))
+
+    @staticmethod
+    def _seen_from(conn: Connection, address: Address) -> Address:
+        """``address`` as the peer at the end of ``conn`` can dial it.
+
+        A peer we reach on our loopback runs on our host: a peer on another
+        host reaches it at the address it reaches us at.
+        """
+        host, port = address
+        if not is_loopback(host):
+            return address
+        ours = conn.writer.get_extra_info("sockname")
+        if ours and not is_loopback(str(ours[0])):
+            return (str(ours[0]), port)
+        return address
+
+    def _take_addresses(self, sender: bytes, message: Addresses) -> None:
+        # Each peer's latest list replaces its previous one: what we keep is
+        # bounded by the peers connected, whatever a peer sends.
+        if self._forming():
+            self._told[sender] = tuple(message.entries())
+
+    def _told_targets(self) -> list[Address]:
+        """Addresses live peers told us of, for players we are not connected to."""
+        live = {p for p, c in self.conns.items() if not c.closed}
+        out = []
+        for sender, entries in sorted(self._told.items()):
+            if sender in live:
+                out += [address for public, address in entries
+                        if public not in live and public != self.identity.public]
+        return out
 
     # --------------------------------------------------------------- dialling
 
@@ -289,7 +498,7 @@ class Lobby:
     def _targets(self) -> list[Address]:
         live = {a for p, a in self.addresses.items()
                 if p in self.conns and not self.conns[p].closed}
-        wanted = list(self.config.peers) + sorted(self._hints)
+        wanted = list(self.config.peers) + sorted(self._hints) + self._told_targets()
         if self.roster is not None:
             wanted += [a for p, a in self.addresses.items() if p in self.roster.publics]
         seen: set[Address] = set()
@@ -306,7 +515,7 @@ class Lobby:
         return live >= self.config.variant.players - 1
 
     async def _dial_loop(self) -> None:
-        while True:
+        while not self._turned_away_already():
             if not self._full():
                 for address in self._targets():
                     await self._dial(address)
@@ -327,18 +536,40 @@ class Lobby:
                 admit=self._admit,
                 limits=self.config.limits,
             )
+        except Refused as exc:
+            if exc.by_peer and exc.refusal.meaning is RefuseCode.TABLE_FULL and self._forming():
+                self._turned_away(address, exc.refusal)  # said once, by ``formed``
+            else:
+                self._dial_failed(address, exc)
+            return
         except ProtocolError as exc:
-            if self._errors.get(address) != exc.message:
-                self._errors[address] = exc.message
-                if "could not reach" not in exc.message:
-                    self.notes(f"{host}:{port}: {exc.message}")
+            self._dial_failed(address, exc)
             return
         self._errors.pop(address, None)
         self.addresses[conn.peer.public] = (host, conn.peer.listen_port or port)
         self._spawn(self._adopt(conn))
 
-    async def close(self, reason: str = "goodbye") -> None:
-        """Say goodbye to every peer and stop listening and announcing.
+    def _dial_failed(self, address: Address, exc: ProtocolError) -> None:
+        """Say why a dial failed once per reason (silence for nobody listening yet)."""
+        if self._errors.get(address) != exc.message:
+            self._errors[address] = exc.message
+            if not isinstance(exc, Unreachable):
+                host, port = address
+                self.notes(f"{host}:{port}: {exc.message}")
+
+    def _turned_away_already(self) -> bool:
+        f = self._formed
+        return f is not None and f.done() and not f.cancelled() and f.exception() is not None
+
+    def _turned_away(self, address: Address, refusal: Refuse) -> None:
+        """A seated peer says the table is full: give up forming at once."""
+        if self._formed is not None:
+            self._formed.set_exception(TableFull(address, refusal))
+            # Retrieved by ``formed``; a lobby nobody waits on must not warn.
+            self._formed.exception()
+
+    async def close(self, reason: str = "goodbye", code: ByeCode = ByeCode.NONE) -> None:
+        """Say goodbye (``Bye(reason, code)``) to every peer, stop listening and announcing.
 
         Dialling and accepting stop first, so no connection can be adopted
         while the others are being closed (an open one would keep the
@@ -352,7 +583,7 @@ class Lobby:
             self._listener.server.close()
         for conn in list(self._every_conn):
             with contextlib.suppress(ConnectionClosed):
-                conn.send(Bye(reason))
+                conn.send(Bye(reason, code))
         for conn in list(self._every_conn):
             with contextlib.suppress(Exception):
                 await within(conn.close(reason), 2.0)

@@ -24,9 +24,10 @@ from typing import Protocol
 
 from gleek_p2p.bots.strategy import Strategy, choose_async
 from gleek_p2p.errors import Cheating, GleekError, ProtocolError
+from gleek_p2p.i18n import _
 from gleek_p2p.log.envelope import Envelope, decode_envelope, verify_envelope
 from gleek_p2p.log.store import LogStore
-from gleek_p2p.net.messages import Bye, Event, Message, Sync
+from gleek_p2p.net.messages import Bye, ByeCode, Event, Message, Sync
 from gleek_p2p.rules import Event as Move
 from gleek_p2p.table import events as ev
 from gleek_p2p.table.session import Decision, Table
@@ -49,7 +50,7 @@ PARK_BYTES_PER_SEAT = 256 * 1024
 """Bytes of held-back events per signing seat (an honest event is under 2 KiB)."""
 
 LEFT_THE_TABLE = "left the table"
-"""How a ``Bye`` ends when a player leaves a session on purpose."""
+"""The end of the sentence a ``Bye`` with ``ByeCode.LEFT_THE_TABLE`` carries (for people)."""
 
 
 class _PlayerStopped(Exception):
@@ -235,16 +236,17 @@ class SessionRunner:
         if failure is not None:
             await self._fail(failure)
         if self._gave_up is not None:
-            return Outcome(False, True, f"aborted before the log began: {self._gave_up}", 0)
+            return Outcome(False, True, _("aborted before the log began: {reason}").format(
+                reason=printable(self._gave_up)), 0)
         verdict = self.table.verdict
         if verdict is not None:
             if verdict.cause == ev.LOCAL_FAILURE and verdict.signer == self.table.seat:
                 return Outcome(False, True, self._failure_sentence(), len(self.table.envelopes))
-            names = self.table.roster.names
-            who = "nobody" if verdict.blamed is None else printable(names[verdict.blamed])
-            return Outcome(False, True, f"aborted, blaming {who}: {printable(verdict.reason)}",
-                           len(self.table.envelopes))
-        return Outcome(self.table.finished, False, "the session is over",
+            who = (_("nobody") if verdict.blamed is None
+                   else printable(self.table.roster.names[verdict.blamed]))
+            return Outcome(False, True, _("aborted, blaming {name}: {reason}").format(
+                name=who, reason=printable(verdict.reason)), len(self.table.envelopes))
+        return Outcome(self.table.finished, False, _("the session is over"),
                        len(self.table.envelopes))
 
     async def _play(self, receiver: asyncio.Task[None]) -> None:
@@ -408,10 +410,10 @@ class SessionRunner:
             return
         if not self.table.envelopes:
             # The roster opens the log: before it there is nothing to sign an abort into.
-            self._note(f"giving up: {printable(reason)}")
+            self._note(_("giving up: {reason}").format(reason=printable(reason)))
             self._gave_up = reason
             return
-        self._note(f"ending the session: {printable(reason)}")
+        self._note(_("ending the session: {reason}").format(reason=printable(reason)))
         self._commit(self.table.abort_event(blamed, reason, tuple(evidence), cause))
 
     async def _receive_loop(self, tolerant: bool = False) -> None:
@@ -423,7 +425,8 @@ class SessionRunner:
             try:
                 self._handle(seat, message)
             except GleekError as exc:
-                self._drop("rejected", f"ignored a message from seat {seat}: {exc}")
+                self._drop("rejected", _("ignored a message from seat {seat}: {error}").format(
+                    seat=seat, error=exc))
             except Exception:
                 if not tolerant:
                     raise
@@ -441,7 +444,7 @@ class SessionRunner:
             return
         if isinstance(message, Bye):
             name = self.table.roster.names[sender]
-            if message.reason.endswith(LEFT_THE_TABLE) and not self.table.finished:
+            if message.meaning is ByeCode.LEFT_THE_TABLE and not self.table.finished:
                 # A person chose to leave: waiting out the timeout would help nobody.
                 self._abort(sender, f"{printable(name)} left the table")
             return
@@ -532,8 +535,8 @@ class SessionRunner:
             if self._forked_abort(envelope):
                 return
             # Not provable against anyone (it may be a stale relay); drop it.
-            self._drop("rejected",
-                       f"rejected event {envelope.seq} relayed by seat {sender}: {exc}")
+            self._drop("rejected", _("rejected event {number} relayed by seat {seat}: {error}")
+                       .format(number=envelope.seq, seat=sender, error=exc))
             return
         if not new:
             return

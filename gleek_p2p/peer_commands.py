@@ -26,12 +26,15 @@ import platformdirs
 from gleek_p2p.bots.registry import make_strategy
 from gleek_p2p.bots.strategy import Strategy
 from gleek_p2p.errors import GleekError
+from gleek_p2p.i18n import _, ngettext
 from gleek_p2p.lobby import Address, ConnectionMesh, Lobby, LobbyConfig
+from gleek_p2p.lobby_status import LobbyStatus
 from gleek_p2p.log import canonical
 from gleek_p2p.log.envelope import decode_envelope
 from gleek_p2p.log.keys import Identity, ensure_private_dir, fingerprint, load_or_create_identity
 from gleek_p2p.log.store import LogStore, SecretStore, read_log_file
 from gleek_p2p.net.discovery import Discovery
+from gleek_p2p.net.messages import ByeCode
 from gleek_p2p.peer import LEFT_THE_TABLE, BotPlayer, Outcome, Player, SessionRunner
 from gleek_p2p.rules import VARIANTS, Variant
 from gleek_p2p.table.roster import Roster
@@ -48,7 +51,8 @@ def default_data_dir() -> Path:
 def parse_address(text: str, what: str) -> Address:
     host, sep, port = text.rpartition(":")
     if not sep or not port.isdigit() or not 0 <= int(port) < 65536:
-        raise GleekError(f"{what} must be HOST:PORT, not {text!r}")
+        raise GleekError(_("{option} must be HOST:PORT, not {text}").format(
+            option=what, text=repr(text)))
     return (host.strip("[]") or "0.0.0.0", int(port))
 
 
@@ -130,36 +134,53 @@ async def play_session(
     notes: Callable[[str], None] = lambda text: None,
     random: Callable[[int], bytes] = os.urandom,
     on_ready: Callable[[int], None] | None = None,
+    on_status: Callable[[LobbyStatus], None] | None = None,
+    on_log: Callable[[Path], None] | None = None,
 ) -> SessionResult:
-    """Join (or resume) a session at ``config.table`` and play it to the end."""
+    """Join (or resume) a session at ``config.table`` and play it to the end.
+
+    ``on_status`` is told who is at the table whenever that changes (by
+    default the player's ``show_lobby``, if it has one: the screen).
+    ``on_log`` hears the log's path as soon as it is known (a person who
+    leaves early is still told where the log is).
+    """
+    if on_status is None:
+        on_status = getattr(player, "show_lobby", None)
     files = SessionFiles(data_dir)
     ensure_private_dir(data_dir)
     for sub in ("sessions", "tables"):
         ensure_private_dir(data_dir / sub)
     resume = files.unfinished(config.table, identity)
     lobby = Lobby(identity, config, discovery=discovery, notes=notes, random=random,
-                  roster=resume[0] if resume else None)
+                  roster=resume[0] if resume else None,
+                  on_status=on_status or (lambda status: None))
     await lobby.start()
     if on_ready is not None:
         on_ready(lobby.port)
-    notes(f"listening on port {lobby.port}; your key is {fingerprint(identity.public)}")
-    farewell = "goodbye"
+    notes(_("listening on port {port}; your key is {key}").format(
+        port=lobby.port, key=fingerprint(identity.public)))
+    farewell, farewell_code = "goodbye", ByeCode.NONE
     try:
         if resume is not None:
             roster, path = resume
-            notes(f"resuming the unfinished session in {path}")
+            notes(_("resuming the unfinished session in {file}").format(file=path))
         else:
-            notes(f"waiting for {config.variant.players - 1} more players at table "
-                  f"{config.table!r}")
+            more = config.variant.players - 1
+            notes(ngettext("waiting for {n} more player at table {table}",
+                           "waiting for {n} more players at table {table}", more).format(
+                               n=more, table=repr(config.table)))
             formation = await lobby.formed(timeout)
             roster = Roster(config.variant, hands, formation.publics, formation.names,
                             formation.session_nonce)
             path = files.log_path(roster.session_id)
+        if on_log is not None:
+            on_log(path)
         seat = roster.seat_of(identity.public)
         assert seat is not None
         for s, (name, public) in enumerate(zip(roster.names, roster.publics, strict=True)):
-            notes(f"seat {s}: {name}, key {fingerprint(public)}"
-                  f"{' (you)' if s == seat else ''}")
+            line = (_("seat {seat}: {name}, key {key} (you)") if s == seat
+                    else _("seat {seat}: {name}, key {key}"))
+            notes(line.format(seat=s, name=name, key=fingerprint(public)))
         secrets = files.secrets()
         name = roster.session_id.hex()
         secret = secrets.get(name)
@@ -186,9 +207,10 @@ async def play_session(
         return SessionResult(outcome, path, table)
     except asyncio.CancelledError:
         farewell = f"{config.name} {LEFT_THE_TABLE}"
+        farewell_code = ByeCode.LEFT_THE_TABLE
         raise
     finally:
-        await lobby.close(farewell)
+        await lobby.close(farewell, farewell_code)
 
 
 def _config(args: argparse.Namespace, variant: Variant) -> LobbyConfig:
@@ -223,8 +245,50 @@ def _log_to_file(data_dir: Path) -> None:
                         format="%(asctime)s %(name)s %(levelname)s %(message)s")
 
 
+def _log_path_keeper(player: Player) -> Callable[[Path], None] | None:
+    """Where to tell a screen the log's path (its end box and a departure show it)."""
+    if not hasattr(player, "log_path"):
+        return None
+
+    def keep(path: Path) -> None:
+        player.log_path = path
+
+    return keep
+
+
+def _is_departure(exc: GleekError) -> bool:
+    from gleek_p2p.ui.app import UserQuit
+
+    return isinstance(exc, UserQuit)
+
+
+def _left_the_table(exc: GleekError, player: Player) -> int:
+    """A person who chose to leave: not an error (exit 0), the log's path printed last."""
+    if not _is_departure(exc):
+        raise exc
+    _say(_("You left the table; the others were told at once."))
+    log_path = getattr(player, "log_path", None)
+    if log_path is not None:
+        print(log_path, flush=True)
+    return 0
+
+
+def needs_terminal(args: argparse.Namespace) -> None:
+    """Refuse, in one sentence, to start a screen without a terminal (before any peer starts)."""
+    if args.command == "bot" or getattr(args, "autoplay", None):
+        return
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        if args.command == "local":
+            raise GleekError(_("gleek {command} needs a terminal to show the table: run it in "
+                               "one, or let a bot play for you with --autoplay heuristic")
+                             .format(command=args.command))
+        raise GleekError(_("gleek {command} needs a terminal to show the table: run it in one")
+                         .format(command=args.command))
+
+
 def run(args: argparse.Namespace) -> int:
     """Entry point for the three peer commands."""
+    needs_terminal(args)
     if args.command == "local":
         return run_local(args)
     variant = VARIANTS[args.variant]
@@ -242,7 +306,10 @@ def run(args: argparse.Namespace) -> int:
         human = HumanPlayer(names=None)
         player = human
         notes = human.note
-    result = asyncio.run(_run_peer(args, variant, identity, data_dir, player, notes))
+    try:
+        result = asyncio.run(_run_peer(args, variant, identity, data_dir, player, notes))
+    except GleekError as exc:
+        return _left_the_table(exc, player)
     _say(result.outcome.reason)
     print(result.log_path, flush=True)
     return 0 if result.outcome.finished else 1
@@ -270,6 +337,7 @@ async def _run_peer(
         timeout=args.timeout,
         notes=notes,
         on_ready=ready,
+        on_log=_log_path_keeper(player),
     )
     try:
         runner_ui = getattr(player, "run_alongside", None)
@@ -299,7 +367,8 @@ def run_bot_session(
 ) -> Outcome:
     """The body of ``gleek_p2p.bots.run_peer``."""
     if variant not in VARIANTS:
-        raise GleekError(f"unknown variant {variant!r}; choose from {', '.join(VARIANTS)}")
+        raise GleekError(_("unknown variant {variant}; choose from {choices}").format(
+            variant=repr(variant), choices=", ".join(VARIANTS)))
     args = argparse.Namespace(
         name=name, table=table, peer=list(peers), listen=listen, no_mdns=not mdns,
         interface=list(interfaces), hands=hands, timeout=timeout, ready_file=None,
@@ -343,7 +412,7 @@ def run_local(args: argparse.Namespace) -> int:
     ensure_private_dir(data_dir)
     identity = load_or_create_identity(data_dir, os.urandom)
     table = f"local-{os.urandom(4).hex()}"
-    ports = [free_port() for _ in range(variant.players)]
+    ports = [free_port() for _seat in range(variant.players)]
     bot_dirs = [data_dir / "local-bots" / f"bot-{i}" for i in range(1, variant.players)]
     names = ["Anne", "Thomas", "Mary"][1:variant.players]
     procs: list[subprocess.Popen[bytes]] = []
@@ -374,6 +443,7 @@ def run_local(args: argparse.Namespace) -> int:
             session = play_session(
                 identity=identity, config=config, hands=args.hands, data_dir=data_dir,
                 player=player, timeout=args.timeout, notes=notes,
+                on_log=_log_path_keeper(player),
             )
             runner_ui = getattr(player, "run_alongside", None)
             if runner_ui is not None:
@@ -381,7 +451,13 @@ def run_local(args: argparse.Namespace) -> int:
                 return result
             return await session
 
-        result = asyncio.run(main())
+        left: GleekError | None = None
+        try:
+            result = asyncio.run(main())
+        except GleekError as exc:
+            left = exc
+            if _is_departure(exc):
+                _say(_("Leaving the table: the others were told; closing the bots…"))
     finally:
         for proc in procs:
             with contextlib.suppress(subprocess.TimeoutExpired):
@@ -392,13 +468,23 @@ def run_local(args: argparse.Namespace) -> int:
                     proc.wait(timeout=5)
             if proc.poll() is None:
                 proc.kill()
+    if left is not None:
+        return _left_the_table(left, player)
     from gleek_p2p.commands import verify_file
+    from gleek_p2p.report import violation_sentence
 
     report = verify_file(result.log_path)
     _say(result.outcome.reason)
-    verdict = "fair and complete" if report.fair else "NOT fair or not complete"
-    _say(f"gleek verify: {verdict} ({report.events} events checked)")
+    checked = ngettext("{n} event checked", "{n} events checked", report.events).format(
+        n=report.events)
+    if report.fair:
+        verdict = _("gleek verify: fair and complete ({checked})")
+    elif report.incomplete:
+        verdict = _("gleek verify: incomplete, {stopped} ({checked})")
+    else:
+        verdict = _("gleek verify: NOT fair ({checked})")
+    _say(verdict.format(checked=checked, stopped=report.stopped))
     for violation in report.violations:
-        _say("  - " + violation.sentence(result.table.roster.names))
+        _say("  - " + violation_sentence(violation, result.table.roster.names))
     print(result.log_path, flush=True)
     return report.exit_code

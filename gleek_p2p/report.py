@@ -10,14 +10,38 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from gleek_p2p.i18n import N_, _, ngettext
 from gleek_p2p.log.keys import fingerprint
-from gleek_p2p.rules import PHASE_NAMES, State, card_label, card_rank, card_suit
-from gleek_p2p.table.verify import VerifyReport
+from gleek_p2p.rules import (
+    PHASE_NAMES,
+    SUIT_SYMBOLS,
+    State,
+    card_label,
+    card_rank,
+    honours_taken,
+    ruling_switches,
+    rulings_in_force,
+    variant_name,
+)
+from gleek_p2p.table.verify import VerifyReport, Violation
 from gleek_p2p.text import printable
 
-SUITS = ("♠", "♥", "♦", "♣")
-RANK_WORDS = ("Aces", "Kings", "Queens", "Jacks", "Tens", "Nines", "Eights", "Sevens",
-              "Sixes", "Fives", "Fours")
+# Whole phrases, one per rank: the rank's article and elision differ by language.
+GLEEK_WORDS = (N_("gleek of Aces"), N_("gleek of Kings"), N_("gleek of Queens"),
+               N_("gleek of Jacks"), N_("gleek of Tens"), N_("gleek of Nines"),
+               N_("gleek of Eights"), N_("gleek of Sevens"), N_("gleek of Sixes"),
+               N_("gleek of Fives"), N_("gleek of Fours"))
+MOURNIVAL_WORDS = (N_("mournival of Aces"), N_("mournival of Kings"),
+                   N_("mournival of Queens"), N_("mournival of Jacks"),
+                   N_("mournival of Tens"), N_("mournival of Nines"),
+                   N_("mournival of Eights"), N_("mournival of Sevens"),
+                   N_("mournival of Sixes"), N_("mournival of Fives"),
+                   N_("mournival of Fours"))
+PHASE_WORDS = {"tiddy": N_("tiddy"), "auction": N_("auction"), "ruff": N_("ruff"),
+               "combinations": N_("combinations"), "tricks": N_("tricks")}
+"""Ledger row labels (at most 12 columns in every language)."""
+RUFF_MOVES = {"vie": N_("{name} vies (stake {stake})"), "see": N_("{name} sees"),
+              "pass": N_("{name} passes")}
 
 
 def pence(halfpence: int, signed: bool = False) -> str:
@@ -28,7 +52,7 @@ def pence(halfpence: int, signed: bool = False) -> str:
 
 
 def _name(names: Sequence[str], seat: int) -> str:
-    return names[seat] if 0 <= seat < len(names) else f"seat {seat}"
+    return names[seat] if 0 <= seat < len(names) else _("seat {seat}").format(seat=seat)
 
 
 def describe_hand(state: State, names: Sequence[str]) -> list[str]:
@@ -39,58 +63,69 @@ def describe_hand(state: State, names: Sequence[str]) -> list[str]:
     lines: list[str] = []
     if state.bids:
         bids = ", ".join(
-            f"{who(s)} {a if a else 'passes'}" for s, a in state.bids
+            f"{who(s)} {a}" if a else _("{name} passes").format(name=who(s))
+            for s, a in state.bids
         )
         result = (
-            f"{who(state.talon_taker)} takes the talon at {state.high_bid}"
+            _("{name} takes the talon at {bid}").format(name=who(state.talon_taker),
+                                                        bid=state.high_bid)
             if state.talon_taker >= 0
-            else "all pass; the talon stays dead"
+            else _("all pass; the talon stays dead")
         )
-        lines.append(f"auction: {bids}; {result}")
+        lines.append(_("auction: {bids}; {result}").format(bids=bids, result=result))
     if state.ruff_played or state.ruff_log:
         moves = ", ".join(
-            f"{who(s)} {kind}" + (f" (stake {stake})" if kind.startswith("vie") else "")
+            _(RUFF_MOVES[kind]).format(name=who(s), stake=stake)
             for s, kind, stake in state.ruff_log
         )
         shows = "; ".join(
-            f"{who(s)} shows {SUITS[suit]} worth {_ruff_value(state, slots)}"
+            _("{name} shows {suit} worth {value}").format(
+                name=who(s), suit=SUIT_SYMBOLS[suit], value=_ruff_value(state, slots))
             for s, suit, slots in state.ruff_shows
         )
-        winner = f" -> {who(state.ruff_winner)} takes the pot" if state.ruff_winner >= 0 else ""
-        lines.append(f"ruff: {moves}{'; ' + shows if shows else ''}{winner}")
+        winner = (" -> " + _("{name} takes the pot").format(name=who(state.ruff_winner))
+                  if state.ruff_winner >= 0 else "")
+        lines.append(_("ruff: {moves}").format(moves=moves)
+                     + ("; " + shows if shows else "") + winner)
     if state.declarations:
         decl = ", ".join(
-            f"{who(s)} {'mournival' if len(slots) == 4 else 'gleek'} of "
-            f"{RANK_WORDS[card_rank(state.cards[slots[0]])]}"
+            f"{who(s)} "
+            + _((MOURNIVAL_WORDS if len(slots) == 4 else GLEEK_WORDS)[
+                card_rank(state.cards[slots[0]])])
             for s, slots in state.declarations
             if state.cards[slots[0]] >= 0
         )
-        lines.append(f"combinations: {decl}")
+        lines.append(_("combinations: {declared}").format(declared=decl))
     else:
-        lines.append("combinations: none declared")
+        lines.append(_("combinations: none declared"))
     if state.trump_named or state.trump is not None:
-        trump = "Kiss (no trump)" if state.trump is None else SUITS[state.trump]
+        trump = _("Kiss (no trump)") if state.trump is None else SUIT_SYMBOLS[state.trump]
         tiddy = (
-            f"; Tiddy claimed by {who(state.tiddy_claimant)}"
+            "; " + _("Tiddy claimed by {name}").format(name=who(state.tiddy_claimant))
             if state.tiddy_claimant >= 0 else ""
         )
-        lines.append(f"trump: {trump}{tiddy}")
+        lines.append(_("trump: {trump}").format(trump=trump) + tiddy)
     if state.tricks:
         won = [0] * len(names)
         for _leader, _played, taker in state.tricks:
             won[taker] += 1
         ledger = state.ledgers[-1] if state.ledgers else None
         points = (
-            " - trick scores " + " / ".join(
-                f"{who(s)} {p}" for s, p in enumerate(ledger.trick_points))
+            " - " + _("trick scores: {scores}").format(scores=" / ".join(
+                f"{who(s)} {p}" for s, p in enumerate(ledger.trick_points)))
             if ledger else ""
         )
-        lines.append("tricks won: " + ", ".join(
-            f"{who(s)} {w}" for s, w in enumerate(won)) + points)
+        lines.append(_("tricks won: {won}").format(won=", ".join(
+            tricks_won(who(s), w) for s, w in enumerate(won))) + points)
         honours = _honours(state, who)
         if honours:
-            lines.append(f"honours: {honours}")
+            lines.append(_("honours: {honours}").format(honours=honours))
     return lines
+
+
+def tricks_won(name: str, count: int) -> str:
+    """'Anne 1 trick', 'Anne 2 tricks', in the chosen language."""
+    return ngettext("{name} {n} trick", "{name} {n} tricks", count).format(name=name, n=count)
 
 
 def _ruff_value(state: State, slots: Sequence[int]) -> int:
@@ -100,16 +135,11 @@ def _ruff_value(state: State, slots: Sequence[int]) -> int:
 
 
 def _honours(state: State, who: Callable[[int], str]) -> str:
-    if state.trump is None:
-        return ""
-    parts = []
-    for _leader, slots, winner in state.tricks:
-        for slot in slots:
-            card = state.cards[slot]
-            if card >= 0 and card_suit(card) == state.trump and card_rank(card) in (0, 3):
-                title = "Tib" if card_rank(card) == 0 else "Tom"
-                parts.append(f"{title} ({card_label(card)}) to {who(winner)}")
-    return ", ".join(parts)
+    # Tib and Tom as the rules see them (no Tib under the whist ranking);
+    # the Tiddy has its own line with the trump.
+    return ", ".join(_("{honour} ({card}) to {name}").format(
+                         honour=h.name, card=card_label(h.card), name=who(h.seat))
+                     for h in honours_taken(state) if h.name != "Tiddy")
 
 
 def ledger_rows(state: State, names: Sequence[str]) -> list[str]:
@@ -122,8 +152,9 @@ def ledger_rows(state: State, names: Sequence[str]) -> list[str]:
     def row(label: str, amounts: Sequence[int]) -> str:
         return f"  {label:<12}" + "".join(f"{pence(a, True):>{width + 1}}" for a in amounts)
 
-    rows.extend(row(p, ledger.phases[p]) for p in PHASE_NAMES if any(ledger.phases[p]))
-    rows.append(row("net", ledger.net))
+    rows.extend(row(_(PHASE_WORDS[p]), ledger.phases[p])
+                for p in PHASE_NAMES if any(ledger.phases[p]))
+    rows.append(row(_("net"), ledger.net))
     return rows
 
 
@@ -145,7 +176,7 @@ def chart(series: Sequence[Sequence[int]], names: Sequence[str], height: int = 1
     values = [v for row in series for v in row] + [0]
     low, high = min(values), max(values)
     span = max(1, high - low)
-    grid = [[" "] * len(series) for _ in range(height)]
+    grid = [[" "] * len(series) for _row in range(height)]
     for x, row in enumerate(series):
         for seat, value in enumerate(row):
             y = round((value - low) * (height - 1) / span)
@@ -161,50 +192,83 @@ def chart(series: Sequence[Sequence[int]], names: Sequence[str], height: int = 1
     ticks = "  ".join(str((i + 1) % 10) for i in range(len(series)))
     lines.append(" " * label_width + "  " + ticks)
     legend = ", ".join(f"{m} = {n}" for m, n in zip(marks, names, strict=True))
-    lines.append(f"{' ' * label_width}  hands; {legend}; * = several")
+    lines.append(" " * label_width + "  " + _("hands; {legend}; * = several").format(
+        legend=legend))
     return lines
 
 
 def text_report(report: VerifyReport) -> str:
     """The full human report: per hand, totals, verdict, chart."""
     if not report.readable:
-        return f"Not a readable session log: {printable(report.error)}\nVerdict: UNREADABLE"
+        return (_("Not a readable session log: {error}").format(error=printable(report.error))
+                + "\n" + _("Verdict: UNREADABLE"))
     assert report.roster is not None
     names = report.roster.names
     out = [
-        f"Session of {report.roster.hands} hands, {len(names)} players, "
-        f"{report.events} events checked.",
+        _("Session of {hands}, {players}, {events}.").format(
+            hands=ngettext("{n} hand", "{n} hands", report.roster.hands).format(
+                n=report.roster.hands),
+            players=ngettext("{n} player", "{n} players", len(names)).format(n=len(names)),
+            events=ngettext("{n} event checked", "{n} events checked", report.events).format(
+                n=report.events)),
     ]
     for seat, (name, public) in enumerate(zip(names, report.roster.publics, strict=True)):
-        out.append(f"  seat {seat}: {name}  key {fingerprint(public)}")
+        out.append("  " + _("seat {seat}: {name}  key {key}").format(
+            seat=seat, name=name, key=fingerprint(public)))
+    variant = report.roster.variant
+    out.append(_("Variant {variant}, replayed under the rulings the log records (SPEC 1.5):")
+               .format(variant=variant_name(variant)))
+    out.extend("  - " + ruling for ruling in rulings_in_force(variant))
     for record in report.hands:
         state = record.state
         out.append("")
-        out.append(f"Hand {record.number + 1} - dealer {_name(names, state.dealer)} "
-                   f"(events {record.first_seq}-{record.last_seq})")
+        out.append(_("Hand {number} - dealer {name} (events {first}-{last})").format(
+            number=record.number + 1, name=_name(names, state.dealer),
+            first=record.first_seq, last=record.last_seq))
         out.extend("  " + line for line in describe_hand(state, names))
         out.extend(ledger_rows(state, names))
     if report.hands:
         totals = report.hands[-1].state.totals
         out.append("")
-        out.append("Totals: " + ", ".join(
-            f"{n} {pence(t, True)}" for n, t in zip(names, totals, strict=True)) + " (pence)")
+        out.append(_("Totals: {totals} (pence)").format(totals=", ".join(
+            f"{n} {pence(t, True)}" for n, t in zip(names, totals, strict=True))))
     out.append("")
     if report.fair:
-        out.append("Verdict: FAIR. Every signature, every shuffle and key, and every move "
-                   "checks out; the session is complete.")
+        out.append(_("Verdict: FAIR. Every signature, every shuffle and key, and every move "
+                     "checks out; the session is complete."))
+    elif report.incomplete:
+        out.append(_("Verdict: INCOMPLETE. Every event checks out, but the log ends before the "
+                     "session does: {stopped}. Nobody is blamed: a log cut short proves "
+                     "nothing against anyone.").format(stopped=report.stopped))
     else:
-        out.append("Verdict: NOT FAIR OR NOT COMPLETE.")
+        out.append(_("Verdict: NOT FAIR."))
         for violation in report.violations:
-            out.append("  - " + violation.sentence(names))
+            out.append("  - " + violation_sentence(violation, names))
     series = running_totals(report)
     if series:
         out.append("")
-        out.append("Running totals (pence):")
+        out.append(_("Running totals (pence):"))
         out.extend(chart(series, names))
     # Each line's peer-provided parts were made inert where they were written;
     # this is the last guard before a terminal.
     return "\n".join(printable(line) for line in out)
+
+
+def violation_sentence(violation: Violation, names: Sequence[str]) -> str:
+    """``Violation.sentence`` in the chosen language; the reason itself is the log's evidence
+    and stays as the table layer wrote it."""
+    parts = []
+    if violation.seq is not None:
+        parts.append(_("event {number}:").format(number=violation.seq) + " ")
+    if violation.seat is not None:
+        name = names[violation.seat] if 0 <= violation.seat < len(names) else ""
+        seat = (_("seat {seat} ({name})").format(seat=violation.seat, name=name) if name
+                else _("seat {seat}").format(seat=violation.seat))
+        parts.append(seat + " - ")
+    parts.append(printable(violation.reason))  # a peer's words, maybe: shown inert
+    if not violation.proven:
+        parts.append(" " + _("(claimed by another seat; the log cannot prove it)"))
+    return "".join(parts)
 
 
 def json_report(report: VerifyReport) -> dict[str, Any]:
@@ -214,7 +278,8 @@ def json_report(report: VerifyReport) -> dict[str, Any]:
         "readable": report.readable,
         "complete": report.complete,
         "fair": report.fair,
-        "verdict": "unreadable" if not report.readable else ("fair" if report.fair else "unfair"),
+        "verdict": ("unreadable" if not report.readable else "fair" if report.fair
+                    else "incomplete" if report.incomplete else "unfair"),
         "events": report.events,
         "violations": [
             {
@@ -231,6 +296,8 @@ def json_report(report: VerifyReport) -> dict[str, Any]:
         data["error"] = report.error
         return data
     assert report.roster is not None
+    data["variant"] = variant_name(report.roster.variant)
+    data["rulings"] = ruling_switches(report.roster.variant)
     data["players"] = [
         {"seat": s, "name": n, "fingerprint": fingerprint(p)}
         for s, (n, p) in enumerate(zip(report.roster.names, report.roster.publics, strict=True))

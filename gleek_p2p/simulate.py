@@ -19,9 +19,11 @@ from collections.abc import Awaitable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from gleek_p2p.bots.registry import make_strategies
+from gleek_p2p.bots.registry import make_strategies, strategies_needed
 from gleek_p2p.bots.strategy import Strategy, choose_async, choose_now
 from gleek_p2p.errors import GleekError, IllegalMove
+from gleek_p2p.i18n import N_, _, ngettext
+from gleek_p2p.report import PHASE_WORDS
 from gleek_p2p.rules import (
     EVENT_TYPES,
     PHASE_NAMES,
@@ -30,12 +32,17 @@ from gleek_p2p.rules import (
     Event,
     HandLedger,
     Phase,
+    Rank,
     SeatView,
     State,
     Variant,
     apply,
+    card,
+    card_suit,
+    deal_layout,
     legal_actions,
     new_session,
+    ruff_value,
     seat_view,
     session_winner,
     to_act,
@@ -47,6 +54,8 @@ __all__ = [
     "HandSummary",
     "SimResult",
     "Simulation",
+    "phase_stats",
+    "reading_stats",
     "result_json",
     "run_simulate",
     "simulate",
@@ -78,6 +87,8 @@ class SimResult:
     winner: int | None
     moves: int
     """Decisions the bots made."""
+    finals: tuple[State, ...] = ()
+    """The engine state at the end of each hand (kept only when asked: ``keep_finals``)."""
 
 
 _OVER = (Phase.HAND_OVER, Phase.SESSION_OVER)
@@ -95,11 +106,14 @@ class Simulation:
     that it is one of the legal moves.
     """
 
-    def __init__(self, variant: Variant, hands: int, seed: bytes, with_views: bool = True) -> None:
+    def __init__(self, variant: Variant, hands: int, seed: bytes, with_views: bool = True,
+                 *, keep_finals: bool = False) -> None:
         self._rng = _rng(seed)
         self.with_views = with_views
+        self.keep_finals = keep_finals
         self.state: State = apply(new_session(variant, hands), random_cut(variant, self._rng))
         self.summaries: list[HandSummary] = []
+        self.finals: list[State] = []
         self.moves = 0
         self._legal: Sequence[Event] = ()
         self._seat = -1
@@ -142,11 +156,14 @@ class Simulation:
                 ledger=s.ledgers[-1],
             )
         )
+        if self.keep_finals:
+            self.finals.append(s)
         return True
 
     def result(self) -> SimResult:
         s = self.state
-        return SimResult(s.variant, tuple(self.summaries), s.totals, session_winner(s), self.moves)
+        return SimResult(s.variant, tuple(self.summaries), s.totals, session_winner(s), self.moves,
+                         tuple(self.finals))
 
 
 _EVENT_CLASSES = frozenset(EVENT_TYPES.values())
@@ -192,18 +209,23 @@ def _hand_end(sim: Simulation, strategies: Sequence[Strategy]) -> None:
 
 def _check_count(variant: Variant, strategies: Sequence[Strategy]) -> None:
     if len(strategies) != variant.players:
-        raise GleekError(f"this variant needs {variant.players} strategies, got {len(strategies)}")
+        raise GleekError(strategies_needed(variant.players, len(strategies)))
 
 
 def simulate(
-    variant: Variant, hands: int, seed: bytes, strategies: Sequence[Strategy]
+    variant: Variant, hands: int, seed: bytes, strategies: Sequence[Strategy],
+    *, keep_finals: bool = False,
 ) -> SimResult:
-    """Play a session between synchronous ``strategies`` (one per seat)."""
+    """Play a session between synchronous ``strategies`` (one per seat).
+
+    With ``keep_finals`` the result holds each hand's final state (for
+    :func:`reading_stats`).
+    """
     _check_count(variant, strategies)
     for strategy in strategies:
         if _is_async(strategy):
             raise TypeError(f"strategy {strategy.name!r} is async: use simulate_async")
-    sim = Simulation(variant, hands, seed)
+    sim = Simulation(variant, hands, seed, keep_finals=keep_finals)
     while (d := sim.decision()) is not None:
         seat, view, legal = d
         assert view is not None
@@ -217,11 +239,12 @@ def simulate(
 
 
 async def simulate_async(
-    variant: Variant, hands: int, seed: bytes, strategies: Sequence[Strategy]
+    variant: Variant, hands: int, seed: bytes, strategies: Sequence[Strategy],
+    *, keep_finals: bool = False,
 ) -> SimResult:
     """Like :func:`simulate`, for strategies that may be ``async`` (exec bots)."""
     _check_count(variant, strategies)
-    sim = Simulation(variant, hands, seed)
+    sim = Simulation(variant, hands, seed, keep_finals=keep_finals)
     try:
         while (d := sim.decision()) is not None:
             seat, view, legal = d
@@ -261,7 +284,7 @@ def result_json(result: SimResult) -> dict[str, Any]:
     }
 
 
-_SUIT_WORDS = ("spades", "hearts", "diamonds", "clubs")
+_SUIT_WORDS = (N_("trump spades"), N_("trump hearts"), N_("trump diamonds"), N_("trump clubs"))
 
 
 def pence(halfpence: int) -> str:
@@ -277,57 +300,170 @@ def result_text(result: SimResult, names: Sequence[str]) -> str:
     lines: list[str] = []
     for i, h in enumerate(result.hands):
         auction = (
-            "no auction"
+            _("no auction")
             if not result.variant.has_auction
-            else "talon dead"
+            else _("talon dead")
             if h.talon_taker is None
-            else f"talon {h.talon_taker} for {h.bid}d"
+            else _("talon {seat} for {bid}d").format(seat=h.talon_taker, bid=h.bid)
         )
-        ruff = "no ruff" if h.ruff_winner is None else f"ruff {h.ruff_winner}"
+        ruff = (_("no ruff") if h.ruff_winner is None
+                else _("ruff {seat}").format(seat=h.ruff_winner))
         trump = (
-            "no tricks"
+            _("no tricks")
             if not h.trump_named
             else "Kiss"
             if h.trump is None
-            else f"trump {_SUIT_WORDS[h.trump]}"
+            else _(_SUIT_WORDS[h.trump])
         )
         net = " ".join(f"{pence(x):>6}" for x in h.ledger.net)
-        lines.append(
-            f"hand {i + 1:3d}  dealer {h.dealer}  {auction:<17} {ruff:<7} {trump:<15} {net}"
-        )
+        head = _("hand {number}  dealer {seat}").format(number=f"{i + 1:3d}", seat=h.dealer)
+        lines.append(f"{head}  {auction:<17} {ruff:<7} {trump:<15} {net}")
     width = max(8, *(len(x) for x in names))
     lines.append("")
+    seat_word, bot_word, total_word = _("seat"), _("bot"), _("total")
+    phase_words = [_(PHASE_WORDS[p]) for p in PHASE_NAMES]
+    seat_width = max(5, len(seat_word))
     lines.append(
-        f"{'seat':<5} {'bot':<{width}} "
-        + " ".join(f"{p:>12}" for p in PHASE_NAMES)
-        + f" {'total':>9}"
+        f"{seat_word:<{seat_width}} {bot_word:<{width}} "
+        + " ".join(f"{word:>12}" for word in phase_words)
+        + f" {total_word:>9}"
     )
     for seat in range(n):
         by_phase = [sum(h.ledger.phases[p][seat] for h in result.hands) for p in PHASE_NAMES]
         lines.append(
-            f"{seat:<5} {names[seat]:<{width}} "
+            f"{seat:<{seat_width}} {names[seat]:<{width}} "
             + " ".join(f"{pence(x):>12}" for x in by_phase)
             + f" {pence(result.totals[seat]):>9}"
         )
-    won = "a tie for first" if result.winner is None else f"seat {result.winner} wins"
-    lines.append(f"{len(result.hands)} hands, {result.moves} moves: {won} (amounts in pence)")
+    won = (_("a tie for first") if result.winner is None
+           else _("seat {seat} wins").format(seat=result.winner))
+    lines.append(_("{hands}, {moves}: {result} (amounts in pence)").format(
+        hands=ngettext("{n} hand", "{n} hands", len(result.hands)).format(n=len(result.hands)),
+        moves=ngettext("{n} move", "{n} moves", result.moves).format(n=result.moves),
+        result=won))
     return "\n".join(lines)
+
+
+def phase_stats(result: SimResult) -> dict[str, tuple[float, float]]:
+    """Per ledger phase: (mean absolute result per seat-hand in pence, share of the money).
+
+    The money a phase moves is the sum of its absolute amounts (twice what
+    changes hands); its share is that over the same sum for all phases.
+    """
+    sums = {p: sum(abs(x) for h in result.hands for x in h.ledger.phases[p]) for p in PHASE_NAMES}
+    seat_hands = max(1, len(result.hands) * result.variant.players)
+    moved = sum(sums.values()) or 1
+    return {p: (sums[p] / 2 / seat_hands, sums[p] / moved) for p in PHASE_NAMES}
+
+
+def _ruff_hand(s: State, seat: int) -> list[int]:
+    """The cards ``seat`` held during the ruff of the finished hand ``s``."""
+    slots = [x for x, owner in enumerate(deal_layout(s.variant, s.dealer)) if owner == seat]
+    if seat == s.talon_taker:
+        slots = [x for x in (*slots, *s.talon) if x not in s.discards]
+    return [s.cards[x] for x in slots]
+
+
+def _ruff_winner(hands: Sequence[list[int]], eldest: int, longest: bool) -> int:
+    """Who would win a showdown of every seat: best-valued suit, or longest suit then value."""
+    n = len(hands)
+    best, best_key = -1, (-1, -1, 0)
+    for seat, cards in enumerate(hands):
+        by_suit = [[c for c in cards if card_suit(c) == suit] for suit in range(4)]
+        key = max((len(cs) if longest else 0, ruff_value(cs)) for cs in by_suit)
+        full = (*key, -((seat - eldest) % n))
+        if full > best_key:
+            best, best_key = seat, full
+    return best
+
+
+def reading_stats(result: SimResult) -> dict[str, int]:
+    """How often the readings of two texts' ambiguities change who is paid.
+
+    ``showdowns`` / ``showdowns_changed``: ruff showdowns played, and those in
+    which the seats still in would have a different winner if each showed its
+    longest suit ("sa couleur la plus longue") rather than its best
+    ("la combinaison d'une seule couleur la plus haute"); ``hands`` /
+    ``hands_changed``: the same question for a showdown of all three seats in
+    every hand with a ruff. ``tiddy_from_talon``: the Four of trump came
+    from the talon to the taker (paid under our ruling, not if only a dealt
+    Four counts); ``tiddy_discarded``: it was dealt to the taker, who
+    discarded it (paid if the dealt Four counts, not under our ruling).
+    """
+    out = dict.fromkeys(("showdowns", "showdowns_changed", "hands", "hands_changed",
+                         "tiddy_from_talon", "tiddy_discarded"), 0)
+    for s in result.finals:
+        n = s.variant.players
+        eldest = (s.dealer + 1) % n
+        if s.ruff_played:
+            hands = [_ruff_hand(s, seat) for seat in range(n)]
+            out["hands"] += 1
+            if _ruff_winner(hands, eldest, False) != _ruff_winner(hands, eldest, True):
+                out["hands_changed"] += 1
+            if s.ruff_shows:
+                shown = {seat for seat, _suit, _slots in s.ruff_shows}
+                hands_in = [h if seat in shown else [] for seat, h in enumerate(hands)]
+                out["showdowns"] += 1
+                if _ruff_winner(hands_in, eldest, True) != s.ruff_winner:
+                    out["showdowns_changed"] += 1
+        if s.trump is not None and s.talon_taker >= 0 and s.variant.has_fours:
+            slot = s.where[card(s.trump, Rank.FOUR)]
+            if slot in s.talon and slot not in s.discards:
+                out["tiddy_from_talon"] += 1
+            elif slot in s.discards:
+                out["tiddy_discarded"] += 1
+    return out
+
+
+def phase_stats_text(before: SimResult, after: SimResult) -> str:
+    """The before/after table of :func:`phase_stats`, and :func:`reading_stats`."""
+    b, a = phase_stats(before), phase_stats(after)
+    lines = [
+        f"{len(after.hands)} hands, the same deals and bots; pence per seat-hand",
+        f"{'phase':<13} {'first rulings':>22} {'current rulings':>22}",
+        f"{'':<13} {'mean |result|':>14} {'share':>7} {'mean |result|':>14} {'share':>7}",
+    ]
+    for p in PHASE_NAMES:
+        lines.append(f"{p:<13} {b[p][0]:>14.2f} {b[p][1]:>7.1%} {a[p][0]:>14.2f} {a[p][1]:>7.1%}")
+    r = reading_stats(after)
+    lines.append(_(
+        "ruff: the longest-suit reading changes the winner in {changed} of {showdowns} "
+        "showdowns, and in {hands_changed} of {hands} hands were all three to show"
+    ).format(changed=r["showdowns_changed"], showdowns=r["showdowns"],
+             hands_changed=r["hands_changed"], hands=r["hands"]))
+    lines.append(_(
+        "Tiddy: the Four of trump came from the talon in {talon} hands, was dealt to the "
+        "taker and discarded in {discarded}"
+    ).format(talon=r["tiddy_from_talon"], discarded=r["tiddy_discarded"]))
+    return "\n".join(lines)
+
+
+def _play(variant: Variant, hands: int, seed: bytes, names: list[str],
+          keep_finals: bool = False) -> SimResult:
+    strategies = make_strategies(",".join(names), variant.players, seed)
+    if any(_is_async(s) for s in strategies):
+        return asyncio.run(simulate_async(variant, hands, seed, strategies,
+                                          keep_finals=keep_finals))
+    return simulate(variant, hands, seed, strategies, keep_finals=keep_finals)
 
 
 def run_simulate(args: argparse.Namespace) -> int:
     """The ``gleek simulate`` command."""
     variant = VARIANTS[args.variant]
+    if getattr(args, "rulings", "current") == "first":
+        variant = variant.first_rulings()
     if not 1 <= args.hands <= 1000:
-        raise GleekError("--hands must be from 1 to 1000")
+        raise GleekError(_("--hands must be from 1 to 1000"))
     seed = str(args.seed).encode()
     names = [s.strip() for s in str(args.bots).split(",") if s.strip()] or ["heuristic"]
     if len(set(names)) == 1:
         names = names[:1] * variant.players  # "heuristic,heuristic,heuristic" fits two too
-    strategies = make_strategies(",".join(names), variant.players, seed)
-    if any(_is_async(s) for s in strategies):
-        result = asyncio.run(simulate_async(variant, args.hands, seed, strategies))
-    else:
-        result = simulate(variant, args.hands, seed, strategies)
+    if getattr(args, "phase_stats", False):
+        before = _play(variant.first_rulings(), args.hands, seed, names)
+        after = _play(variant.game(), args.hands, seed, names, keep_finals=True)
+        print(phase_stats_text(before, after))
+        return 0
+    result = _play(variant, args.hands, seed, names)
     if args.json:
         print(json.dumps(result_json(result), separators=(",", ":")))
     else:

@@ -333,6 +333,20 @@ def bot_argv(
     return [*argv, *extra]
 
 
+def play(bots: Sequence[Bot], limit: float) -> dict[str, Any]:
+    """Start every bot, wait up to ``limit`` seconds for all to end, stop the rest."""
+    started = time.monotonic()
+    try:
+        for bot in bots:
+            bot.start()
+        for bot in bots:
+            bot.wait(max(0.1, started + limit - time.monotonic()))
+    finally:
+        for bot in bots:
+            bot.stop()
+    return {"bots": {b.name: b.summary() for b in bots}, "seconds": time.monotonic() - started}
+
+
 def wait_all(bots: Sequence[Bot], deadline: float) -> None:
     """Wait for every bot to exit; kill those still running at ``deadline``."""
     for bot in bots:

@@ -35,7 +35,10 @@ CHEATER = scenarios.CHEATER
 
 
 async def play(tmp_path: Path, name: str, seed: bytes) -> tuple[list[SessionRunner], bool]:
-    tables = make_seats(VARIANTS["standard"], 1, seed)
+    # A hidden combination is a cheat only under the first rulings (SPEC 1.5).
+    variant = (scenarios.FIRST_RULINGS if name == "hidden-combination"
+               else VARIANTS["standard"])
+    tables = make_seats(variant, 1, seed)
     honest = tables[CHEATER]
     tables[CHEATER] = CheatingTable(honest.roster, honest.seat, honest._identity,
                                     honest._secret, tamper=CHEATS[name])

@@ -12,27 +12,13 @@ inside the namespace run_isolated makes) and prints a JSON summary.
 from __future__ import annotations
 
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
-from netns import Bot, Bridge, bot_argv, check_logs, emit, loopback, needs_netns, run_isolated
+from netns import Bot, Bridge, bot_argv, check_logs, emit, loopback, needs_netns, play, run_isolated
 
 HERE = Path(__file__).resolve()
 NAMES = ("ann", "ben", "cat")
-
-
-def _play(bots: list[Bot], limit: float) -> dict[str, Any]:
-    started = time.monotonic()
-    try:
-        for bot in bots:
-            bot.start()
-        for bot in bots:
-            bot.wait(max(0.1, started + limit - time.monotonic()))
-    finally:
-        for bot in bots:
-            bot.stop()
-    return {"bots": {b.name: b.summary() for b in bots}, "seconds": time.monotonic() - started}
 
 
 def scenario_loopback(out: Path) -> dict[str, Any]:
@@ -40,7 +26,7 @@ def scenario_loopback(out: Path) -> dict[str, Any]:
     bots = [Bot(name, bot_argv(name, out / name, listen="127.0.0.1:0", table="mdns-lo",
                                mdns=True, interface="127.0.0.1"), out)
             for name in NAMES]
-    return _play(bots, 60)
+    return play(bots, 60)
 
 
 def scenario_bridge(out: Path) -> dict[str, Any]:
@@ -50,7 +36,7 @@ def scenario_bridge(out: Path) -> dict[str, Any]:
         argv = bot_argv(name, out / name, listen=f"{net.addr(i)}:0", table="mdns-br",
                         mdns=True, interface=net.addr(i))
         bots.append(Bot(name, net.wrap(i, argv), out))
-    return _play(bots, 60)
+    return play(bots, 60)
 
 
 def _check(result: dict[str, Any]) -> None:

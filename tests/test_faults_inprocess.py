@@ -19,6 +19,8 @@ from gleek_p2p.errors import GleekError, ProtocolError
 from gleek_p2p.lobby import LobbyConfig
 from gleek_p2p.log import canonical
 from gleek_p2p.log.keys import Identity
+from gleek_p2p.net.connection import Refused
+from gleek_p2p.net.messages import RefuseCode
 from gleek_p2p.peer import BotPlayer
 from gleek_p2p.peer_commands import SessionFiles, SessionResult, play_session
 from gleek_p2p.rules import VARIANTS
@@ -92,14 +94,20 @@ async def test_a_fourth_peer_and_another_version_are_refused(tmp_path: Path) -> 
     async with asyncio.timeout(30):
         while not all(_stored(tmp_path / n) for n in NAMES):
             await asyncio.sleep(0.02)
-    with pytest.raises(ProtocolError, match="table full"):
-        await dial_with(("127.0.0.1", first), table="full/2", name="dave")
+    dave = _identity(7)
+    for _ in range(3):
+        with pytest.raises(Refused, match="table full") as refused:
+            await dial_with(("127.0.0.1", first), table="full/2", name="dave", identity=dave)
+        assert refused.value.by_peer
+        assert refused.value.refusal.meaning is RefuseCode.TABLE_FULL
     # Both ends check the version: the dialler refuses first and says why.
     with pytest.raises(ProtocolError, match=r"protocol version 1, this peer speaks 99"):
         await dial_with(("127.0.0.1", first), table="full/2", name="eve", version=99)
     results = await game
-    refusals = [n for n in notes if n.startswith("alice: refused a connection")]
-    assert any("table full: a session is being played" in n for n in refusals), notes
+    refusals = [n for n in notes if n.startswith("alice: refused")]
+    # Three knocks, one mention.
+    full = [n for n in refusals if "table full: a session is being played" in n]
+    assert len(full) == 1 and "dave" in full[0], notes
     assert any("you speak protocol version 99, this peer speaks 1" in n for n in refusals)
     _assert_identical_and_fair(results)
 

@@ -33,6 +33,8 @@ from gleek_p2p.net.discovery import (
     MemoryRegistry,
     PeerHint,
     ZeroconfDiscovery,
+    announced_addresses,
+    dialable_addresses,
     instance_name,
 )
 
@@ -105,6 +107,23 @@ def test_announcement_txt_and_matching() -> None:
     assert ann.matches(PeerHint("h", 1, dict(ann.txt(), fp="other")))
     assert not ann.matches(PeerHint("h", 1, dict(ann.txt(), t="elm")))
     assert not ann.matches(PeerHint("h", 1, {}))
+
+
+def test_loopback_is_announced_only_when_it_is_all_there_is() -> None:
+    assert announced_addresses(["127.0.0.1", "192.168.1.5", "10.0.0.2"]) == [
+        "192.168.1.5", "10.0.0.2"]
+    assert announced_addresses(["127.0.0.1"]) == ["127.0.0.1"]
+    assert announced_addresses(["127.0.0.1", "127.0.1.1", "127.0.0.1"]) == [
+        "127.0.0.1", "127.0.1.1"]
+    # No address at all (no loopback either): still somewhere to dial on this host.
+    assert announced_addresses([]) == ["127.0.0.1"]
+    assert announced_addresses(["::1", "fe80::1"]) == ["127.0.0.1"]
+
+
+def test_a_loopback_record_is_dialled_only_when_it_names_nothing_else() -> None:
+    assert dialable_addresses(["127.0.0.1"]) == ["127.0.0.1"]
+    assert dialable_addresses(["127.0.0.1", "10.0.0.7"]) == ["10.0.0.7"]
+    assert dialable_addresses([]) == []
 
 
 def test_zeroconf_discovery_requires_interfaces() -> None:

@@ -19,6 +19,7 @@ from gleek_p2p.net.messages import (
     Message,
     Proof,
     Refuse,
+    RefuseCode,
     Sync,
     decode_message,
     encode_message,
@@ -153,6 +154,18 @@ def test_admit_refusal() -> None:
     pump(a, b)
     assert b.failed and b.error == "refused the peer: table full"
     assert a.failed and a.error == "the peer refused the connection: table full"
+
+
+def test_a_typed_refusal_reaches_the_peer_with_its_code() -> None:
+    full = Refuse("table full: the table has formed", RefuseCode.TABLE_FULL)
+    a = Handshake(ident(1), OFFER, COMMIT, challenge(1))
+    b = Handshake(ident(2), OFFER, COMMIT, challenge(2), admit=lambda h: full)
+    pump(a, b)
+    assert b.failed and b.refusal == full and not b.refused_by_peer
+    assert a.failed and a.refused_by_peer and a.refusal is not None
+    assert a.refusal.meaning is RefuseCode.TABLE_FULL
+    # Whom b refused, for the lobby to mention once (its key is not proven).
+    assert b.peer is not None and b.peer.public == ident(1).public
 
 
 def test_receive_after_end_raises_and_keeps_state() -> None:

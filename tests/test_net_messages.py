@@ -13,7 +13,9 @@ from gleek_p2p.errors import ProtocolError
 from gleek_p2p.log import canonical
 from gleek_p2p.net.messages import (
     MAX_EVENT_SIZE,
+    Addresses,
     Bye,
+    ByeCode,
     Event,
     Hello,
     Message,
@@ -21,6 +23,7 @@ from gleek_p2p.net.messages import (
     Pong,
     Proof,
     Refuse,
+    RefuseCode,
     Reveal,
     Sync,
     decode_message,
@@ -45,13 +48,16 @@ messages: st.SearchStrategy[Message] = st.one_of(
         b32,
     ),
     st.builds(Proof, st.binary(min_size=64, max_size=64)),
-    st.builds(Refuse, text),
+    st.builds(Refuse, text, st.integers(0, 0xFFFF)),
     st.builds(Reveal, b32, st.lists(b32, max_size=8).map(tuple)),
     st.builds(Event, st.binary(min_size=1, max_size=300)),
     st.builds(Sync, u63),
-    st.builds(Bye, st.one_of(st.just(""), text)),
+    st.builds(Bye, st.one_of(st.just(""), text), st.integers(0, 0xFFFF)),
     st.builds(Ping, u63),
     st.builds(Pong, u63),
+    st.lists(st.tuples(b32, st.ip_addresses().map(str), st.integers(1, 0xFFFF)),
+             max_size=8).map(lambda es: Addresses(*(tuple(c) for c in zip(*es, strict=True)))
+                             if es else Addresses((), (), ())),
 )
 
 
@@ -76,6 +82,19 @@ def hello_wire(**changes: Any) -> list[Any]:
     }
     fields.update(changes)
     return [1, *fields.values()]
+
+
+def test_a_refusal_code_is_typed_and_an_unknown_one_means_nothing() -> None:
+    full = Refuse("table full", RefuseCode.TABLE_FULL)
+    assert full == Refuse("table full", 1) and full.meaning is RefuseCode.TABLE_FULL
+    assert decode_message(encode_message(full)) == full
+    # Code 0 keeps the one-field form older peers send.
+    assert encode_message(Refuse("no")) == canonical.encode([3, "no"])
+    assert decode_message(canonical.encode([3, "no"])).meaning is RefuseCode.NONE  # type: ignore[union-attr]
+    assert Refuse("from a newer peer", 999).meaning is RefuseCode.NONE
+    left = Bye("ann left the table", ByeCode.LEFT_THE_TABLE)
+    assert decode_message(encode_message(left)) == left
+    assert left.meaning is ByeCode.LEFT_THE_TABLE and Bye("x", 7).meaning is ByeCode.NONE
 
 
 def test_hello_wire_is_accepted() -> None:
@@ -109,6 +128,18 @@ def test_hello_wire_is_accepted() -> None:
         ([2, b"s" * 63], "signature must be 64 bytes"),
         ([3, ""], "reason must not be empty"),
         ([3, "x" * 513], "at most 512"),
+        ([3, "full", 0], "code 0 only by leaving it out"),
+        ([3, "full", 70000], "Refuse code"),
+        ([3, "full", True], "Refuse code must be an integer"),
+        ([7, "bye", 0], "code 0 only by leaving it out"),
+        ([7, "bye", -1], "Bye code"),
+        ([3, "full", 1, 2], "1 fields"),
+        ([10, [b"k" * 32], ["10.0.0.1"], []], "as many keys, hosts and ports"),
+        ([10, [b"k" * 32], ["bob.local"], [7000]], "not an IP address"),
+        ([10, [b"k" * 32], ["10.0.0.1"], [0]], "listen port"),
+        ([10, [b"k" * 31], ["10.0.0.1"], [7000]], "peer key must be 32 bytes"),
+        ([10, [b"k" * 32] * 9, ["10.0.0.1"] * 9, [7000] * 9], "at most 8 items"),
+        ([10, [], []], "3 fields"),
         ([4, b"n" * 32, [b"k" * 32] * 9], "at most 8 items"),
         ([4, b"n" * 32, [b"k" * 31]], "peer key must be 32 bytes"),
         ([5, b""], "event must not be empty"),

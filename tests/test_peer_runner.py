@@ -12,7 +12,7 @@ from adversary.forge import future_flood
 from gleek_p2p.bots.strategy import RandomStrategy
 from gleek_p2p.errors import ProtocolError
 from gleek_p2p.log.store import LogStore
-from gleek_p2p.net.messages import Bye
+from gleek_p2p.net.messages import Bye, ByeCode
 from gleek_p2p.net.messages import Event as Event_
 from gleek_p2p.peer import BotPlayer, LinkUp, MemoryMesh, SessionRunner
 from gleek_p2p.rules import VARIANTS, Event
@@ -115,9 +115,10 @@ async def test_a_player_who_leaves_is_blamed_at_once(tmp_path: Path) -> None:
     tasks = [asyncio.create_task(r.run()) for r in run]
     while len(run[0].table.envelopes) < 15:
         await asyncio.sleep(0.001)
-    # Seat 1 quits on purpose: its lobby sends Bye("<name> left the table").
+    # Seat 1 quits on purpose: its lobby sends a Bye coded LEFT_THE_TABLE.
+    left = Bye(f"{run[1].table.roster.names[1]} left the table", ByeCode.LEFT_THE_TABLE)
     for seat in (0, 2):
-        meshes[seat]._queue.put_nowait((1, Bye(f"{run[1].table.roster.names[1]} left the table")))
+        meshes[seat]._queue.put_nowait((1, left))
     done = await asyncio.wait_for(asyncio.gather(tasks[0], tasks[2]), 10)  # not the timeout
     tasks[1].cancel()
     assert all(o.aborted and "left the table" in o.reason for o in done)

@@ -50,6 +50,8 @@ from gleek_p2p.rules.simulate import reveals_for
 
 STD = VARIANTS["standard"]
 TWO = VARIANTS["two"]
+FIRST = STD.first_rulings()
+"""The standard game under the rulings of the first logs (SPEC 1.5)."""
 
 
 def c(name: str) -> int:
@@ -195,6 +197,7 @@ def test_pack_44_cards_no_twos_or_threes() -> None:
 
 
 def test_auction_at_14_pays_7_to_each_opponent() -> None:
+    # "ainsi, à 14 pence, chaque adversaire reçoit 7 pence".
     s = act(start(), Bid(0, 13), Bid(1, 14), PassBid(2), PassBid(0))
     assert s.talon_taker == 1 and s.phase is Phase.DISCARD
     assert ledger(s)["auction"] == (14, -28, 14)  # halfpence: 7 pence each
@@ -400,6 +403,7 @@ def _slots(s: State, names: str) -> tuple[int, ...]:
 
 
 def test_gleek_of_aces_takes_8_from_each() -> None:
+    # "un gleek d'As à 8 pence rapporte 16 pence au total : 8 de chaque adversaire".
     s = _declare_phase({0: cs("AS AH AD")})
     s = act(s, Declare(0, _slots(s, "AS AH AD")))
     assert ledger(s)["combinations"] == (32, -16, -16)
@@ -434,11 +438,23 @@ def test_mournival_numerals_twice_face_value() -> None:
 
 
 def test_mournival_is_not_also_a_gleek() -> None:
-    s = _declare_phase({0: cs("QS QH QD QC")})
+    # First rulings: declaring is compulsory, so three of four hides a card.
+    s = _declare_phase({0: cs("QS QH QD QC")}, FIRST)
     illegal(s, Declare(0, _slots(s, "QS QH QD")), seat=0)
     assert Declare(0, _slots(s, "QS QH QD QC")) in legal_actions(s, 0)
     assert EndDeclare(0) not in legal_actions(s, 0)  # declaring is compulsory
     s = act(s, Declare(0, _slots(s, "QS QH QD QC")))
+    illegal(s, Declare(0, _slots(s, "QS QH QD QC")), seat=0)  # each rank once
+
+
+def test_three_of_four_declared_are_paid_as_a_gleek() -> None:
+    # Optional declaring: the fourth Queen is simply not declared, not paid.
+    s = _declare_phase({0: cs("QS QH QD QC")})
+    legal = legal_actions(s, 0)
+    assert legal[0] == Declare(0, _slots(s, "QS QH QD QC"))
+    assert Declare(0, _slots(s, "QS QH QD")) in legal and EndDeclare(0) in legal
+    s = act(s, Declare(0, _slots(s, "QS QH QD")))
+    assert ledger(s)["combinations"] == (16, -8, -8)  # a gleek of Queens, 4 from each
     illegal(s, Declare(0, _slots(s, "QS QH QD QC")), seat=0)  # each rank once
 
 
@@ -449,8 +465,8 @@ def test_declare_must_be_one_rank_from_own_hand() -> None:
 
 
 def test_declaring_is_compulsory() -> None:
-    # The originals: "les joueurs doivent déclarer" (players must declare).
-    s = _declare_phase({0: cs("AS AH AD")})
+    # First rulings: "les joueurs doivent déclarer" read as "must declare".
+    s = _declare_phase({0: cs("AS AH AD")}, FIRST)
     assert EndDeclare(0) not in legal_actions(s, 0)
     with pytest.raises(IllegalMove, match="must declare") as caught:
         apply(s, EndDeclare(0))
@@ -460,14 +476,37 @@ def test_declaring_is_compulsory() -> None:
 
 
 def test_hidden_combination_caught_with_full_information() -> None:
-    # A seat whose hand the engine does not know may end declaring (a peer
-    # cannot see it); the full-information replay of the audit refuses it.
-    full = _declare_phase({0: cs("AS AH AD")})
+    # First rulings: a seat whose hand the engine does not know may end
+    # declaring (a peer cannot see it); the full-information replay of the
+    # audit refuses it.
+    full = _declare_phase({0: cs("AS AH AD")}, FIRST)
     with pytest.raises(IllegalMove):
         apply(full, EndDeclare(0))
     blind = full._replace(cards=tuple(-1 if x in full.holding[0] else c
                                       for x, c in enumerate(full.cards)))
     assert apply(blind, EndDeclare(0)).turn != 0
+
+
+def test_undeclared_gleek_is_not_paid() -> None:
+    # "les joueurs doivent déclarer dans l'ordre": the order is compulsory,
+    # declaring is not ("Déclarez vos combinaisons même si elles semblent modestes").
+    s = _declare_phase({0: cs("AS AH AD"), 1: cs("KS KH KD")})
+    assert EndDeclare(0) in legal_actions(s, 0)
+    illegal(s, EndDeclare(1), seat=1)  # the order stays compulsory: eldest first
+    illegal(s, Declare(1, _slots(s, "KS KH KD")), seat=1)
+    s = act(s, EndDeclare(0))  # even with full information: nothing is hidden
+    s = act(s, Declare(1, _slots(s, "KS KH KD")), EndDeclare(1), EndDeclare(2))
+    assert s.phase is Phase.TRUMP
+    assert ledger(s)["combinations"] == (-8, 16, -8)  # the Aces pay nothing
+
+
+def test_order_of_declaring_eldest_first() -> None:
+    s = _declare_phase({0: cs("AS AH AD"), 2: cs("KS KH KD")})
+    assert legal_actions(s, 2) == []
+    s = act(s, EndDeclare(0))
+    illegal(s, Declare(2, _slots(s, "KS KH KD")), seat=2)
+    s = act(s, EndDeclare(1), Declare(2, _slots(s, "KS KH KD")))
+    assert s.declarations == ((2, _slots(s, "KS KH KD")),)
 
 
 def test_declared_cards_go_back_to_hand() -> None:
@@ -478,9 +517,20 @@ def test_declared_cards_go_back_to_hand() -> None:
 
 
 def test_modern_combinations_value_split_between_opponents() -> None:
-    s = _declare_phase({0: cs("AS AH AD")}, VARIANTS["modern"])
+    # First rulings of the modern scoring: the value in total, split.
+    s = _declare_phase({0: cs("AS AH AD")}, VARIANTS["modern"].first_rulings())
     s = act(s, Declare(0, _slots(s, "AS AH AD")))
     assert ledger(s)["combinations"] == (16, -8, -8)  # 8 pence in all
+
+
+def test_modern_combinations_on_the_score_sheet() -> None:
+    # "en points plutôt qu'en pence": a gleek of Aces is 8 points on the sheet,
+    # settled against the mean like the trick points: 8 - 8/3 = 5 1/3 pence.
+    s = _declare_phase({0: cs("AS AH AD"), 1: cs("KS KH KD")}, VARIANTS["modern"])
+    s = act(s, Declare(0, _slots(s, "AS AH AD")))
+    assert ledger(s)["combinations"] == (11, -5, -6)  # 10 2/3, -5 1/3, -5 1/3 halfpence
+    s = act(s, EndDeclare(0), Declare(1, _slots(s, "KS KH KD")))
+    assert ledger(s)["combinations"] == (8, 0, -8)  # sheet 8, 4, 0: mean 4
 
 
 # ------------------------------------------------------------------ trump and Tiddy
@@ -615,7 +665,8 @@ def test_last_trick_scores_4() -> None:
 
 
 def test_tricks_settled_pairwise_difference() -> None:
-    s = finish(to_tricks(start()))
+    # First rulings: every pair settles the difference of its trick scores.
+    s = finish(to_tricks(start(FIRST)))
     led = s.ledgers[-1]
     t = led.trick_points
     assert led.phases["tricks"] == tuple(
@@ -634,6 +685,57 @@ def test_tricks_settled_pairwise_difference() -> None:
         + 9 * (s.where[c("JH")] not in s.talon)
         + 4
     )
+
+
+def test_tricks_on_the_score_sheet_settled_against_the_mean() -> None:
+    # "les combinaisons et les points de plis sont comptabilisés sur une
+    # feuille de scores": seat i gets T_i - mean(T), exact to the halfpenny.
+    s = finish(to_tricks(start()))
+    led = s.ledgers[-1]
+    t = led.trick_points
+    exact = [2 * (3 * x - sum(t)) / 3 for x in t]
+    assert sum(led.phases["tricks"]) == 0
+    assert all(abs(a - e) < 1 for a, e in zip(led.phases["tricks"], exact, strict=True))
+    first = finish(to_tricks(start(FIRST))).ledgers[-1]
+    assert first.trick_points == t  # the same play, a third of the money
+    assert [3 * e for e in exact] == list(first.phases["tricks"])
+
+
+def test_tib_captured_by_an_opponent() -> None:
+    # "le joueur qui a CAPTURÉ Tib (As d'atout) dans un pli marque 15 pence":
+    # seat 1 captures Tib on seat 0's lead; on the score sheet it has 5+11+6+15
+    # = 37 against 0 and 0, so each opponent pays 37/3 pence (not 37 each).
+    s = to_tricks(start(hands={0: cs("5H"), 1: cs("AH"), 2: cs("6H")}), trump=1)
+    s = act(s, Play(0, slot(s, "5H")), Play(1, slot(s, "AH")), Play(2, slot(s, "6H")))
+    assert trick_points(s) == (0, 37, 0)
+    # Exactly -24 2/3, +49 1/3, -24 2/3 halfpence: rounded down, the odd
+    # halfpenny to the eldest (seat 0).
+    assert ledger(s)["tricks"] == (-24, 49, -25)
+    first = to_tricks(start(FIRST, hands={0: cs("5H"), 1: cs("AH"), 2: cs("6H")}), trump=1)
+    first = act(first, Play(0, slot(first, "5H")), Play(1, slot(first, "AH")),
+                Play(2, slot(first, "6H")))
+    assert ledger(first)["tricks"] == (-74, 148, -74)  # first rulings: 37 from each
+
+
+def test_last_trick_4_on_the_score_sheet() -> None:
+    # "le gagnant du 12e et dernier pli perçoit 4 pence supplémentaires": 4 on
+    # its sheet, worth 4 - 4/3 pence against the others.
+    s = to_tricks(start())
+    while len(s.tricks) < 11:
+        s = apply(s, legal_actions(s, to_act(s))[0])  # type: ignore[arg-type]
+    while len(s.trick_plays) < 2:
+        s = apply(s, legal_actions(s, to_act(s))[0])  # type: ignore[arg-type]
+    seat = to_act(s)
+    assert seat is not None
+    last = apply(s, legal_actions(s, seat)[0])
+    w = last.tricks[-1][2]
+    sheet = list(last.ledgers[-1].trick_points)
+    without = list(sheet)
+    without[w] -= 4
+    assert sum(sheet) - sum(without) == 4
+    exact = [(6 * x - 2 * sum(sheet)) / 3 for x in sheet]
+    assert all(abs(a - e) < 1 for a, e in zip(last.ledgers[-1].phases["tricks"], exact,
+                                               strict=True))
 
 
 def test_twelve_tricks_per_hand() -> None:

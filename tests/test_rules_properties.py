@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import math
 import random
+from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 import msgpack
@@ -12,6 +15,8 @@ from hypothesis import strategies as st
 
 from gleek_p2p.errors import GleekError, IllegalMove, ProtocolError
 from gleek_p2p.rules import (
+    MAX_BID,
+    MAX_STAKE,
     VARIANTS,
     Bid,
     ClaimTiddy,
@@ -43,7 +48,9 @@ from gleek_p2p.rules import (
     seat_view,
     shown_slots,
     to_act,
+    variant_name,
 )
+from gleek_p2p.rules.scoring import settle_against_mean, settle_pairwise
 from gleek_p2p.rules.simulate import random_cut, random_deal_reveals
 
 VARIANT_NAMES = sorted(VARIANTS)
@@ -151,14 +158,16 @@ def play_session(
     return s, log
 
 
+@pytest.mark.parametrize("first", [False, True], ids=["rulings", "first-rulings"])
 @pytest.mark.parametrize("name", VARIANT_NAMES)
 @FAST
 @given(seed=st.integers(0, 2**32 - 1))
-def test_random_games_keep_invariants(name: str, seed: int) -> None:
+def test_random_games_keep_invariants(name: str, first: bool, seed: int) -> None:
     rng = random.Random(seed)
-    final, log = play_session(VARIANTS[name], 2, rng, probe=True)
+    variant = VARIANTS[name].first_rulings() if first else VARIANTS[name]
+    final, log = play_session(variant, 2, rng, probe=True)
     assert final.phase is Phase.SESSION_OVER and len(final.ledgers) == 2
-    assert replay(log, VARIANTS[name], 2) == final
+    assert replay(log, variant, 2) == final
     check_view(final)
 
 
@@ -205,10 +214,10 @@ events: st.SearchStrategy[Event] = st.one_of(
     ),
     st.just(Deal()),
     st.builds(Reveal, slots, st.integers(0, 43)),
-    st.builds(Bid, seats, st.integers(1, 99)),
+    st.builds(Bid, seats, st.integers(1, MAX_BID)),
     st.builds(PassBid, seats),
     st.builds(Discard, seats, slots),
-    st.builds(Vie, seats, st.integers(1, 20)),
+    st.builds(Vie, seats, st.integers(1, MAX_STAKE)),
     st.builds(See, seats),
     st.builds(PassRuff, seats),
     st.builds(ShowRuff, seats, st.integers(0, 3), sorted_slots),
@@ -300,3 +309,70 @@ def test_variant_wire_round_trip() -> None:
         Variant.from_wire([3, 0, 1, 0, 1, 1, 0])
     with pytest.raises(ProtocolError):
         Variant.from_wire([3, 0, 1, 0, 0, 0])
+    with pytest.raises(ProtocolError, match="unknown"):
+        Variant.from_wire([3, 0, 1, 0, 0, 0, 0, 1, 1, 1, 1])
+    with pytest.raises(ProtocolError, match="end with a 0"):
+        Variant.from_wire([3, 0, 1, 0, 0, 0, 0, 1, 0])
+
+
+def test_old_logs_variant_is_the_first_rulings() -> None:
+    # A log written before the rulings switches names seven switches: it is
+    # read with every ruling off, and written back byte for byte.
+    old = Variant.from_wire([3, 0, 1, 0, 0, 0, 0])
+    assert old == VARIANTS["standard"].first_rulings()
+    assert old.to_wire() == [3, 0, 1, 0, 0, 0, 0]
+    assert variant_name(old) == "standard"
+    assert VARIANTS["standard"].to_wire() == [3, 0, 1, 0, 0, 0, 0, 1, 1, 1]
+    for v in VARIANTS.values():
+        assert Variant.from_wire(v.first_rulings().to_wire()) == v.first_rulings()
+        assert len(v.first_rulings().to_wire()) == 7
+
+
+@dataclass(frozen=True, slots=True)
+class _WithNewSwitch(Variant):
+    """The variant as a later version would have it: one more switch, off by default."""
+
+    new_switch: bool = False
+
+
+def test_a_new_switch_off_by_default_leaves_old_encodings_alone() -> None:
+    for wire in ([3, 0, 1, 0, 0, 0, 0], [2, 1, 1, 0, 0, 0, 1], [3, 0, 1, 0, 0, 0, 0, 1, 1, 1]):
+        old = Variant.from_wire(wire)
+        new = _WithNewSwitch.from_wire(wire)
+        assert not new.new_switch
+        assert new.to_wire() == old.to_wire() == wire  # same bytes: same session ids
+    on = _WithNewSwitch(new_switch=True)
+    assert on.to_wire() == [3, 0, 1, 0, 0, 0, 0, 1, 1, 1, 1]
+    assert _WithNewSwitch.from_wire(on.to_wire()) == on
+    with pytest.raises(ProtocolError, match="unknown"):
+        Variant.from_wire(on.to_wire())  # an older version refuses what it cannot play
+
+
+@given(
+    scores=st.lists(st.integers(0, 400), min_size=2, max_size=3),
+    first=st.integers(0, 2),
+)
+def test_settle_against_mean_is_exact_integer_and_zero_sum(scores: list[int], first: int) -> None:
+    n = len(scores)
+    got = settle_against_mean(tuple(scores), first % n)
+    assert all(type(x) is int for x in got)
+    assert sum(got) == 0
+    exact = [Fraction(2 * (n * t - sum(scores)), n) for t in scores]
+    assert all(abs(g - e) < 1 for g, e in zip(got, exact, strict=True))
+    # Only the remainder differs from rounding down, and it goes from the eldest on.
+    extra = [g - math.floor(e) for g, e in zip(got, exact, strict=True)]
+    assert set(extra) <= {0, 1}
+    assert [extra[(first % n + k) % n] for k in range(n)] == sorted(extra, reverse=True)
+    # Against the mean is the pairwise settlement divided by the number of seats.
+    pairwise = settle_pairwise(tuple(scores))
+    assert all(n * e == p for e, p in zip(exact, pairwise, strict=True))
+
+
+@given(st.lists(st.integers(-1, 4), max_size=12) | st.lists(st.booleans(), max_size=12))
+def test_variant_wire_is_canonical_or_refused(data: list[Any]) -> None:
+    # Every accepted list is the one encoding of its variant (session ids hash it).
+    try:
+        v = Variant.from_wire(data)
+    except ProtocolError:
+        return
+    assert v.to_wire() == data

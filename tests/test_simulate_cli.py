@@ -13,8 +13,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from gleek_p2p.bots.registry import make_strategies
 from gleek_p2p.cli import main
 from gleek_p2p.rules import PHASE_NAMES, VARIANTS
+from gleek_p2p.simulate import phase_stats, reading_stats, simulate
 
 
 def run(capsys: pytest.CaptureFixture[str], *args: str) -> str:
@@ -138,3 +140,58 @@ def test_bad_arguments_give_one_sentence(
     assert main(["simulate", *args]) == 1
     err = capsys.readouterr().err
     assert err.startswith("gleek: ") and words in err
+
+
+def test_phase_stats_before_and_after(capsys: pytest.CaptureFixture[str]) -> None:
+    out = run(capsys, "--hands", "30", "--seed", "stats", "--phase-stats")
+    rows = {line.split()[0]: line.split()[1:] for line in out.splitlines()
+            if line.split() and line.split()[0] in PHASE_NAMES}
+    assert set(rows) == set(PHASE_NAMES)
+    for phase, (b_mean, b_share, a_mean, a_share) in rows.items():
+        if phase != "tricks":  # same deals, same bots: only the trick money changes
+            assert b_mean == a_mean
+        assert b_share.endswith("%") and a_share.endswith("%")
+    assert abs(float(rows["tricks"][0]) - 3 * float(rows["tricks"][2])) < 0.02
+    assert "showdowns" in out and "Tiddy" in out
+
+
+def test_phase_stats_shares_sum_to_one() -> None:
+    variant = VARIANTS["standard"]
+    for rulings in (variant, variant.first_rulings()):
+        result = simulate(rulings, 20, b"shares", make_strategies("heuristic", 3, b"shares"))
+        stats = phase_stats(result)
+        assert abs(sum(share for _mean, share in stats.values()) - 1) < 1e-9
+        assert all(sum(h.ledger.phases["tricks"]) == 0 for h in result.hands)
+
+
+def test_rulings_first_replays_the_first_rulings(capsys: pytest.CaptureFixture[str]) -> None:
+    first = json.loads(run(capsys, "--hands", "3", "--seed", "r", "--json", "--rulings", "first"))
+    now = json.loads(run(capsys, "--hands", "3", "--seed", "r", "--json"))
+    assert first["hands"] != now["hands"]
+    for a, b in zip(first["hands"], now["hands"], strict=True):
+        # Pairwise is three times the settlement against the mean, to a halfpenny.
+        for pairwise, mean in zip(a["ledger"]["tricks"], b["ledger"]["tricks"], strict=True):
+            assert abs(pairwise - 3 * mean) < 3
+
+
+def test_the_ruff_readings_can_disagree() -> None:
+    from gleek_p2p.rules import parse_card
+    from gleek_p2p.simulate import _ruff_winner
+
+    long_low = [parse_card(x) for x in ["4C", "5C", "6C", "7C", "8C"]]  # 5 cards worth 26
+    short_high = [parse_card(x) for x in ["AS", "TS", "9S"]]  # 3 cards worth 30
+    assert _ruff_winner([long_low, short_high, []], 0, longest=False) == 1
+    assert _ruff_winner([long_low, short_high, []], 0, longest=True) == 0
+
+
+def test_reading_stats_count_within_the_hands() -> None:
+    seed = b"readings"
+    result = simulate(VARIANTS["standard"], 40, seed, make_strategies("heuristic", 3, seed),
+                      keep_finals=True)
+    stats = reading_stats(result)
+    assert stats["hands"] == 40
+    assert stats["showdowns"] == sum(1 for s in result.finals if s.ruff_shows)
+    assert stats["showdowns_changed"] <= stats["showdowns"]
+    assert stats["hands_changed"] <= stats["hands"]
+    assert not simulate(VARIANTS["standard"], 2, seed,
+                        make_strategies("heuristic", 3, seed)).finals  # kept only when asked

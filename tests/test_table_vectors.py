@@ -9,6 +9,8 @@ import pytest
 from adversary.vectors import build
 
 from gleek_p2p.commands import read_log, verify_file
+from gleek_p2p.report import json_report, text_report
+from gleek_p2p.rules import RULINGS, ruling_switches
 
 VECTORS = Path(__file__).resolve().parent.parent / "protocol" / "vectors" / "sessions"
 INDEX = json.loads((VECTORS / "index.json").read_text())
@@ -21,6 +23,13 @@ def test_vector_verdict(entry: dict[str, object]) -> None:
     if entry["exit_code"] == 0:
         assert report.fair and report.complete
         assert list(report.hands[-1].state.totals) == entry["totals"]
+        # Each log is replayed under the rulings it records (old logs: the first).
+        assert ruling_switches(report.hands[-1].state.variant) == entry["rulings"]
+        return
+    if entry.get("verdict") == "incomplete":
+        # A log cut short blames nobody; it says whom it stops waiting for.
+        assert report.incomplete and not report.violations
+        assert report.waiting_for == entry["waiting_for"]
         return
     first = report.violations[0]
     assert first.seq == entry["event"]
@@ -32,4 +41,75 @@ def test_vectors_match_the_code() -> None:
     # Fixed seeds give fixed logs: the vectors on disk are what the code makes.
     for vector in build():
         records, tail = read_log(VECTORS / f"{vector.name}.gleeklog")
-        assert records == vector.records and not tail, vector.name
+        assert records == vector.records and bool(tail) == bool(vector.tail), vector.name
+        if vector.tail:
+            assert (VECTORS / f"{vector.name}.gleeklog").read_bytes().endswith(vector.tail)
+
+
+def test_old_vectors_verify_under_the_first_rulings() -> None:
+    # Logs written before the rulings switches name none: every ruling is off.
+    for name in ("valid-standard", "valid-two", "hidden-combination"):
+        report = verify_file(VECTORS / f"{name}.gleeklog")
+        assert report.roster is not None
+        variant = report.roster.variant
+        assert variant == variant.first_rulings(), name
+        assert not any(getattr(variant, r.switch) for r in RULINGS)
+    hidden = verify_file(VECTORS / "hidden-combination.gleeklog")
+    assert "must declare" in hidden.violations[0].reason
+
+
+def test_new_vectors_use_the_current_rulings() -> None:
+    for name in ("valid-standard-rulings", "valid-modern-rulings", "undeclared-gleek"):
+        report = verify_file(VECTORS / f"{name}.gleeklog")
+        assert report.roster is not None and report.fair, name
+        assert report.roster.variant == report.roster.variant.game(), name
+
+
+def test_verify_report_says_which_rulings_applied() -> None:
+    old = verify_file(VECTORS / "valid-standard.gleeklog")
+    new = verify_file(VECTORS / "valid-modern-rulings.gleeklog")
+    old_text, new_text = text_report(old), text_report(new)
+    assert "Variant standard" in old_text and "Variant modern" in new_text
+    for ruling in RULINGS:
+        if ruling.switch != "score_sheet_combinations":
+            assert ruling.off in old_text and ruling.on not in old_text
+        assert ruling.on in new_text and ruling.off not in new_text
+    assert json_report(old)["rulings"] == dict.fromkeys(
+        ("score_sheet_tricks", "optional_declaring", "score_sheet_combinations"), False)
+    assert all(json_report(new)["rulings"].values())
+
+
+def test_the_cut_example_in_session_md() -> None:
+    """protocol/session.md §1 works the cut of valid-standard by hand: it must stay true."""
+    import hashlib
+
+    from gleek_p2p.log.envelope import decode_envelope
+    from gleek_p2p.rules import cut_winner, pack
+    from gleek_p2p.table.draw import cut_cards
+    from gleek_p2p.table.roster import Roster
+
+    records, _ = read_log(VECTORS / "valid-standard.gleeklog")
+    envelopes = [decode_envelope(r) for r in records]
+    roster = Roster.from_body(envelopes[0].body)
+    nonces = [e.body[0] for e in envelopes[4:7]]
+    assert [e.kind for e in envelopes[4:7]] == ["cut-reveal"] * 3
+    key = hashlib.sha256(b"gleek-p2p/cut/v1\x00" + roster.session_id + b"".join(nonces)).digest()
+    text = (VECTORS.parent.parent / "session.md").read_text()
+    for value in (roster.session_id.hex(), key.hex(),
+                  hashlib.sha256(key + bytes(8)).digest().hex()):
+        assert value in text
+    # The same algorithm written out independently of table/draw.py.
+    stream = b"".join(hashlib.sha256(key + c.to_bytes(8, "big")).digest() for c in range(64))
+    words = (int.from_bytes(stream[i:i + 4], "big") for i in range(0, len(stream), 4))
+    cards = list(pack(roster.variant))
+    js = []
+    for i in range(len(cards) - 1, 0, -1):
+        limit = 2**32 - 2**32 % (i + 1)
+        word = next(w for w in words if w < limit)
+        j = word % (i + 1)
+        js.append(j)
+        cards[i], cards[j] = cards[j], cards[i]
+    assert js[:5] == [13, 36, 4, 13, 20]
+    cut = tuple(cards[:3])
+    assert cut == cut_cards(roster.session_id, nonces, pack(roster.variant)) == (35, 31, 19)
+    assert cut_winner(cut) == 0

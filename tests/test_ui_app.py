@@ -32,7 +32,7 @@ from gleek_p2p.rules import (
 from gleek_p2p.selfplay import make_seats
 from gleek_p2p.table.verify import verify_records
 from gleek_p2p.ui.app import HumanPlayer, UserQuit, end_lines, run_with_ui
-from gleek_p2p.ui.choices import Chooser
+from gleek_p2p.ui.choices import FAR_ABOVE, Chooser
 
 RIGHT = "\x1b[C"
 ENTER = "\r"
@@ -48,14 +48,18 @@ def _keys_for(chooser: Chooser, bid: str) -> str:
     """What the scripted human types for a decision."""
     first = chooser.options[0].event
     if isinstance(first, Bid | PassBid):
-        return bid + ENTER
+        low = min(o.number for o in chooser.options if o.number is not None)
+        far = bid.isdigit() and int(bid) >= low + FAR_ABOVE
+        return bid + ENTER + (ENTER if far else "")  # a far bid is confirmed once
     if isinstance(first, Vie | See | PassRuff):
         return "1" + ENTER
     if isinstance(first, NameTrump):
         return "h" + ENTER
     if isinstance(first, Play):
         return RIGHT + ENTER
-    return ENTER  # discards, shows, declares and Tiddy: the cursor's default
+    if chooser.picks:  # the discard: mark that many cards, then confirm once
+        return (" " + RIGHT) * chooser.picks + ENTER
+    return ENTER  # shows, declares and Tiddy: the cursor's default
 
 
 class Table3:
@@ -78,6 +82,12 @@ class Table3:
         human = self.human
         while True:
             await asyncio.sleep(0.002)
+            if human.screen.overlay == "panel":
+                self.screens.setdefault("summary", human.screen.dump())
+                inp.send_text("x")
+                while human.screen.overlay == "panel":
+                    await asyncio.sleep(0.002)
+                continue
             if human.finished:
                 self.screens["end"] = human.screen.dump()
                 inp.send_text("x")
@@ -141,6 +151,12 @@ async def test_the_human_wins_the_talon_discards_by_keys_and_names_trump(
             assert outcome.finished
             assert log.count("You discard") == Variant().discard_count
             assert "Discard" in t.screens
+            # The whole hand of 20 is drawn (two rows), the talon's cards marked t.
+            discard = t.screens["Discard"]
+            hand = discard.split("\n")[10:14]
+            assert "…" not in "".join(hand) and "Mark 7 cards" in discard
+            assert sum(line.count("t") for line in discard.split("\n")
+                       if line.startswith(("t: talon", "        "))) >= 8
             if "NameTrump" in t.screens:
                 assert "You name hearts ♥ trump." in log
             assert verify_records(t.stores[0].records).fair
@@ -163,12 +179,26 @@ async def test_leaving_mid_hand_raises_user_quit(tmp_path: Path, pipe: PipeInput
         pipe.send_text("y")
 
     driver = asyncio.ensure_future(leave())
+    ended: list[str] = []
+
+    async def session() -> Outcome:
+        try:
+            return await t.runners[0].run()
+        except asyncio.CancelledError:
+            ended.append("cancelled")  # the shell then says goodbye as a leaver
+            raise
+        except BaseException as exc:
+            ended.append(f"failed: {exc!r}")
+            raise
+
     try:
         with pytest.raises(UserQuit):
-            await asyncio.wait_for(run_with_ui(t.runners[0], t.human), 30)
+            await asyncio.wait_for(t.human.run_alongside(session()), 30)
         await driver
         assert t.human.quit_requested.is_set()
         assert not t.tables[0].finished
+        # Leaving while a decision waits cancels the session; it is not an error.
+        assert ended == ["cancelled"]
     finally:
         for bot in bots:
             bot.cancel()
@@ -256,5 +286,5 @@ def test_the_end_box_tells_an_abort_and_whom_it_blames() -> None:
     text = "\n".join(t for _s, t in lines)
     assert "The session ended early: aborted, blaming Carol." in text
     assert "Bob ended the session, blaming Carol: Carol did not send the lock step" in text
-    assert "gleek verify /tmp/x.log" in text
+    assert "gleek verify" in text and ("class:path", "/tmp/x.log") in lines
     assert "fair" not in text

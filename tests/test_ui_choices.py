@@ -175,14 +175,89 @@ def test_cards_in_hand_order_only_legal_ones() -> None:
     assert chooser.chosen() == max(legal, key=lambda e: s.cards[e.slot])  # type: ignore[union-attr]
 
 
-def test_discard_one_card_at_a_time() -> None:
+def test_the_discard_marks_cards_then_commits_them_once() -> None:
     s, seat, legal = _first(Discard)
     assert s.phase is Phase.DISCARD
     chooser = Chooser(legal, s, seat)
-    assert chooser.cards and "Discard" in chooser.prompt
+    need = Variant().discard_count
+    assert chooser.cards and chooser.picks == need and "Mark 7 cards" in chooser.prompt
     assert len(chooser.options) == len(s.holding[seat])
-    chooser.move(2)
-    assert isinstance(chooser.chosen(), Discard)
+    assert chooser.press("enter") == ()  # Enter marks the card under the cursor ...
+    assert chooser.press("enter") == ()  # ... and unmarks it: nothing is lost
+    assert chooser.marked == []
+    for _ in range(need):
+        assert chooser.press(" ") == ()
+        chooser.press("right")
+    assert "Discard these 7" in chooser.prompt
+    assert chooser.press(" ") == () and "marked already" in chooser.message
+    events = chooser.press("enter")
+    assert len(events) == need and all(isinstance(e, Discard) for e in events)
+    assert len({e.slot for e in events if isinstance(e, Discard)}) == need
+    assert all(e in legal for e in events)
+
+
+def test_escape_unmarks_every_discard() -> None:
+    s, seat, legal = _first(Discard)
+    chooser = Chooser(legal, s, seat)
+    chooser.press(" ")
+    chooser.press("right")
+    chooser.press(" ")
+    assert len(chooser.marked) == 2
+    chooser.press("escape")
+    assert chooser.marked == [] and chooser.press("enter") == ()
+
+
+def test_a_typed_amount_is_what_enter_commits() -> None:
+    s, seat, legal = _first(PassBid)
+    low = min(e.amount for e in legal if isinstance(e, Bid))
+    chooser = Chooser(legal, s, seat)
+    assert isinstance(chooser.chosen(), PassBid)
+    # "5" then Enter used to pass: now it says why 5 is no bid, and commits nothing.
+    chooser.press("5")
+    assert chooser.press("enter") == ()
+    assert f"bids go from {low} to 99" in chooser.message
+    for d in str(low + 1):
+        chooser.press(d)
+    assert chooser.press("enter") == (Bid(seat, low + 1),)
+
+
+def test_a_bid_far_above_the_lowest_asks_once() -> None:
+    s, seat, legal = _first(PassBid)
+    chooser = Chooser(legal, s, seat)
+    chooser.press("end")
+    assert chooser.press("enter") == ()
+    assert "Bid 99" in chooser.message and "Enter: yes" in chooser.message
+    assert chooser.press("enter") == (Bid(seat, 99),)
+    # Any other key in between withdraws the question.
+    chooser.press("9")
+    chooser.press("9")
+    assert chooser.press("enter") == ()
+    chooser.press("left")
+    chooser.press("right")
+    assert chooser.press("enter") == ()
+
+
+def test_a_raise_out_of_range_says_why() -> None:
+    s, seat, legal = _first(Vie)
+    chooser = Chooser(legal, s, seat)
+    top = max(e.raise_by for e in legal if isinstance(e, Vie))
+    chooser.press("9")
+    assert f"raise by 1 to {top}" in chooser.message
+    assert chooser.press("enter") == ()
+    assert "not a raise" in chooser.message
+    chooser.press("1")
+    assert chooser.press("enter") == (Vie(seat, 1),)
+
+
+def test_an_unknown_key_says_so() -> None:
+    s, seat, legal = _first(NameTrump)
+    chooser = Chooser(legal, s, seat)
+    assert chooser.press("z") == ()
+    assert "does nothing here" in chooser.message
+    chooser.press("7")
+    assert "no amount" in chooser.message
+    chooser.press("right")
+    assert chooser.message == ""
 
 
 def test_cursor_is_clamped_and_no_legal_move_is_refused() -> None:
@@ -196,3 +271,37 @@ def test_cursor_is_clamped_and_no_legal_move_is_refused() -> None:
     assert not chooser.digit("7")  # no amounts in this menu
     with pytest.raises(ValueError):
         Chooser([], s, seat)
+
+
+def test_the_whole_discarding_hand_fits_80_columns_with_the_talon_marked() -> None:
+    from gleek_p2p.rules import card_label
+    from gleek_p2p.ui.render import Scene, hand_pane, plain
+
+    s, seat, legal = _first(Discard)
+    chooser = Chooser(legal, s, seat)
+    chooser.press(" ")
+    chooser.press("end")  # the cursor on the last card: it must be drawn
+    scene = Scene(s, ("you", "Bob", "Carol"), seat, chooser)
+    for width in (80, 100, 160):
+        text = plain(hand_pane(scene, width))
+        assert "…" not in text and all(len(line) <= width for line in text.split("\n"))
+        for x in s.holding[seat]:
+            assert card_label(s.cards[x]) in text
+        marks = "".join(line for line in text.split("\n") if "^" in line or "t:" in line)
+        others = [x for x in s.talon if x != chooser.options[0].slots[0]
+                  and x != chooser.options[-1].slots[0]]
+        assert marks.count(" t") >= len(others) and "X" in text and "^" in text
+
+
+def test_the_discard_count_comes_from_the_variant() -> None:
+    from gleek_p2p.rules import VARIANTS
+
+    variant = VARIANTS["historical"]
+    for seed in range(60):
+        for s, seat, legal in _walk(variant, seed):
+            if any(isinstance(e, Discard) for e in legal):
+                chooser = Chooser(legal, s, seat)
+                assert chooser.picks == variant.discard_count == 8
+                assert f"Mark {variant.discard_count} cards" in chooser.prompt
+                return
+    pytest.skip("nobody took the talon")

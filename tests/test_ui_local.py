@@ -11,6 +11,7 @@ import shutil
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -47,7 +48,9 @@ def test_gleek_local_plays_a_hand_to_the_end_box(tmp_path: Path) -> None:
         deadline = time.monotonic() + 90
         while "The end" not in screen:
             assert time.monotonic() < deadline, screen
-            if "YOUR TURN" in screen.split("\n")[0] and "▶" in screen:
+            if "is over (" in screen:  # the hand-end summary: any key closes it
+                _tmux("send-keys", "-t", name, "x")
+            elif "YOUR TURN" in screen.split("\n")[0] and "▶" in screen:
                 seen_turn = True
                 _tmux("send-keys", "-t", name, "Right", "Enter")
             time.sleep(0.15)
@@ -64,3 +67,92 @@ def test_gleek_local_plays_a_hand_to_the_end_box(tmp_path: Path) -> None:
         assert "fair and complete" in err.read_text()
     finally:
         _tmux("kill-session", "-t", name)
+
+
+class _Local:
+    """``gleek local`` running in a detached 80x24 tmux session; the shell prints EXIT=code."""
+
+    def __init__(self, tmp: Path, hands: int) -> None:
+        self.name = f"gleek-ui-{os.getpid()}-{hands}-{time.monotonic_ns()}"
+        gleek = Path(sys.executable).with_name("gleek")
+        command = (f"{gleek} local --hands {hands} --data-dir {tmp / 'data'}; "
+                   f"echo EXIT=$?; sleep 60")
+        _tmux("new-session", "-d", "-s", self.name, "-x", "80", "-y", "24", command)
+
+    def screen(self) -> str:
+        return _tmux("capture-pane", "-p", "-t", self.name)
+
+    def keys(self, *keys: str) -> None:
+        _tmux("send-keys", "-t", self.name, *keys)
+
+    def wait_for(self, check: Callable[[str], bool], seconds: float, what: str) -> str:
+        deadline = time.monotonic() + seconds
+        screen = self.screen()
+        while not check(screen):
+            if "EXIT=" in screen and not check(screen):
+                pytest.fail(f"gleek local ended before {what}:\n{screen}")
+            assert time.monotonic() < deadline, f"no {what} within {seconds} s:\n{screen}"
+            time.sleep(0.15)
+            screen = self.screen()
+        return screen
+
+    def close(self) -> None:
+        _tmux("kill-session", "-t", self.name)
+
+
+def _my_turn(screen: str) -> bool:
+    return "YOUR TURN" in screen.split("\n")[0] and "Leave?" not in screen \
+        and "is over (" not in screen
+
+
+def test_the_hand_end_summary_stays_until_a_key(tmp_path: Path) -> None:
+    local = _Local(tmp_path, 2)
+    try:
+        local.wait_for(lambda s: "Gleek" in s, 30, "table")
+        deadline = time.monotonic() + 120
+        screen = local.screen()
+        while "Hand 1 is over" not in screen:
+            assert time.monotonic() < deadline, screen
+            if _my_turn(screen):
+                local.keys("Right", "Enter")
+                time.sleep(0.1)
+            time.sleep(0.15)
+            screen = local.screen()
+        assert "Trick 12:" in screen and "this hand" in screen and "session" in screen
+        assert all(len(line) <= 80 for line in screen.split("\n"))
+        # The bots deal and bid on underneath; the summary stays until a key.
+        time.sleep(3)
+        assert "Hand 1 is over" in local.screen()
+        local.keys("v")
+        history = local.wait_for(lambda s: "Past hands" in s, 10, "the past hands")
+        assert "the session" in history
+        local.keys("Escape")
+        local.wait_for(lambda s: "Past hands" not in s and "is over (" not in s, 10,
+                       "the table again")
+    finally:
+        local.close()
+
+
+def test_leaving_on_your_own_turn_ends_in_seconds_with_the_log_path_last(
+    tmp_path: Path,
+) -> None:
+    local = _Local(tmp_path, 2)
+    try:
+        local.wait_for(lambda s: "Gleek" in s, 30, "table")
+        local.wait_for(_my_turn, 60, "a decision")
+        local.keys("q")
+        local.wait_for(lambda s: "Leave the table?" in s, 10, "the question")
+        started = time.monotonic()
+        local.keys("y")
+        screen = local.wait_for(lambda s: "EXIT=" in s, 30, "the end")
+        took = time.monotonic() - started
+        lines = [line for line in screen.split("\n") if line.strip()]
+        at = next(i for i, line in enumerate(lines) if line.startswith("EXIT="))
+        assert lines[at] == "EXIT=0", screen
+        assert lines[at - 1].endswith(".gleeklog"), screen
+        assert "You left the table" in screen and "Traceback" not in screen
+        assert took < 15, f"leaving took {took:.1f} s"
+        bots = list(tmp_path.glob("data/local-bots/*/sessions/*.gleeklog"))
+        assert len(bots) == 2
+    finally:
+        local.close()

@@ -11,10 +11,12 @@ from gleek_p2p.rules import (
     Bid,
     Cut,
     Deal,
+    Declare,
     Discard,
     Event,
     NameTrump,
     PassBid,
+    PassRuff,
     Phase,
     Play,
     Reveal,
@@ -24,7 +26,7 @@ from gleek_p2p.rules import (
     card,
     new_session,
 )
-from gleek_p2p.rules.simulate import random_session
+from gleek_p2p.rules.simulate import random_session, reveals_for
 from gleek_p2p.ui.narrate import narrate
 from gleek_p2p.ui.replay import mask_state
 
@@ -117,3 +119,20 @@ def test_masked_narration_never_names_a_hidden_card() -> None:
             assert card_label(hidden) not in theirs and "a card" in theirs
             return
     raise AssertionError("the random session had no discard")
+
+
+def test_a_declaration_says_how_it_is_paid_under_the_rulings() -> None:
+    said = {}
+    for name, variant in (("each", Variant()), ("sheet", Variant(modern_combinations=True)),
+                          ("split", Variant(modern_combinations=True).first_rulings())):
+        s = apply(apply(new_session(variant, 1), Cut((0, 11, 22))), Deal())  # Anne deals
+        for r in reveals_for(variant, 0, {1: [card(0, 0), card(1, 0), card(2, 0)]}):
+            s = apply(s, r)
+        for seat in (1, 2, 0):
+            s = apply(s, PassBid(seat))
+        s = apply(apply(s, PassRuff(1)), PassRuff(2))
+        aces = tuple(sorted(s.where[card(suit, 0)] for suit in range(3)))
+        said[name] = narrate(Declare(1, aces), s, apply(s, Declare(1, aces)), NAMES)
+    assert said["each"] == "Bob declares a gleek of Aces (8 pence from each)."
+    assert said["sheet"] == "Bob declares a gleek of Aces (8 points on the score sheet)."
+    assert said["split"] == "Bob declares a gleek of Aces (8 pence in all)."

@@ -63,7 +63,8 @@ def test_transcript_for_a_seat_does_not_leak_discards(replay: Replay) -> None:
     other = (taker + 1) % 3
     mine = "\n".join(replay.transcript(taker))
     theirs = "\n".join(replay.transcript(other))
-    assert f"{'You'} discard" in mine
+    name = replay.roster.names[taker]
+    assert f"{name} discards" in mine and "You discard" not in mine
     assert "discards a card" in theirs
     assert theirs.startswith("The log verifies")
 
@@ -129,3 +130,22 @@ def test_a_log_cut_short_replays_what_is_there(session: list[bytes]) -> None:
     cut = Replay.load(session[: len(session) // 2])
     assert not cut.report.fair
     assert cut.steps and "incomplete" in " ".join(cut.verdict())
+
+
+def test_a_seats_view_calls_every_seat_by_its_name(replay: Replay) -> None:
+    names = replay.roster.names
+    for seat in range(3):
+        lines = replay.transcript(seat)
+        text = "\n".join(lines)
+        assert "you " not in text.lower().replace("your ", "") or "you" in names
+        assert any(line.startswith(f"{names[seat]} ") for line in lines)
+        screen = ReplayScreen(replay, seat, input=DummyInput(), output=DummyOutput(), color=False)
+        screen.press("end")
+        for _ in range(30):  # back into the last tricks: every row by name
+            screen.press("left")
+        dump = screen.screen.dump(80, 24)
+        rows = dump.split("\n")[1:4]
+        for name in names:
+            assert sum(name[:8] in row for row in rows) == 1, dump
+        assert not any(" you " in f" {row} " for row in rows), dump
+        assert names[seat][:6] in dump.split("\n")[10]  # the hand row names its seat

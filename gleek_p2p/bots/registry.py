@@ -7,6 +7,7 @@ import importlib
 
 from gleek_p2p.bots.strategy import RandomStrategy, Strategy
 from gleek_p2p.errors import GleekError
+from gleek_p2p.i18n import _, ngettext
 
 
 def make_strategy(spec: str, seed: bytes = b"", seat: int = 0) -> Strategy:
@@ -24,17 +25,27 @@ def make_strategy(spec: str, seed: bytes = b"", seat: int = 0) -> Strategy:
 
         return ExecStrategy(spec[len("exec:"):])
     if ":" in spec:
-        module_name, _, class_name = spec.partition(":")
+        module_name, _sep, class_name = spec.partition(":")
         try:
             cls = getattr(importlib.import_module(module_name), class_name)
         except (ImportError, AttributeError) as exc:
-            raise GleekError(f"cannot load strategy {spec!r}: {exc}") from exc
+            raise GleekError(_("cannot load strategy {spec}: {error}").format(
+                spec=repr(spec), error=exc)) from exc
         if not (isinstance(cls, type) and issubclass(cls, Strategy)):
-            raise GleekError(f"{spec!r} is not a gleek_p2p.bots.Strategy subclass")
+            raise GleekError(_("{spec} is not a gleek_p2p.bots.Strategy subclass").format(
+                spec=repr(spec)))
         return cls()
     raise GleekError(
-        f"unknown strategy {spec!r}: use random, heuristic, module:Class or exec:'COMMAND'"
+        _("unknown strategy {spec}: use random, heuristic, module:Class or "
+          "exec:'COMMAND'").format(spec=repr(spec))
     )
+
+
+def strategies_needed(players: int, got: int) -> str:
+    """The sentence for a strategy list of the wrong length."""
+    return ngettext("this variant needs {n} strategy, got {got}",
+                    "this variant needs {n} strategies, got {got}", players).format(
+                        n=players, got=got)
 
 
 def make_strategies(specs: str, players: int, seed: bytes) -> list[Strategy]:
@@ -43,5 +54,5 @@ def make_strategies(specs: str, players: int, seed: bytes) -> list[Strategy]:
     if len(names) == 1:
         names = names * players
     if len(names) != players:
-        raise GleekError(f"this variant needs {players} strategies, got {len(names)}")
+        raise GleekError(strategies_needed(players, len(names)))
     return [make_strategy(name, seed, seat) for seat, name in enumerate(names)]

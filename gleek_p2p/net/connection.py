@@ -40,6 +40,8 @@ __all__ = [
     "ConnectionClosed",
     "Limits",
     "Listener",
+    "Refused",
+    "Unreachable",
     "connect",
     "handshake_over",
     "listen",
@@ -73,6 +75,24 @@ class ConnectionClosed(GleekError):
         self.reason = reason
 
 
+class Refused(ProtocolError):
+    """A handshake ended by a ``Refuse``: ``by_peer`` if the peer sent it, else we did.
+
+    ``peer`` is the peer's (unauthenticated) Hello when one arrived.
+    """
+
+    def __init__(self, message: str, refusal: Refuse, *, by_peer: bool,
+                 peer: Hello | None) -> None:
+        super().__init__(message)
+        self.refusal = refusal
+        self.by_peer = by_peer
+        self.peer = peer
+
+
+class Unreachable(ProtocolError):
+    """Nothing answered at the address dialled (no listener, no route, timeout)."""
+
+
 _STOP = object()
 
 
@@ -99,6 +119,8 @@ class Connection:
         """True if we dialled this connection (see formation.keep_connection)."""
         self.limits = limits
         self.close_reason: str | None = None
+        self.farewell: Bye | None = None
+        """The peer's Bye, if it closed the connection with one."""
         self._queue: asyncio.Queue[object] = asyncio.Queue()
         self._writer_task = asyncio.create_task(self._write_loop())
         self._closed_event = asyncio.Event()
@@ -152,6 +174,7 @@ class Connection:
             elif isinstance(msg, Pong):
                 pass
             elif isinstance(msg, Bye):
+                self.farewell = msg
                 self._abort(f"the peer left: {msg.reason}" if msg.reason else "the peer left")
             elif isinstance(msg, Refuse):
                 self._abort(f"the peer refused the connection: {msg.reason}")
@@ -259,7 +282,11 @@ async def handshake_over(
                     with contextlib.suppress(OSError, TimeoutError):
                         await _send_now(writer, out, limits)
                 if handshake.failed:
-                    raise ProtocolError(handshake.error or "the handshake failed")
+                    error = handshake.error or "the handshake failed"
+                    if handshake.refusal is not None:
+                        raise Refused(error, handshake.refusal,
+                                      by_peer=handshake.refused_by_peer, peer=handshake.peer)
+                    raise ProtocolError(error)
     except TimeoutError:
         writer.close()
         raise ProtocolError(
@@ -286,7 +313,7 @@ async def connect(
     identity: Signer,
     offer: Offer,
     nonce_commit: bytes,
-    admit: Callable[[Hello], str | None] | None = None,
+    admit: Callable[[Hello], str | Refuse | None] | None = None,
     limits: Limits = Limits(),
     challenge: bytes | None = None,
 ) -> Connection:
@@ -301,11 +328,11 @@ async def connect(
             limits.connect_timeout,
         )
     except TimeoutError:
-        raise ProtocolError(
+        raise Unreachable(
             f"could not reach {host}:{port} within {limits.connect_timeout} s"
         ) from None
     except OSError as exc:
-        raise ProtocolError(f"could not reach {host}:{port}: {exc.strerror or exc}") from None
+        raise Unreachable(f"could not reach {host}:{port}: {exc.strerror or exc}") from None
     handshake = Handshake(identity, offer, nonce_commit, _challenge(challenge), admit)
     return await handshake_over(reader, writer, handshake, dialled=True, limits=limits)
 
@@ -314,7 +341,8 @@ class Listener:
     """Accepts connections, authenticates them, hands them to ``on_connection``.
 
     ``nonce_commit`` may be replaced between formations. A failed handshake is
-    reported to ``on_error`` (reason sentence) and the stream closed.
+    reported to ``on_error`` (reason sentence) and the stream closed; a
+    handshake ended by a refusal goes to ``on_refused`` instead, when given.
     """
 
     def __init__(
@@ -324,9 +352,10 @@ class Listener:
         offer: Offer,
         nonce_commit: bytes,
         on_connection: Callable[[Connection], Awaitable[None]],
-        admit: Callable[[Hello], str | None] | None = None,
+        admit: Callable[[Hello], str | Refuse | None] | None = None,
         on_error: Callable[[str], None] | None = None,
         limits: Limits = Limits(),
+        on_refused: Callable[[Refused], None] | None = None,
     ) -> None:
         self.identity = identity
         self.offer = offer
@@ -334,6 +363,7 @@ class Listener:
         self.on_connection = on_connection
         self.admit = admit
         self.on_error = on_error
+        self.on_refused = on_refused
         self.limits = limits
         self.server: asyncio.Server | None = None
         self._tasks: set[asyncio.Task[None]] = set()
@@ -369,6 +399,12 @@ class Listener:
                 conn = await handshake_over(
                     reader, writer, handshake, dialled=False, limits=self.limits
                 )
+            except Refused as exc:
+                if self.on_refused is not None:
+                    self.on_refused(exc)
+                else:
+                    self._report(exc.message)
+                return
             except ProtocolError as exc:
                 self._report(exc.message)
                 return
@@ -411,7 +447,7 @@ async def listen(
     offer: Offer,
     nonce_commit: bytes,
     on_connection: Callable[[Connection], Awaitable[None]],
-    admit: Callable[[Hello], str | None] | None = None,
+    admit: Callable[[Hello], str | Refuse | None] | None = None,
     on_error: Callable[[str], None] | None = None,
     limits: Limits = Limits(),
 ) -> Listener:

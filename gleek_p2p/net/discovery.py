@@ -8,12 +8,18 @@ version), ``t`` (table name), ``fp`` (key fingerprint), ``n`` (seats) and
 Zeroconf sends multicast: ``ZeroconfDiscovery`` always takes the interfaces
 to use as a required parameter, and tests run it only inside private network
 namespaces.
+
+A machine with no network (a laptop offline, three bots on one host) has only
+loopback addresses: it announces those, and peers that hear a record naming
+only loopback addresses dial them (such a record can only come from the same
+host, since a loopback-only responder sends on the loopback alone).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import ipaddress
 import re
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field
@@ -29,7 +35,10 @@ __all__ = [
     "MemoryRegistry",
     "PeerHint",
     "ZeroconfDiscovery",
+    "announced_addresses",
+    "dialable_addresses",
     "instance_name",
+    "is_loopback",
 ]
 
 SERVICE_TYPE = "_gleek._tcp.local."
@@ -44,6 +53,36 @@ def instance_name(name: str, suffix: bytes) -> str:
     """
     label = re.sub(r"[^a-z0-9-]+", "-", name.lower()).strip("-")[:40] or "gleek"
     return f"{label}-{suffix.hex()[:16]}"
+
+
+def is_loopback(address: str) -> bool:
+    """True for an IP address of this host's loopback (127.0.0.0/8, ::1)."""
+    try:
+        return ipaddress.ip_address(address).is_loopback
+    except ValueError:
+        return False
+
+
+def announced_addresses(local: Sequence[str]) -> list[str]:
+    """The IPv4 addresses to put in our A record, of the host's ``local`` ones.
+
+    Every non-loopback address; loopback ones only when there is nothing
+    else, so an offline machine still announces somewhere to dial.
+    """
+    ipv4 = [a for a in dict.fromkeys(local) if ":" not in a]
+    outside = [a for a in ipv4 if not is_loopback(a)]
+    return outside or [a for a in ipv4 if is_loopback(a)] or ["127.0.0.1"]
+
+
+def dialable_addresses(record: Sequence[str]) -> list[str]:
+    """The addresses of a resolved record worth dialling.
+
+    A record that names real addresses and loopback ones is dialled on the
+    real ones (its loopback means the announcer's host, not ours); a record
+    naming only loopback addresses came from this very host.
+    """
+    outside = [a for a in record if not is_loopback(a)]
+    return outside or list(record)
 
 
 @dataclass(frozen=True)
@@ -179,7 +218,8 @@ class ZeroconfDiscovery:
     ``interfaces`` is required: a list of local addresses (e.g.
     ``["127.0.0.1"]`` in a private namespace) or ``zeroconf.InterfaceChoice.All``.
     ``addresses`` are the IPv4 addresses put in our A record (default: the
-    IPv4 entries of ``interfaces``, or every non-loopback address with All).
+    IPv4 entries of ``interfaces``, or with All ``announced_addresses`` of
+    the host's: loopback only when the host has no other address).
     A name conflict (a stale record of a killed run) makes zeroconf pick a new
     instance name rather than fail.
     """
@@ -201,13 +241,15 @@ class ZeroconfDiscovery:
         self._tasks: set[asyncio.Task[None]] = set()
 
     def _our_addresses(self) -> list[str]:
-        from zeroconf._utils.net import get_all_addresses
+        import ifaddr  # zeroconf's own dependency
 
         if self.addresses is not None:
             return list(self.addresses)
         if isinstance(self.interfaces, list | tuple):
             return [a for a in self.interfaces if isinstance(a, str) and ":" not in a]
-        return [a for a in get_all_addresses() if not a.startswith("127.")]
+        local = [str(ip.ip) for adapter in ifaddr.get_adapters() for ip in adapter.ips
+                 if ip.is_IPv4]
+        return announced_addresses(local)
 
     async def start(self, announcement: Announcement) -> None:
         """Register our service and browse for others."""
@@ -249,7 +291,7 @@ class ZeroconfDiscovery:
         txt = {k: v for k, v in info.decoded_properties.items() if v is not None}
         if info.port is None:
             return
-        for host in info.parsed_addresses(IPVersion.V4Only):
+        for host in dialable_addresses(info.parsed_addresses(IPVersion.V4Only)):
             self._queue.put(PeerHint(host, info.port, txt))
 
     def hints(self) -> AsyncIterator[PeerHint]:

@@ -89,9 +89,10 @@ def _variant_text(variant: Sequence[int]) -> str:
 class Handshake:
     """One side of the handshake; feed it messages, send what it returns.
 
-    ``admit`` says whether to take this peer (None) or not (a refusal reason
-    such as ``"table full"``). It is asked on the peer's Hello, before our
-    proof is sent, and again once the peer's proof verifies; it must be pure.
+    ``admit`` says whether to take this peer (None) or not: a refusal reason,
+    or a ``Refuse`` when the refusal carries a code (``RefuseCode``). It is
+    asked on the peer's Hello, before our proof is sent, and again once the
+    peer's proof verifies; it must be pure.
     """
 
     def __init__(
@@ -100,7 +101,7 @@ class Handshake:
         offer: Offer,
         nonce_commit: bytes,
         challenge: bytes,
-        admit: Callable[[Hello], str | None] | None = None,
+        admit: Callable[[Hello], str | Refuse | None] | None = None,
     ) -> None:
         self.identity = identity
         self.offer = offer
@@ -112,6 +113,8 @@ class Handshake:
         self.error: str | None = None
         """Why the handshake failed (for the user), once ``state`` is FAILED."""
         self.refused_by_peer = False
+        self.refusal: Refuse | None = None
+        """The Refuse that ended the handshake, sent or received (``refused_by_peer``)."""
 
     @property
     def done(self) -> bool:
@@ -137,19 +140,21 @@ class Handshake:
         if isinstance(msg, Refuse):
             self.state = State.FAILED
             self.refused_by_peer = True
+            self.refusal = msg
             self.error = f"the peer refused the connection: {msg.reason}"
             return []
         if self.state is State.AWAIT_HELLO:
             if not isinstance(msg, Hello):
                 return self._refuse(f"expected Hello, got {type(msg).__name__}")
-            reason = self._check_hello(msg)
+            # Kept even if refused, to say whom (its key is not proven then).
+            self.peer = msg
+            reason: str | Refuse | None = self._check_hello(msg)
             if reason is None and self.admit is not None:
                 # Asked before our proof goes out, so a refused peer never
                 # believes it got in; asked again once the proof verifies.
                 reason = self.admit(msg)
             if reason is not None:
                 return self._refuse(reason)
-            self.peer = msg
             self.state = State.AWAIT_PROOF
             return [Proof(self.identity.sign(transcript(self.hello, msg)))]
         assert self.peer is not None
@@ -164,10 +169,12 @@ class Handshake:
         self.state = State.DONE
         return []
 
-    def _refuse(self, reason: str) -> list[Message]:
+    def _refuse(self, reason: str | Refuse) -> list[Message]:
+        refusal = reason if isinstance(reason, Refuse) else Refuse(reason)
         self.state = State.FAILED
-        self.error = f"refused the peer: {reason}"
-        return [Refuse(reason)]
+        self.refusal = refusal
+        self.error = f"refused the peer: {refusal.reason}"
+        return [refusal]
 
     def _check_hello(self, peer: Hello) -> str | None:
         ours = self.hello

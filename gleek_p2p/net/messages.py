@@ -8,10 +8,12 @@ frame is a ProtocolError, never a crash or an unbounded allocation.
 
 from __future__ import annotations
 
+import enum
+import ipaddress
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, TypeAlias
+from typing import Any, ClassVar, TypeAlias, TypeVar
 
 from gleek_p2p.errors import ProtocolError
 from gleek_p2p.log import canonical
@@ -20,6 +22,7 @@ __all__ = [
     "CHALLENGE_SIZE",
     "KEY_SIZE",
     "MAX_EVENT_SIZE",
+    "MAX_HOST_BYTES",
     "MAX_MESSAGE_SIZE",
     "MAX_NAME_BYTES",
     "MAX_REASON_BYTES",
@@ -29,7 +32,9 @@ __all__ = [
     "MIN_SEATS",
     "NONCE_SIZE",
     "SIGNATURE_SIZE",
+    "Addresses",
     "Bye",
+    "ByeCode",
     "Event",
     "Hello",
     "Message",
@@ -37,6 +42,7 @@ __all__ = [
     "Pong",
     "Proof",
     "Refuse",
+    "RefuseCode",
     "Reveal",
     "Sync",
     "decode_message",
@@ -50,6 +56,8 @@ CHALLENGE_SIZE = 32
 DIGEST_SIZE = 32
 MAX_NAME_BYTES = 64
 MAX_TABLE_BYTES = 64
+MAX_HOST_BYTES = 45
+"""The longest IP address literal (an IPv6 address with an embedded IPv4 one)."""
 MAX_REASON_BYTES = 512
 MAX_VARIANT_ITEMS = 16
 MAX_VARIANT_VALUE = 0xFFFF
@@ -204,25 +212,90 @@ class Proof:
         return cls(fields[0])
 
 
+class RefuseCode(enum.IntEnum):
+    """What a refusal means to the program; the reason sentence is for the user.
+
+    A receiver treats a code it does not know as ``NONE``.
+    """
+
+    NONE = 0
+    """Nothing the program acts on: the reason says it all."""
+    TABLE_FULL = 1
+    """Every seat is taken by a formed table or a session: dialling again is pointless."""
+
+
+class ByeCode(enum.IntEnum):
+    """What a goodbye means to the program; the reason sentence is for the user.
+
+    A receiver treats a code it does not know as ``NONE``.
+    """
+
+    NONE = 0
+    """Nothing the program acts on (a restart, a duplicate connection, ...)."""
+    LEFT_THE_TABLE = 1
+    """The player left the session on purpose: waiting for it to come back helps nobody."""
+
+
+MAX_CODE = 0xFFFF
+
+_Code = TypeVar("_Code", RefuseCode, ByeCode)
+
+
+def _check_code(msg: Refuse | Bye) -> None:
+    if isinstance(msg.code, enum.IntEnum):
+        _set(msg, "code", int(msg.code))  # equal and hashed as the plain int
+    _int(msg.code, f"the {type(msg).__name__} code", 0, MAX_CODE)
+
+
+def _coded_wire(msg: Refuse | Bye) -> list[Any]:
+    # Code 0 is left off the wire: an uncoded message keeps its one-field form.
+    return [msg.TAG, msg.reason] if msg.code == 0 else [msg.TAG, msg.reason, msg.code]
+
+
+def _coded_fields(cls: type[Message], fields: Sequence[Any]) -> tuple[Any, int]:
+    if len(fields) == 2:
+        if type(fields[1]) is int and fields[1] == 0:
+            raise ProtocolError(f"a {cls.__name__} message carries code 0 only by leaving it out")
+        return fields[0], _int(fields[1], f"the {cls.__name__} code", 1, MAX_CODE)
+    _arity(cls, fields, 1)
+    return fields[0], 0
+
+
+def _meaning(code: int, kind: type[_Code]) -> _Code:
+    try:
+        return kind(code)
+    except ValueError:
+        return kind(0)
+
+
 @dataclass(frozen=True)
 class Refuse:
-    """The sender will not go on with this connection; ``reason`` is for the user."""
+    """The sender will not go on with this connection; ``reason`` is for the user.
+
+    ``code`` (a ``RefuseCode`` value) is what the program acts on.
+    """
 
     TAG: ClassVar[int] = 3
     reason: str
+    code: int = RefuseCode.NONE
 
     def __post_init__(self) -> None:
         _text(self.reason, "the refusal reason", MAX_REASON_BYTES, allow_empty=False)
+        _check_code(self)
 
     def to_wire(self) -> list[Any]:
         """The canonical list for this message (tag first)."""
-        return [self.TAG, self.reason]
+        return _coded_wire(self)
 
     @classmethod
     def from_wire(cls, fields: Sequence[Any]) -> Refuse:
         """Build from the list after the tag; ProtocolError if malformed."""
-        _arity(cls, fields, 1)
-        return cls(fields[0])
+        return cls(*_coded_fields(cls, fields))
+
+    @property
+    def meaning(self) -> RefuseCode:
+        """The code as a ``RefuseCode`` (``NONE`` for a code this version does not know)."""
+        return _meaning(self.code, RefuseCode)
 
 
 @dataclass(frozen=True)
@@ -295,23 +368,32 @@ class Sync:
 
 @dataclass(frozen=True)
 class Bye:
-    """The sender is closing the connection; ``reason`` is for the user."""
+    """The sender is closing the connection; ``reason`` is for the user.
+
+    ``code`` (a ``ByeCode`` value) is what the program acts on.
+    """
 
     TAG: ClassVar[int] = 7
     reason: str
+    code: int = ByeCode.NONE
 
     def __post_init__(self) -> None:
         _text(self.reason, "the goodbye reason", MAX_REASON_BYTES, allow_empty=True)
+        _check_code(self)
 
     def to_wire(self) -> list[Any]:
         """The canonical list for this message (tag first)."""
-        return [self.TAG, self.reason]
+        return _coded_wire(self)
 
     @classmethod
     def from_wire(cls, fields: Sequence[Any]) -> Bye:
         """Build from the list after the tag; ProtocolError if malformed."""
-        _arity(cls, fields, 1)
-        return cls(fields[0])
+        return cls(*_coded_fields(cls, fields))
+
+    @property
+    def meaning(self) -> ByeCode:
+        """The code as a ``ByeCode`` (``NONE`` for a code this version does not know)."""
+        return _meaning(self.code, ByeCode)
 
 
 @dataclass(frozen=True)
@@ -356,10 +438,61 @@ class Pong:
         return cls(fields[0])
 
 
-Message: TypeAlias = Hello | Proof | Refuse | Reveal | Event | Sync | Bye | Ping | Pong
+def _host(value: Any) -> str:
+    host = _text(value, "a host address", MAX_HOST_BYTES, allow_empty=False)
+    try:
+        ipaddress.ip_address(host)
+    except ValueError:
+        raise ProtocolError(f"{host!r} is not an IP address") from None
+    return host
+
+
+@dataclass(frozen=True)
+class Addresses:
+    """Formation: where the sender's other peers listen, so one address per person is enough.
+
+    Entry ``i`` says the peer with key ``publics[i]`` accepts connections at
+    ``hosts[i]:ports[i]``. It comes over an authenticated connection, yet it
+    is only a hint: the handshake proves who answers there.
+    """
+
+    TAG: ClassVar[int] = 10
+    publics: tuple[bytes, ...]
+    hosts: tuple[str, ...]
+    ports: tuple[int, ...]
+
+    def __post_init__(self) -> None:
+        publics = _seq(self.publics, "the address keys", MAX_SEATS)
+        hosts = _seq(self.hosts, "the address hosts", MAX_SEATS)
+        ports = _seq(self.ports, "the address ports", MAX_SEATS)
+        if not len(publics) == len(hosts) == len(ports):
+            raise ProtocolError("an Addresses message needs as many keys, hosts and ports")
+        _set(self, "publics", tuple(_bytes(p, "a peer key", KEY_SIZE) for p in publics))
+        _set(self, "hosts", tuple(_host(h) for h in hosts))
+        _set(self, "ports", tuple(_int(p, "a listen port", 1, 0xFFFF) for p in ports))
+
+    def entries(self) -> list[tuple[bytes, tuple[str, int]]]:
+        """(key, (host, port)) for each peer listed."""
+        return [(k, (h, p)) for k, h, p in zip(self.publics, self.hosts, self.ports, strict=True)]
+
+    def to_wire(self) -> list[Any]:
+        """The canonical list for this message (tag first)."""
+        return [self.TAG, list(self.publics), list(self.hosts), list(self.ports)]
+
+    @classmethod
+    def from_wire(cls, fields: Sequence[Any]) -> Addresses:
+        """Build from the list after the tag; ProtocolError if malformed."""
+        _arity(cls, fields, 3)
+        return cls(*(tuple(_seq(f, "an address list", MAX_SEATS)) for f in fields))
+
+
+Message: TypeAlias = (
+    Hello | Proof | Refuse | Reveal | Event | Sync | Bye | Ping | Pong | Addresses
+)
 
 _BY_TAG: dict[int, type[Message]] = {
-    cls.TAG: cls for cls in (Hello, Proof, Refuse, Reveal, Event, Sync, Bye, Ping, Pong)
+    cls.TAG: cls
+    for cls in (Hello, Proof, Refuse, Reveal, Event, Sync, Bye, Ping, Pong, Addresses)
 }
 
 

@@ -1,11 +1,20 @@
-"""Point values and the per-hand ledger. All money is in halfpence (ints)."""
+"""Point values and the per-hand ledger. All money is in halfpence (ints).
+
+The public functions are what every engine (this one, a fast playout, a
+search bot) should call for money, so that all agree to the halfpenny:
+:func:`hand_ledger` for a whole hand, :func:`trick_points` and
+:func:`combination_points` for the score sheet, :func:`settle_against_mean`
+and :func:`settle_pairwise` to turn a score sheet into money.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
 from .cards import RANKS_PER_SUIT, Rank
+from .honours import honour_cards
 from .state import PHASE_NAMES, HandLedger, State
+from .variant import Variant
 
 __all__ = [
     "ANTE",
@@ -14,11 +23,14 @@ __all__ = [
     "TIDDY_PAYMENT",
     "TOM",
     "card_points",
+    "combination_points",
     "combination_value",
     "hand_ledger",
     "ledger_after_trick",
     "ruff_points",
     "ruff_value",
+    "settle_against_mean",
+    "settle_pairwise",
     "trick_points",
 ]
 
@@ -71,8 +83,8 @@ def _trick_table(trump: int | None, whist: bool) -> tuple[int, ...]:
     key = (trump, whist)
     table = _TRICK_TABLES.get(key)
     if table is None:
-        tib = -1 if trump is None or whist else trump * RANKS_PER_SUIT + Rank.ACE
-        tom = -1 if trump is None else trump * RANKS_PER_SUIT + Rank.JACK
+        named = honour_cards(trump, Variant(whist_ranking=whist))
+        tib, tom = (-1 if c is None else c for c in (named["Tib"], named["Tom"]))
         table = _TRICK_TABLES[key] = tuple(
             card_points(c, trump) + (TIB if c == tib else TOM if c == tom else 0)
             for c in range(4 * RANKS_PER_SUIT)
@@ -96,19 +108,61 @@ def trick_points(state: State) -> tuple[int, ...]:
     return tuple(pts)
 
 
+def combination_points(state: State) -> tuple[int, ...]:
+    """Each seat's combination score: the values of the combinations it declared."""
+    pts = [0] * state.variant.players
+    cards = state.cards
+    for seat, slots in state.declarations:
+        pts[seat] += combination_value(cards[slots[0]] % RANKS_PER_SUIT, len(slots))
+    return tuple(pts)
+
+
+def settle_pairwise(scores: tuple[int, ...]) -> tuple[int, ...]:
+    """Every pair pays the difference of its scores: seat i gets n*s_i - sum(s) pence.
+
+    In halfpence. The first rulings' trick settlement (``score_sheet_tricks`` off).
+    """
+    n = len(scores)
+    total = sum(scores)
+    return tuple([2 * (n * t - total) for t in scores])
+
+
+def settle_against_mean(scores: tuple[int, ...], first: int) -> tuple[int, ...]:
+    """A score sheet settled zero-sum: seat i gets s_i - mean(s) pence, in halfpence.
+
+    Exactly ``2*s_i - 2*sum(s)/n`` halfpence. With three seats that can be a
+    third of a halfpenny off a whole one; as every seat's amount has the same
+    fraction, each is rounded down and the 0, 1 or 2 halfpence left over go
+    one each to the seats from ``first`` (the eldest hand) clockwise. Every
+    amount is an integer, the amounts sum to zero, and none is more than a
+    halfpenny from its exact value. The eldest changes every hand, so over a
+    session in which each seat deals equally the remainders even out.
+    """
+    n = len(scores)
+    total = sum(scores)
+    got = [(2 * (n * t - total)) // n for t in scores]
+    left = -sum(got)
+    for k in range(left):
+        got[(first + k) % n] += 1
+    return tuple(got)
+
+
 def hand_ledger(state: State) -> HandLedger:
     """The current hand's ledger from public information (final once the hand is over).
 
     Settlement, in halfpence: auction winner pays 2*bid split between the
     others; ruff: each loses ante + put, the winner takes the pot; a
-    combination of value v gets v pence from each opponent (modern: v in
-    total, split); Tiddy: 2 pence from each opponent; tricks: every pair
-    settles the difference, so seat i gets n*T_i - sum(T) pence.
+    combination of value v gets v pence from each opponent, or with
+    ``modern_combinations`` the combination scores go on the score sheet
+    (:func:`settle_against_mean`; first rulings: v in total, split); Tiddy:
+    2 pence from each opponent; tricks: the trick scores go on the score
+    sheet (:func:`settle_against_mean`; first rulings: :func:`settle_pairwise`).
     """
     v = state.variant
     n = v.players
     others = n - 1
     zero = (0,) * n
+    eldest = (state.dealer + 1) % n
 
     tiddy = zero
     claimant = state.tiddy_claimant
@@ -133,18 +187,21 @@ def hand_ledger(state: State) -> HandLedger:
 
     comb = zero
     if state.declarations:
-        cards = state.cards
-        won = [0] * n
-        for seat, slots in state.declarations:
-            value = 2 * combination_value(cards[slots[0]] % RANKS_PER_SUIT, len(slots))
-            each = value // others if v.modern_combinations else value
-            for i in range(n):
-                won[i] -= each
-            won[seat] += each * n  # from each of the others, and not from itself
-        comb = tuple(won)
+        if v.modern_combinations and v.score_sheet_combinations:
+            comb = settle_against_mean(combination_points(state), eldest)
+        else:
+            cards = state.cards
+            won = [0] * n
+            for seat, slots in state.declarations:
+                value = 2 * combination_value(cards[slots[0]] % RANKS_PER_SUIT, len(slots))
+                each = value // others if v.modern_combinations else value
+                for i in range(n):
+                    won[i] -= each
+                won[seat] += each * n  # from each of the others, and not from itself
+            comb = tuple(won)
 
     tp = trick_points(state)
-    tricks = _trick_column(tp, n)
+    tricks = _trick_column(tp, v, eldest)
 
     return HandLedger(
         hand=state.hand_no,
@@ -154,10 +211,11 @@ def hand_ledger(state: State) -> HandLedger:
     )
 
 
-def _trick_column(tp: tuple[int, ...], n: int) -> tuple[int, ...]:
-    """The tricks phase in halfpence: every pair settles the difference of T."""
-    total = sum(tp)
-    return tuple([2 * (n * t - total) for t in tp])
+def _trick_column(tp: tuple[int, ...], v: Variant, eldest: int) -> tuple[int, ...]:
+    """The tricks phase in halfpence, under the variant's trick ruling."""
+    if v.score_sheet_tricks:
+        return settle_against_mean(tp, eldest)
+    return settle_pairwise(tp)
 
 
 def ledger_after_trick(before: HandLedger, state: State) -> HandLedger:
@@ -177,5 +235,5 @@ def ledger_after_trick(before: HandLedger, state: State) -> HandLedger:
         pts[winner] += LAST_TRICK
     tp = tuple(pts)
     phases = dict(before.phases)
-    phases["tricks"] = _trick_column(tp, v.players)
+    phases["tricks"] = _trick_column(tp, v, (before.dealer + 1) % v.players)
     return HandLedger(hand=before.hand, dealer=before.dealer, phases=phases, trick_points=tp)

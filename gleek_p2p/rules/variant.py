@@ -2,13 +2,25 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from typing import Any
 
 from ..errors import ProtocolError
 from .cards import Rank
 
-__all__ = ["VARIANTS", "Variant", "variant_name"]
+__all__ = [
+    "LEGACY_SWITCHES",
+    "RULINGS",
+    "VARIANTS",
+    "Ruling",
+    "Variant",
+    "ruling_switches",
+    "rulings_in_force",
+    "variant_name",
+]
+
+LEGACY_SWITCHES = 7
+"""Positions every variant's wire form writes (the form of the first logs)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,6 +36,18 @@ class Variant:
     ``post_and_pair``: no auction, no trump, no tricks: ruff and combinations.
     ``simplified``: no auction and no ruff; trump fixed by the hand number.
     ``whist_ranking``: the Ace of trump is top trump but not Tib (no 15).
+
+    The rulings (SPEC 1.5) are switches too, recorded in the log like the
+    rest, so a log is replayed under the rulings it was played with. A log
+    that does not name a switch has it off; the rulings of issue 12 are on
+    for new sessions and off in logs written before them (see :data:`RULINGS`).
+    ``score_sheet_tricks``: trick scores go on the score sheet, settled
+    against the mean of the scores (off: every pair settles the difference).
+    ``optional_declaring``: declaring combinations is optional, an
+    undeclared one is not paid (off: compulsory, checked by the hand audit).
+    ``score_sheet_combinations``: with ``modern_combinations``, combination
+    values go on the score sheet like trick scores (off: the value in total,
+    split between the opponents).
     """
 
     players: int = 3
@@ -33,6 +57,9 @@ class Variant:
     post_and_pair: bool = False
     simplified: bool = False
     whist_ranking: bool = False
+    score_sheet_tricks: bool = True
+    optional_declaring: bool = True
+    score_sheet_combinations: bool = True
 
     def __post_init__(self) -> None:
         if self.players not in (2, 3):
@@ -90,25 +117,102 @@ class Variant:
         """Whether the pack holds 4s, hence a Tiddy."""
         return self.lowest_rank == Rank.FOUR
 
+    def first_rulings(self) -> Variant:
+        """This variant under the rulings of the first logs (every ruling switch off)."""
+        return replace(self, **{r.switch: False for r in RULINGS})
+
+    def game(self) -> Variant:
+        """This variant under the current rulings: what names and presets compare."""
+        return replace(self, **{r.switch: True for r in RULINGS})
+
     def to_wire(self) -> list[int]:
-        """``[players, discard_all, kiss, modern, post_and_pair, simplified, whist]``."""
-        return [int(getattr(self, f.name)) for f in fields(self)]
+        """The switches as integers by position (SPEC 1.4).
+
+        ``[players, discard_all, kiss, modern, post_and_pair, simplified,
+        whist]`` always, then the later switches in the order they were
+        added, with trailing zeros left off: a switch added later and off
+        leaves the encoding, hence every old session id, unchanged.
+        """
+        out = [int(getattr(self, f.name)) for f in fields(self)]
+        while len(out) > LEGACY_SWITCHES and out[-1] == 0:
+            out.pop()
+        return out
 
     @classmethod
     def from_wire(cls, data: Any) -> Variant:
-        """Inverse of :meth:`to_wire`; ``ProtocolError`` on malformed input."""
+        """Inverse of :meth:`to_wire`; ``ProtocolError`` on malformed input.
+
+        A missing position past the first seven is 0 (a switch the log
+        predates is off); a position this code does not know, or a trailing
+        0 (two spellings of one variant), is refused.
+        """
         names = [f.name for f in fields(cls)]
-        if not isinstance(data, list | tuple) or len(data) != len(names):
-            raise ProtocolError(f"a variant is a list of {len(names)} integers")
+        if not isinstance(data, list | tuple) or not len(data) >= LEGACY_SWITCHES:
+            raise ProtocolError(f"a variant is a list of at least {LEGACY_SWITCHES} integers")
         for x in data:
             if type(x) is not int:
                 raise ProtocolError("a variant is a list of integers")
+        if len(data) > len(names):
+            raise ProtocolError(f"this variant has {len(data) - len(names)} switches "
+                                "unknown to this version")
+        if len(data) > LEGACY_SWITCHES and data[-1] == 0:
+            raise ProtocolError("a variant does not end with a 0 past its first "
+                                f"{LEGACY_SWITCHES} switches")
         if any(x not in (0, 1) for x in data[1:]):
             raise ProtocolError("variant switches are 0 or 1")
+        values = [data[0], *(bool(x) for x in data[1:])]
+        values += [False] * (len(names) - len(values))
         try:
-            return cls(data[0], *(bool(x) for x in data[1:]))
+            return cls(**dict(zip(names, values, strict=True)))
         except ValueError as exc:
             raise ProtocolError(str(exc)) from None
+
+
+@dataclass(frozen=True, slots=True)
+class Ruling:
+    """A ruling switch (SPEC 1.5): its name and what it means on and off."""
+
+    switch: str
+    on: str
+    off: str
+
+
+RULINGS: tuple[Ruling, ...] = (
+    Ruling(
+        "score_sheet_tricks",
+        "trick scores on the score sheet, settled against their mean",
+        "trick scores settled pairwise, each pair paying the difference",
+    ),
+    Ruling(
+        "optional_declaring",
+        "declaring combinations is optional; an undeclared one is not paid",
+        "declaring combinations is compulsory; the hand audit looks for hidden ones",
+    ),
+    Ruling(
+        "score_sheet_combinations",
+        "modern combination values on the score sheet, settled against their mean",
+        "modern combination values paid in total, split between the opponents",
+    ),
+)
+"""The ruling switches: on in new sessions, off in logs written before them."""
+
+
+def ruling_switches(v: Variant) -> dict[str, bool]:
+    """Each ruling switch of ``v`` by name (for ``--json`` reports and vectors)."""
+    return {r.switch: bool(getattr(v, r.switch)) for r in RULINGS}
+
+
+def rulings_in_force(v: Variant) -> list[str]:
+    """One sentence per ruling switch, saying which reading ``v`` plays.
+
+    The modern-combinations ruling is listed only for variants that score
+    combinations the modern way.
+    """
+    return [
+        r.on if getattr(v, r.switch) else r.off
+        for r in RULINGS
+        if r.switch != "score_sheet_combinations" or v.modern_combinations
+    ]
 
 
 VARIANTS: dict[str, Variant] = {
@@ -124,9 +228,13 @@ VARIANTS: dict[str, Variant] = {
 
 
 def variant_name(v: Variant) -> str:
-    """The preset name of ``v``, or its switches joined by ``+`` (e.g. ``two+historical``)."""
+    """The preset name of ``v``, or its switches joined by ``+`` (e.g. ``two+historical``).
+
+    The rulings are not part of the name (see :func:`rulings_in_force`).
+    """
+    game = v.game()
     for name, preset in VARIANTS.items():
-        if preset == v:
+        if preset == game:
             return name
     parts = ["two"] if v.players == 2 else []
     for flag, name in (

@@ -10,7 +10,7 @@ from .events import Event, event_to_wire
 from .queries import running_ledger
 from .scoring import ANTE, hand_ledger, ledger_after_trick
 from .state import HandLedger, Phase, State
-from .variant import Variant, variant_name
+from .variant import Variant, ruling_switches, variant_name
 
 _OVER = (Phase.HAND_OVER, Phase.SESSION_OVER)
 _TRICKS = Phase.TRICKS
@@ -66,6 +66,8 @@ class SeatView(NamedTuple):
     running: HandLedger | None
     totals: tuple[int, ...]
     legal: tuple[Event, ...]
+    rulings: tuple[str, ...] = ()
+    """The ruling switches on in this session (SPEC 1.5), e.g. ``score_sheet_tricks``."""
 
     def to_json(self) -> dict[str, Any]:
         """A plain dict (str keys; ints, strs, bools, None, lists, dicts) for bots.
@@ -128,6 +130,7 @@ class SeatView(NamedTuple):
             "running": ledger(self.running),
             "totals": list(self.totals),
             "legal": [event_to_wire(e) for e in self.legal],
+            "rulings": list(self.rulings),
         }
 
 
@@ -135,7 +138,7 @@ class SeatView(NamedTuple):
 # so a concurrent caller always sees a consistent pair. Keys are compared
 # with ``==``, which for the tuples consecutive states share is an identity
 # check per field: cheap, and still exact for equal copies.
-_NAME: tuple[Variant | None, str] = (None, "")
+_NAME: tuple[Variant | None, tuple[str, tuple[str, ...]]] = (None, ("", ()))
 _HIDDEN: tuple[Any, tuple[_Pairs, _Pairs]] = (None, ((), ()))
 _new = tuple.__new__
 
@@ -229,12 +232,13 @@ def _hidden(talon: tuple[int, ...], discards: tuple[int, ...]) -> tuple[_Pairs, 
     return got
 
 
-def _name(v: Variant) -> str:
+def _name(v: Variant) -> tuple[str, tuple[str, ...]]:
+    """The variant's name and the ruling switches it has on."""
     global _NAME
     last, got = _NAME
     if last is v:
         return got
-    got = variant_name(v)
+    got = variant_name(v), tuple(k for k, on in ruling_switches(v).items() if on)
     _NAME = v, got
     return got
 
@@ -274,11 +278,12 @@ def seat_view(state: State, seat: int) -> SeatView:
         talon_v, discards_v = _hidden(talon, discards)
     deciding = phase in _DECIDING
     phase_name: str = phase._value_
+    name, rulings = _name(v)
     return _new(
         SeatView,
         (
             seat,
-            _name(v),
+            name,
             n,
             phase_name,
             hand_no,
@@ -314,5 +319,6 @@ def seat_view(state: State, seat: int) -> SeatView:
             running_ledger(state) if phase in _OVER else public.ledger,
             totals,
             tuple(legal_actions(state, seat)) if deciding and turn == seat else (),
+            rulings,
         ),
     )

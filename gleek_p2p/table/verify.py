@@ -52,6 +52,10 @@ class VerifyReport:
     violations: list[Violation] = field(default_factory=list)
     complete: bool = False
     error: str = ""
+    stopped: str = ""
+    """For a log that checks out but ends early: where it stops (no seat is blamed)."""
+    waiting_for: int | None = None
+    """In an incomplete log: the seat whose event the log stops waiting for."""
 
     @property
     def hands(self) -> list[HandRecord]:
@@ -60,6 +64,11 @@ class VerifyReport:
     @property
     def fair(self) -> bool:
         return self.readable and self.complete and not self.violations
+
+    @property
+    def incomplete(self) -> bool:
+        """Every event checks out, but the log stops before the session's end."""
+        return self.readable and not self.complete and not self.violations
 
     @property
     def exit_code(self) -> int:
@@ -122,12 +131,12 @@ def verify_records(
         report.violations.extend(_judge_abort(roster, records, table.verdict, report))
     report.complete = table.stage is Stage.OVER
     if not report.complete and not report.violations:
+        # A log cut short (a copy taken mid-game, a peer that left) proves
+        # nothing against the seat it waits for: say where it stops, blame nobody.
         exp = table.expected()
-        waiting = f"; it stops waiting for seat {exp.seat} ({exp.what})" if exp else ""
-        report.violations.append(
-            Violation(None, exp.seat if exp else None, f"the session is incomplete{waiting}",
-                      proven=False)
-        )
+        report.waiting_for = exp.seat if exp else None
+        report.stopped = (f"it stops waiting for {roster.names[exp.seat]} ({exp.what})"
+                          if exp else "it stops before the end")
     return report
 
 

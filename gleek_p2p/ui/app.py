@@ -30,14 +30,18 @@ from prompt_toolkit.input import Input
 from prompt_toolkit.output import Output
 
 from gleek_p2p.errors import GleekError
+from gleek_p2p.lobby_status import LobbyStatus
+from gleek_p2p.log.keys import fingerprint
 from gleek_p2p.peer import Outcome, SessionRunner
-from gleek_p2p.rules import Deal, Event, State, apply, new_session, session_winner
+from gleek_p2p.rules import Deal, Event, Phase, Play, State, apply, new_session, session_winner
 from gleek_p2p.table.session import Decision, Table
 
 from .choices import Chooser
 from .narrate import narrate
-from .screen import TableScreen
-from .words import Namer, pence
+from .render import Fragments
+from .screen import Panel, TableScreen
+from .summary import history_lines, summary_lines
+from .words import Namer, pence, plural
 
 __all__ = ["HELP", "HumanPlayer", "UserQuit", "end_lines", "run_with_ui"]
 
@@ -45,9 +49,12 @@ T = TypeVar("T")
 
 HELP = (
     "←/→ (or ↑/↓)  move between the cards or choices you may pick",
-    "Enter         play the card or make the choice under the cursor",
-    "0-9           type a bid (13..99) or a raise on the ruff (1..5)",
+    "Enter         play the card or make the choice (a typed amount first)",
+    "Space         mark or unmark a card to discard; Enter confirms them",
+    "0-9           type a bid or a raise on the ruff; Esc clears it",
     "s h d c       jump to a suit (cards, trump); p pass; k Kiss; n done/no",
+    "v             the session's past hands and the running totals",
+    "i             who is at the table, with each player's key",
     "Home/End      first/last choice     Backspace  undo a typed digit",
     "?             this help             q          leave the table",
     "",
@@ -102,6 +109,10 @@ class HumanPlayer:
         self._chooser: Chooser | None = None
         self._waiting: tuple[str, float] | None = None
         self._task: asyncio.Task[None] | None = None
+        self._queued: list[Event] = []
+        self.lobby: list[tuple[str, str]] = []
+        self.past_hands: list[State] = []
+        """The state at the end of each finished hand, for the summaries."""
 
     @property
     def app(self) -> Application[None]:
@@ -183,6 +194,15 @@ class HumanPlayer:
         text = text[:1].upper() + text[1:]
         self.screen.add_log(text, "class:error" if error or _is_bad_news(text) else "class:note")
 
+    def show_lobby(self, status: LobbyStatus) -> None:
+        """Who is at the table: shown until the first deal, kept for later on the scene.
+
+        The lobby calls this on every change; ``i`` shows the seats and keys at any time.
+        """
+        self.lobby = [(p.name, p.fingerprint) for p in (status.me, *status.peers)]
+        self.screen.scene.lobby = status
+        self.screen.refresh()
+
     def show_end(self, lines: Sequence[tuple[str, str]]) -> None:
         """Show the end-of-session box; the next key closes the screen."""
         self.finished = True
@@ -192,10 +212,23 @@ class HumanPlayer:
     # ------------------------------------------------------------ Player
 
     async def decide(self, table: Table, decision: Decision) -> Event:
-        """Wait for the person to pick one of ``decision.legal``; raises ``UserQuit``."""
+        """Wait for the person to pick one of ``decision.legal``.
+
+        After the person chose to leave this waits until ``run_alongside``
+        cancels the session (so it ends as a departure, not as an error).
+        """
         if self.quit_requested.is_set():
-            raise UserQuit()
+            await asyncio.get_running_loop().create_future()
+        if self._queued:
+            event = self._queued.pop(0)
+            if event in decision.legal:
+                return event
+            self._queued.clear()  # the table moved on: ask again
         self.update(table, (), None)
+        if len(decision.legal) == 1 and not isinstance(decision.legal[0], Play):
+            # Nothing to choose ("no claim", "done declaring", the one suit to
+            # show): it is made at once. A forced card is still played by hand.
+            return decision.legal[0]
         state = table.state
         assert state is not None
         self._chooser = Chooser(decision.legal, state, decision.seat)
@@ -250,11 +283,73 @@ class HumanPlayer:
             except GleekError:
                 break  # Out of step (should not happen): resynchronise below.
             self._tell(narrate(event, s, after, self.names, self.seat))
+            if after.phase in _OVER and s.phase not in _OVER:
+                self._hand_over(after)
             s = after
         if s.hand_no != target.hand_no and target.hand_no >= 0:
             # The next deal follows the seeds without being listed as applied.
             self._tell(narrate(Deal(), s, target, self.names, self.seat))
         self._state = target
+
+    def _hand_over(self, state: State) -> None:
+        """Keep the finished hand and show its summary until a key is pressed."""
+        self.past_hands.append(state)
+        self.show_summary(len(self.past_hands) - 1)
+
+    def show_summary(self, index: int) -> None:
+        """Open the summary of past hand ``index``; v opens every hand and the totals."""
+        state = self.past_hands[index]
+
+        def key(k: str) -> bool:
+            if k == "v":
+                self.show_history(index)
+                return True
+            return False
+
+        self.screen.show_panel(Panel(
+            f"Hand {state.ledgers[-1].hand + 1} is over (any key: close, v: all hands)",
+            lambda width: summary_lines(state, self.names, self.seat, width), key))
+
+    def show_history(self, selected: int | None = None) -> None:
+        """Open the list of past hands with the running totals chart."""
+        cursor = [len(self.past_hands) - 1 if selected is None else selected]
+
+        def key(k: str) -> bool:
+            if k in ("up", "left"):
+                cursor[0] = max(0, cursor[0] - 1)
+                return True
+            if k in ("down", "right", "tab"):
+                cursor[0] = min(len(self.past_hands) - 1, cursor[0] + 1)
+                return True
+            if k == "enter" and self.past_hands:
+                self.show_summary(cursor[0])
+                return True
+            return False
+
+        self.screen.show_panel(Panel(
+            "Past hands",
+            lambda width: history_lines(self.past_hands, self.names, self.seat, width,
+                                        cursor[0]), key))
+
+    def show_seats(self) -> None:
+        """A panel with every seat's name and key fingerprint (or who is connected so far)."""
+        def draw(width: int) -> list[Fragments]:
+            table = self._table
+            if table is not None:
+                rows = [(f"seat {seat}: {name}" + (" (you)" if seat == self.seat else ""),
+                         fingerprint(public))
+                        for seat, (name, public) in enumerate(
+                            zip(table.roster.names, table.roster.publics, strict=True))]
+            else:
+                rows = list(self.lobby)
+            if not rows:
+                return [[("", "Nobody is connected yet.")]]
+            lines: list[Fragments] = [[("class:prompt", "Compare these keys with the other"
+                                        " players (by voice, not by chat).")]]
+            lines += [[("", f"{who:<28}"), ("class:total", f"key {key}")] for who, key in rows]
+            return lines
+
+        self.screen.show_panel(Panel("Who is at the table (any key: close)", draw))
 
     def _tell(self, text: str | None) -> None:
         if text:
@@ -272,30 +367,31 @@ class HumanPlayer:
         return f"{what} ({waited} s)" if waited >= 2 else what
 
     def _on_key(self, key: str) -> None:
+        if key == "v":
+            self.show_history()
+            return
+        if key == "i":
+            self.show_seats()
+            return
         chooser = self._chooser
         if chooser is None or self._future is None or self._future.done():
+            text = f"The key {key} does nothing now: it is not your turn."
+            if len(key) == 1 and key.isprintable() and not self.finished \
+                    and self.screen.log[-1:] != [("class:hint", text)]:
+                self.screen.add_log(text, "class:hint")
             return
-        if key in ("left", "up"):
-            chooser.move(-1)
-        elif key in ("right", "down", "tab"):
-            chooser.move(1)
-        elif key == "home":
-            chooser.home()
-        elif key == "end":
-            chooser.end()
-        elif key == "backspace":
-            chooser.backspace()
-        elif key == "enter":
-            self._future.set_result(chooser.chosen())
-        elif key.isdigit():
-            chooser.digit(key)
-        elif len(key) == 1:
-            chooser.letter(key)
+        events = chooser.press(key)
+        if events:
+            # A confirmed discard commits several cards: the next decisions
+            # take them from this queue without asking again.
+            self._queued = list(events[1:])
+            self._future.set_result(events[0])
 
     def _leave(self) -> None:
+        # The pending decision is left as it is: ``run_alongside`` cancels the
+        # session, which then says goodbye as a player who left on purpose
+        # (failing the decision instead would end it as an ordinary error).
         self.quit_requested.set()
-        if self._future is not None and not self._future.done():
-            self._future.set_exception(UserQuit())
         if self.finished:
             self.screen.close()
 
@@ -303,6 +399,9 @@ class HumanPlayer:
         if self.finished or self._state is None:
             return "Leave?"
         return "Leave the table? The others will be told and the session ends."
+
+
+_OVER = (Phase.HAND_OVER, Phase.SESSION_OVER)
 
 
 def _is_bad_news(note: str) -> bool:
@@ -328,7 +427,7 @@ def end_lines(
         lines.append(("class:error", f"The session ended early: {outcome.reason}."))
     state = table.hands[-1].state if table.hands else table.state
     if state is not None and state.ledgers:
-        lines.append(("", f"Totals after {len(state.ledgers)} hand(s), in pence:"))
+        lines.append(("", f"Totals after {plural(len(state.ledgers), 'hand')}, in pence:"))
         for seat, total in enumerate(state.totals):
             lines.append(("class:total", f"  {who.short(seat, 20):<20} {pence(total, True):>8}"))
         best = session_winner(state)
@@ -348,8 +447,9 @@ def end_lines(
             and outcome.finished:
         lines.append(("", "Every hand was audited: the deals were fair."))
     if log_path is not None:
-        lines.append(("", f"Log: {log_path}"))
-        lines.append(("class:hint", f"Check it any time with: gleek verify {log_path}"))
+        lines.append(("", "The log, to check any time with gleek verify (its path is printed"
+                      " again when you leave):"))
+        lines.append(("class:path", str(log_path)))
     return lines
 
 

@@ -6,7 +6,9 @@ the key handlers call ``move``, ``digit``, ``letter`` and ``chosen``, so
 every decision kind can be tested as plain Python.
 
 Cards (a play, a discard) are picked in the hand itself: the options are the
-legal cards in hand order. Everything else is a one-line menu.
+legal cards in hand order. The discard marks its cards one by one and
+commits them together once confirmed. Everything else is a one-line menu;
+a typed amount is what Enter commits, and a key that does nothing says so.
 """
 
 from __future__ import annotations
@@ -15,6 +17,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from gleek_p2p.rules import (
+    MAX_BID,
+    MAX_RAISE,
+    MAX_STAKE,
     Bid,
     ClaimTiddy,
     Declare,
@@ -38,9 +43,12 @@ from gleek_p2p.rules.cards import RANKS_PER_SUIT
 
 from .words import RANK_PLURALS, SUIT_NAMES, SUIT_SYMBOLS
 
-__all__ = ["Chooser", "Option"]
+__all__ = ["FAR_ABOVE", "Chooser", "Option"]
 
 _SUIT_KEYS = ("s", "h", "d", "c")
+
+FAR_ABOVE = 10
+"""A bid this many pence above the lowest one allowed is asked about once."""
 
 
 @dataclass(frozen=True)
@@ -67,6 +75,13 @@ class Chooser:
         self.options: list[Option]
         self.prompt: str
         self.cursor = 0
+        self.message = ""
+        """Why the last key did nothing, or what it is waiting for (shown under the prompt)."""
+        self.picks = 0
+        """Cards to mark before confirming (the discard), else 0."""
+        self.marked: list[int] = []
+        """Option indices marked so far (the discard)."""
+        self._asked: Event | None = None
         self._build(state)
 
     # ----------------------------------------------------------- building
@@ -83,8 +98,8 @@ class Chooser:
                 opts.append(Option(card_label(c) if c >= 0 else "??", e, keys, slots=(e.slot,)))
             self.options = sorted(opts, key=lambda o: cards[o.slots[0]])
             if isinstance(first, Discard):
-                left = state.variant.discard_count - len(state.discards)
-                self.prompt = f"Discard {left} more card{'s' if left != 1 else ''} face down"
+                self.picks = state.variant.discard_count - len(state.discards)
+                self.prompt = self._discard_prompt()
             elif state.trick_plays:
                 led = card_suit(cards[state.trick_plays[0]])
                 self.prompt = f"Play a card ({SUIT_NAMES[led]} {SUIT_SYMBOLS[led]} led)"
@@ -106,9 +121,11 @@ class Chooser:
                 (self._ruff_option(e, state) for e in self.legal),
                 key=lambda o: (order[type(o.event)], o.number or 0),
             )
+            raises = [o.number for o in self.options if o.number is not None]
+            vie = f"vie (type {min(raises)}-{max(raises)}), " if raises else ""
             self.prompt = (
                 f"The ruff: stake {state.ruff_stake}, you have put {state.ruff_put[self.seat]};"
-                " vie (type 1-5), see or pass"
+                f" {vie}see or pass"
             )
         elif isinstance(first, ShowRuff):
             self.options = []
@@ -129,7 +146,7 @@ class Chooser:
                         Option(f"{kind} of {RANK_PLURALS[rank]}", e, slots=e.slots))
                 else:
                     self.options.append(Option("done declaring", e, ("n",)))
-            self.prompt = "Combinations: declare each gleek or mournival, then done"
+            self.prompt = "Combinations: declare those you want paid, then done"
         elif isinstance(first, NameTrump):
             self.options = []
             for e in self.legal:
@@ -233,8 +250,118 @@ class Chooser:
         return False
 
     def chosen(self) -> Event:
-        """The move under the cursor (what Enter plays)."""
+        """The move under the cursor."""
         return self.options[self.cursor].event
+
+    # ----------------------------------------------------------- one key
+
+    def press(self, key: str) -> tuple[Event, ...]:
+        """Handle one key by name; the moves it commits (usually none or one).
+
+        Enter commits a typed amount if one is typed, else the option under
+        the cursor; an amount out of range, a key that does nothing and a bid
+        far above the lowest one are answered in ``message`` instead.
+        """
+        self.message = ""
+        asked, self._asked = self._asked, None
+        if key in ("left", "up"):
+            self.move(-1)
+        elif key in ("right", "down", "tab"):
+            self.move(1)
+        elif key == "home":
+            self.home()
+        elif key == "end":
+            self.end()
+        elif key == "backspace":
+            self.backspace()
+        elif key == "escape":
+            self.typed = ""
+            if self.picks:
+                self.marked.clear()
+                self.prompt = self._discard_prompt()
+        elif key.isdigit() and len(key) == 1:
+            self._digit_key(key)
+        elif self.picks and key in (" ", "enter"):
+            return self._mark(key == "enter")
+        elif key == "enter":
+            return self._enter(asked)
+        elif len(key) == 1 and self.letter(key):
+            pass
+        else:
+            shown = "Space" if key == " " else key
+            self.message = f"The key {shown} does nothing here; ? lists the keys."
+        return ()
+
+    def _numbers(self) -> dict[int, int]:
+        return {o.number: i for i, o in enumerate(self.options) if o.number is not None}
+
+    def _digit_key(self, d: str) -> None:
+        numbered = self._numbers()
+        if not numbered:
+            self.message = "There is no amount to type here."
+            return
+        self.digit(d)
+        typed = int(self.typed)
+        if typed not in numbered and len(self.typed) >= len(str(max(numbered))):
+            self.message = self._range_reason(typed)
+
+    def _range_reason(self, amount: int) -> str:
+        numbers = self._numbers()
+        low, high = min(numbers), max(numbers)
+        if isinstance(self.options[numbers[low]].event, Bid):
+            return (f"{amount} is not a bid you may make: bids go from {low} to {high}"
+                    f" pence (at most {MAX_BID}).")
+        return (f"{amount} is not a raise you may make: raise by {low} to {high}"
+                f" (a raise is at most {MAX_RAISE}, the stake {MAX_STAKE}).")
+
+    def _enter(self, asked: Event | None) -> tuple[Event, ...]:
+        if self.typed:
+            amount = int(self.typed)
+            index = self._numbers().get(amount)
+            if index is None:
+                self.message = self._range_reason(amount)
+                self.typed = ""
+                return ()
+            self.cursor = index
+        event = self.chosen()
+        if isinstance(event, Bid) and event != asked:
+            low = min(self._numbers())
+            if event.amount >= low + FAR_ABOVE:
+                self._asked = event
+                self.message = (f"Bid {event.amount}, {event.amount - low} above the lowest"
+                                f" ({low})? Enter: yes, any other key: change.")
+                return ()
+        self.typed = ""
+        return (event,)
+
+    # ----------------------------------------------------------- the discard
+
+    def _discard_prompt(self) -> str:
+        n = self.picks
+        if len(self.marked) == n:
+            return f"Discard these {n} face down? Enter: yes · Space: change one"
+        return (f"Mark {n} cards to discard face down: {len(self.marked)} marked"
+                " (Space or Enter marks or unmarks)")
+
+    def _mark(self, enter: bool) -> tuple[Event, ...]:
+        if enter and len(self.marked) == self.picks:
+            events = tuple(self.options[i].event for i in sorted(
+                self.marked, key=lambda i: self.options[i].slots[0]))
+            self.marked.clear()
+            return events
+        if self.cursor in self.marked:
+            self.marked.remove(self.cursor)
+        elif len(self.marked) < self.picks:
+            self.marked.append(self.cursor)
+        else:
+            self.message = (f"{self.picks} cards are marked already: unmark one (Space)"
+                            " or discard them (Enter).")
+        self.prompt = self._discard_prompt()
+        return ()
+
+    def slot_chosen(self, slot: int) -> bool:
+        """Whether ``slot`` is marked to be discarded."""
+        return any(slot in self.options[i].slots for i in self.marked)
 
     def slot_marked(self, slot: int) -> bool:
         """Whether ``slot`` belongs to a legal option (a card that may be picked)."""

@@ -193,9 +193,14 @@ def _declare(event: Declare, after: State, who: Namer) -> str:
         return f"{who.says(event.seat, 'declare')} a {kind}."
     rank = first % RANKS_PER_SUIT
     value = combination_value(rank, len(event.slots))
-    paid = "in all" if after.variant.modern_combinations else "from each"
-    return (f"{who.says(event.seat, 'declare')} a {kind} of {RANK_PLURALS[rank]} "
-            f"({value} pence {paid}).")
+    v = after.variant
+    if not v.modern_combinations:
+        worth = f"{value} pence from each"
+    elif v.score_sheet_combinations:
+        worth = f"{value} points on the score sheet"
+    else:
+        worth = f"{value} pence in all"
+    return f"{who.says(event.seat, 'declare')} a {kind} of {RANK_PLURALS[rank]} ({worth})."
 
 
 def _play(event: Play, before: State, after: State, who: Namer) -> str:

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
+from gleek_p2p.lobby_status import LobbyStatus
 from gleek_p2p.rules import (
     PHASE_NAMES,
     Phase,
@@ -25,9 +26,18 @@ from gleek_p2p.rules import (
     tricks_won,
     variant_name,
 )
+from gleek_p2p.rules.summary import suit_ruff_values
 
 from .choices import Chooser
-from .words import RANK_PLURALS, SUIT_NAMES, SUIT_SYMBOLS, Namer, card_text, card_worth, honours
+from .words import (
+    RANK_PLURALS,
+    SUIT_NAMES,
+    SUIT_SYMBOLS,
+    Namer,
+    card_text,
+    card_worth,
+    honours,
+)
 from .words import pence as _pence
 
 __all__ = [
@@ -54,7 +64,19 @@ TABLE_ROWS = 9
 HAND_ROWS = 4
 CHOICE_ROWS = 2
 LEDGER_WIDTH = 28
+"""The ledger pane's narrowest width (at 80 columns); a wider terminal gives it more."""
 _LABEL = 8
+_LEDGER_LABEL = 8
+_TABLE_NEEDS = 51
+"""Columns the table pane needs before the ledger may take more than its narrowest."""
+
+
+def ledger_width(names: Sequence[str], width: int) -> int:
+    """How wide the ledger pane is at a terminal ``width``: enough for whole names if room."""
+    n = max(1, len(names))
+    longest = max((len(name) for name in names), default=5)
+    wanted = _LEDGER_LABEL + n * (max(longest, 6) + 1)
+    return max(LEDGER_WIDTH, min(wanted, width - _TABLE_NEEDS - 1))
 
 _PHASE_WORDS = {
     Phase.CUT: "the cut",
@@ -88,10 +110,14 @@ class Scene:
     status: str = ""
     log: Sequence[tuple[str, str]] = field(default_factory=list)
     title: str = "Gleek"
+    named: bool = False
+    """Call every seat by its name, the viewer too (a replay from one seat's view)."""
+    lobby: LobbyStatus | None = None
+    """Who is at the table (names, fingerprints) as the lobby last said."""
 
     @property
     def who(self) -> Namer:
-        return Namer(self.names, self.viewer)
+        return Namer(self.names, None if self.named else self.viewer)
 
 
 def phase_words(state: State | None) -> str:
@@ -154,6 +180,27 @@ def _cards(n: int) -> str:
     return f"{n:>2} card " if n == 1 else f"{n:>2} cards"
 
 
+def lobby_lines(status: LobbyStatus) -> list[str]:
+    """Who is at the table and their key fingerprints, while it forms or after."""
+    if status.formed:
+        head = f"Table {status.table!r}: seated."
+    else:
+        others = status.missing
+        head = (f"Table {status.table!r}: waiting for {others} more "
+                f"player{'' if others == 1 else 's'}.")
+    people = sorted([status.me, *status.peers],
+                    key=lambda p: (p.seat is None, p.seat or 0, p is not status.me))
+    lines = [head]
+    for p in people:
+        seat = f"seat {p.seat}  " if p.seat is not None else ""
+        you = " (you)" if p is status.me else ""
+        state = "" if p.connected else "  (link down)"
+        lines.append(f"  {seat}{p.name}{you}  key {p.fingerprint}{state}")
+    if not status.formed and status.port is not None:
+        lines.append(f"Others can join with --peer HOST:{status.port}.")
+    return lines
+
+
 def _pad(lines: list[Fragments], rows: int) -> list[Fragments]:
     return lines[:rows] + [[] for _ in range(rows - len(lines))]
 
@@ -213,20 +260,25 @@ def table_pane(scene: Scene, width: int) -> list[Fragments]:
     s = scene.state
     who = scene.who
     if s is None or s.hand_no < 0:
+        if scene.lobby is not None:
+            return _pad([clip([("", line)], width) for line in lobby_lines(scene.lobby)],
+                        TABLE_ROWS)
         names = ", ".join(who(i) for i in range(len(scene.names))) or "nobody yet"
         return _pad([clip([("", f"At the table: {names}.")], width)], TABLE_ROWS)
     n = s.variant.players
     actor = to_act(s)
     won = tricks_won(s)
-    lines: list[Fragments] = []
+    lines = []
     for seat in range(n):
         mark = "▶ " if seat == actor else "  "
         role = "dealer" if seat == s.dealer else ("eldest" if seat == (s.dealer + 1) % n else "")
         extra = ""
         if s.phase in (Phase.RUFF, Phase.RUFF_SHOW):
             extra = f" ruff: put {s.ruff_put[seat]}" if s.ruff_in[seat] else " ruff: out"
-        text = (f"{mark}{who.short(seat, 8):<8} {_cards(len(s.holding[seat]))}"
-                f" {won[seat]:>2} tricks {role:<6}{extra}")
+        tricks = f"{won[seat]:>2} trick " if won[seat] == 1 else f"{won[seat]:>2} tricks"
+        name_w = max(8, min(16, width - 44))
+        text = (f"{mark}{who.short(seat, name_w):<{name_w}} {_cards(len(s.holding[seat]))}"
+                f" {tricks} {role:<6}{extra}")
         style = "class:turn" if seat == actor else ("class:you" if seat == scene.viewer else "")
         lines.append(clip([(style, text)], width))
     lines.extend(_bidding_lines(s, who, width))
@@ -242,8 +294,10 @@ def _bidding_lines(s: State, namer: Namer, width: int) -> list[Fragments]:
         calls = [f"{who(seat)} {amount or 'pass'}" for seat, amount in s.bids]
         tail = ""
         if s.phase is not Phase.AUCTION:
-            tail = (f" → {who(s.talon_taker)} took the talon at {s.high_bid}"
-                    if s.talon_taker >= 0 else " → the talon is dead")
+            # Once decided, the outcome alone (the calls are in the log and the summary).
+            calls = []
+            tail = (f"{who(s.talon_taker)} took the talon at {s.high_bid}"
+                    if s.talon_taker >= 0 else "everybody passed: the talon is dead")
         if not calls and s.phase is Phase.AUCTION:
             calls = ["no bid yet (13 opens)"]
         lines.append([("class:label", "Auction "), ("", fit("", calls, tail, width - 8))])
@@ -254,8 +308,13 @@ def _bidding_lines(s: State, namer: Namer, width: int) -> list[Fragments]:
                      for seat, kind, stake in s.ruff_log]
             moves += [f"{who(seat)} {who.verb(seat, 'show')} {SUIT_SYMBOLS[suit]}"
                       for seat, suit, _x in s.ruff_shows]
-            tail = f" → {who(s.ruff_winner)} won" if s.ruff_winner >= 0 else ""
-            text = fit(head, moves or ["nobody has spoken"], tail, width - 8)
+            if s.ruff_winner >= 0:
+                shown = [f"{SUIT_SYMBOLS[suit]}" for seat, suit, _x in s.ruff_shows
+                         if seat == s.ruff_winner]
+                text = (f"{who(s.ruff_winner)} won the pot of {ruff_pot(s)}"
+                        + (f" showing {shown[0]}" if shown else "") + f" (stake {s.ruff_stake})")
+            else:
+                text = fit(head, moves or ["nobody has spoken"], "", width - 8)
         else:
             text = "after the auction"
         lines.append([("class:label", "Ruff    "), ("", text)])
@@ -319,7 +378,7 @@ def ledger_pane(scene: Scene, width: int) -> list[Fragments]:
     s = scene.state
     who = scene.who
     n = len(scene.names)
-    label_w = 8
+    label_w = 8 if width > LEDGER_WIDTH else 7
     col = max(4, (width - label_w) // max(1, n))
     head = "pence".ljust(label_w) + "".join(who.short(i, col - 1).rjust(col) for i in range(n))
     lines: list[Fragments] = [clip([("class:label", head)], width)]
@@ -347,15 +406,46 @@ def ledger_pane(scene: Scene, width: int) -> list[Fragments]:
 # ------------------------------------------------------------------ hand
 
 
-def _card_cells(
-    state: State, slots: Sequence[int], chooser: Chooser | None, cell: int
-) -> tuple[Fragments, Fragments, Fragments]:
-    """The cards, their worth and the markers (^ cursor, · may be picked), suit by suit."""
+def _ordered(state: State, slots: Sequence[int]) -> list[int]:
     def key(x: int) -> tuple[int, int]:
         c = _known(state, x)
         return (0, c) if c is not None else (1, x)
 
-    ordered = sorted(slots, key=key)
+    return sorted(slots, key=key)
+
+
+def _cells_width(state: State, ordered: Sequence[int], cell: int) -> int:
+    suits = {card_suit(c) if (c := _known(state, x)) is not None else None for x in ordered}
+    return cell * len(ordered) + max(0, len(suits) - 1)
+
+
+def _split_rows(state: State, ordered: list[int], room: int, cell: int) -> list[list[int]]:
+    """The hand in one row if it fits ``room``, else two, broken between suits if possible."""
+    if _cells_width(state, ordered, cell) <= room:
+        return [ordered]
+    best = len(ordered) // 2
+    for i in range(1, len(ordered)):
+        a, b = _known(state, ordered[i - 1]), _known(state, ordered[i])
+        fits = (_cells_width(state, ordered[:i], cell) <= room
+                and _cells_width(state, ordered[i:], cell) <= room)
+        new_suit = a is not None and b is not None and card_suit(a) != card_suit(b)
+        if fits and new_suit and abs(i - len(ordered) / 2) < abs(best - len(ordered) / 2) + 3:
+            best = i
+            if abs(i - len(ordered) / 2) <= 3:
+                break
+    return [ordered[:best], ordered[best:]]
+
+
+def _card_cells(
+    state: State, slots: Sequence[int], chooser: Chooser | None, cell: int
+) -> tuple[Fragments, Fragments, Fragments]:
+    """The cards, their worth and the markers, suit by suit.
+
+    Markers: ^ the cursor, · a card that may be picked, X a card marked to
+    discard, t a card that came from the talon (the taker's discard).
+    """
+    ordered = list(slots)
+    talon = set(state.talon) if chooser is not None and chooser.picks else set()
     cards_row: Fragments = []
     worth_row: Fragments = []
     mark_row: Fragments = []
@@ -372,13 +462,17 @@ def _card_cells(
         style = _card_style(c)
         if chooser is not None:
             style += " class:legal" if legal else " class:dim"
+        marked = chooser is not None and chooser.slot_chosen(x)
         if x in current:
             style += " class:cursor"
+        elif marked:
+            style += " class:marked"
         cards_row.append((style, card_text(c).rjust(cell - 1)))
         cards_row.append(("", " "))
         worth = "" if c is None else str(card_worth(c, state))
         worth_row.append(("class:worth", worth.rjust(cell - 1) + " "))
-        mark = "^" if x in current else ("·" if legal else "")
+        mark = ("X" if marked else "^" if x in current else "t" if x in talon
+                else "·" if legal else "")
         mark_row.append(("class:mark", mark.rjust(cell - 1) + " "))
     return cards_row, worth_row, mark_row
 
@@ -393,29 +487,74 @@ def hand_pane(scene: Scene, width: int) -> list[Fragments]:
     lines: list[Fragments] = []
     if scene.viewer is None:
         for seat in range(s.variant.players):
-            cards, _w, _m = _card_cells(s, s.holding[seat], None, 4)
+            cards, _w, _m = _card_cells(s, _ordered(s, s.holding[seat]), None, 4)
             lines.append(clip([("class:label", who.short(seat, label - 1).ljust(label)), *cards],
                               width))
     else:
         chooser = scene.chooser
-        cards, worth, marks = _card_cells(s, s.holding[scene.viewer], chooser, 4)
-        lines.append(clip([("class:label", "Hand".ljust(label)), *cards], width))
-        lines.append(clip([("class:label", "worth".ljust(label)), *worth], width))
-        lines.append(clip([("", " " * label), *marks], width))
+        hand_label = who.short(scene.viewer, label - 1) if scene.named else "Hand"
+        ordered = _ordered(s, s.holding[scene.viewer])
+        rows = _split_rows(s, ordered, width - label, 4)
+        if len(rows) == 1:
+            cards, worth, marks = _card_cells(s, ordered, chooser, 4)
+            lines.append(clip([("class:label", hand_label.ljust(label)), *cards], width))
+            lines.append(clip([("class:label", "worth".ljust(label)), *worth], width))
+            lines.append(clip([("", " " * label), *marks], width))
+        else:
+            # Too many cards for a row (the taker before discarding): two rows
+            # of cards and markers, the worth row and talon line give way.
+            for i, row in enumerate(rows):
+                cards, _worth, marks = _card_cells(s, row, chooser, 4)
+                head = hand_label if i == 0 else ""
+                lines.append(clip([("class:label", head.ljust(label)), *cards], width))
+                lines.append(clip([("class:hint", ("t: talon" if i == 0 and chooser
+                                                   and chooser.picks else "").ljust(label)),
+                                   *marks], width))
+            return _pad(lines, HAND_ROWS)
     lines.append(clip(_talon_line(s, scene.viewer, who), width))
     return _pad(lines, HAND_ROWS)
 
 
+def _ruff_line(s: State, viewer: int) -> Fragments:
+    """What showing each suit would be worth in the ruff, for the viewer's hand."""
+    values = suit_ruff_values(c for x in s.holding[viewer] if (c := _known(s, x)) is not None)
+    line: Fragments = [("class:label", "Ruff".ljust(_LABEL))]
+    for suit, value in enumerate(values):
+        line += [(_card_style(suit * 11), SUIT_SYMBOLS[suit]), ("class:total", f" {value:<3}  ")]
+    best = max(values)
+    line.append(("class:hint", f"a suit's ruff value; your best show is {best}"))
+    return line
+
+
+def _unplayed_note(s: State) -> str:
+    """Why the talon's taker holds a card more than the tricks left (it is never played)."""
+    taker = s.talon_taker
+    if taker < 0 or s.phase in (Phase.AUCTION, Phase.DISCARD):
+        return ""
+    n = s.variant.players
+    played = any((s.trick_leader + i) % n == taker for i in range(len(s.trick_plays)))
+    extra = len(s.holding[taker]) - (s.variant.tricks - len(s.tricks) - played)
+    if extra <= 0 or not s.variant.has_tricks:
+        return ""
+    cards = "one card" if extra == 1 else f"{extra} cards"
+    return f"  {cards} more than the tricks: never played"
+
+
 def _talon_line(s: State, viewer: int | None, who: Namer) -> Fragments:
     sees = viewer is None or viewer == s.talon_taker
+    if viewer is not None and s.phase in (Phase.RUFF, Phase.RUFF_SHOW) and s.variant.has_ruff:
+        return _ruff_line(s, viewer)
     if s.discards:
         line: Fragments = [("class:label", "Discard".ljust(_LABEL))]
+        note = _unplayed_note(s)
         if sees:
             for x in s.discards:
                 c = _known(s, x)
                 line += [(_card_style(c), card_text(c)), ("", " ")]
+            line.append(("class:hint", note))
         else:
             line.append(("", f"{who(s.talon_taker)} discarded {len(s.discards)} face down"))
+            line.append(("class:hint", ";" + note[1:] if note else ""))
         return line
     if s.talon and s.talon_taker < 0:
         if viewer is None:
@@ -438,8 +577,13 @@ def choice_pane(scene: Scene, width: int) -> list[Fragments]:
     chooser = scene.chooser
     if chooser is None:
         return _pad([clip([("class:status", scene.status)], width)], CHOICE_ROWS)
-    typed = f"  [typed {chooser.typed}]" if chooser.typed else ""
+    typed = f"  [typed {chooser.typed}, Enter commits it]" if chooser.typed else ""
     prompt = clip([("class:prompt", "▶ " + chooser.prompt + typed)], width)
+    if chooser.message:
+        return [prompt, clip([("class:error", "  " + chooser.message)], width)]
+    if chooser.picks:
+        hint = "←/→ a card, Space/Enter mark it (X), t came from the talon, Esc unmark all"
+        return [prompt, clip([("class:hint", "  " + hint)], width)]
     if chooser.cards:
         hint = "←/→ choose a card (s h d c: suit), Enter to confirm, ? help"
         return [prompt, clip([("class:hint", "  " + hint)], width)]

@@ -137,8 +137,9 @@ class Replay:
         key = (viewer, i)
         if key not in self._said:
             step = self.steps[i]
+            # Every seat by its name: the reader of a replay is none of them.
             self._said[key] = narrate(step.event, self.state(i, viewer, True),
-                                      self.state(i, viewer), self.roster.names, viewer)
+                                      self.state(i, viewer), self.roster.names, None)
         return self._said[key]
 
     def hand_starts(self) -> list[int]:
@@ -150,6 +151,8 @@ class Replay:
         report = self.report
         if report.fair:
             return ["The log verifies: every deal was fair and every move legal."]
+        if report.incomplete:
+            return [f"The log is incomplete: every event checks out, but {report.stopped}."]
         return [v.sentence(self.roster.names) for v in report.violations] or [
             "The log does not verify."]
 
@@ -177,6 +180,7 @@ class ReplayScreen:
             input=input, output=output, color=color,
         )
         self.screen.scene.title = "Gleek replay"
+        self.screen.scene.named = True
         self.show()
 
     def _status(self) -> str:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 from prompt_toolkit.application import Application
 from prompt_toolkit.application.current import set_app
@@ -27,6 +28,7 @@ from prompt_toolkit.input import Input
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from prompt_toolkit.layout import (
     ConditionalContainer,
+    DynamicContainer,
     Float,
     FloatContainer,
     FormattedTextControl,
@@ -47,7 +49,6 @@ from gleek_p2p.text import printable
 from .render import (
     CHOICE_ROWS,
     HAND_ROWS,
-    LEDGER_WIDTH,
     TABLE_ROWS,
     Fragments,
     Scene,
@@ -57,10 +58,29 @@ from .render import (
     header,
     join,
     ledger_pane,
+    ledger_width,
     table_pane,
 )
+from .words import wrap_words
 
-__all__ = ["KEY_NAMES", "STYLE", "TableScreen", "color_wanted", "make_style"]
+__all__ = ["KEY_NAMES", "MIN_SIZE", "STYLE", "Panel", "TableScreen", "color_wanted",
+           "make_style"]
+
+MIN_SIZE = (80, 24)
+"""Columns and rows the table needs; below that the screen says so."""
+
+
+@dataclass
+class Panel:
+    """A box over the table (a hand's summary, the past hands) that stays until a key.
+
+    ``draw(width)`` gives its lines; ``on_key(key)`` handles a key and
+    returns True to stay open (any other key closes it).
+    """
+
+    title: str
+    draw: Callable[[int], list[Fragments]]
+    on_key: Callable[[str], bool] = lambda key: False
 
 STYLE: dict[str, str] = {
     "header": "reverse bold",
@@ -73,6 +93,7 @@ STYLE: dict[str, str] = {
     "legal": "bold",
     "dim": "ansibrightblack",
     "cursor": "reverse",
+    "marked": "underline bold",
     "worth": "ansibrightblack",
     "mark": "bold ansigreen",
     "trump": "ansimagenta",
@@ -110,6 +131,18 @@ def make_style(color: bool) -> Style:
     )
 
 
+def _fit_path(path: str, width: int) -> str:
+    """A path on one line of ``width`` (never wrapped inside a frame): ~ for home, or a pointer."""
+    if len(path) <= width:
+        return path
+    home = os.path.expanduser("~")
+    if home not in ("", "/") and path.startswith(home + os.sep):
+        path = "~" + path[len(home):]
+    if len(path) <= width:
+        return path
+    return "(too long for this box: it is printed when you leave)"[:width]
+
+
 class TableScreen:
     """The application: a ``Scene`` drawn in panes, a log, a status line and overlays."""
 
@@ -128,8 +161,10 @@ class TableScreen:
         self.scene = Scene(None, (), None)
         self.log: list[tuple[str, str]] = []
         self.overlay: str | None = None
-        """None, "help", "leave" or "end"."""
+        """None, "help", "leave", "panel" or "end"."""
         self.end_lines: list[tuple[str, str]] = []
+        self.panel: Panel | None = None
+        self._end_waiting = False
         self._on_key = on_key
         self._on_leave = on_leave
         self._leave_question = leave_question
@@ -137,6 +172,8 @@ class TableScreen:
         self._help = list(help_lines)
         self.color = color_wanted(color)
         self._dump_width: int | None = None
+        self._dump_height: int | None = None
+        self._log_rows = 0
         self.app: Application[None] = Application(
             layout=self._layout(),
             key_bindings=self._keys(),
@@ -159,16 +196,34 @@ class TableScreen:
         except Exception:  # pragma: no cover - an output without a size
             return 80
 
+    def _height(self) -> int:
+        if self._dump_height is not None:
+            return self._dump_height
+        try:
+            return self.app.output.get_size().rows
+        except Exception:  # pragma: no cover - an output without a size
+            return 24
+
+    def too_small(self) -> bool:
+        """Whether the terminal is smaller than ``MIN_SIZE``."""
+        return self._width() < MIN_SIZE[0] or self._height() < MIN_SIZE[1]
+
     def _pane(self, draw: Callable[[Scene, int], list[Fragments]], width: Callable[[], int]
               ) -> Callable[[], Fragments]:
         return lambda: join(draw(self.scene, width()))
 
     def _layout(self) -> Layout:
         full = self._width
-        left = lambda: max(20, full() - LEDGER_WIDTH - 1)  # noqa: E731
+
+        def ledger() -> int:
+            return ledger_width(self.scene.names, full())
+
+        def left() -> int:
+            return max(20, full() - ledger() - 1)
+
         log_control = FormattedTextControl(
             self._log_text,
-            get_cursor_position=lambda: Point(0, max(0, len(self.log) - 1)),
+            get_cursor_position=lambda: Point(0, max(0, self._log_rows - 1)),
             show_cursor=False,
         )
         body = HSplit([
@@ -177,9 +232,8 @@ class TableScreen:
                 Window(FormattedTextControl(self._pane(table_pane, left)),
                        height=TABLE_ROWS),
                 Window(width=1, char="│", style="class:hint"),
-                Window(FormattedTextControl(
-                    self._pane(ledger_pane, lambda: LEDGER_WIDTH)),
-                    width=LEDGER_WIDTH, height=TABLE_ROWS),
+                Window(FormattedTextControl(self._pane(ledger_pane, ledger)),
+                       width=lambda: Dimension.exact(ledger()), height=TABLE_ROWS),
             ]),
             Window(FormattedTextControl(self._pane(hand_pane, full)), height=HAND_ROWS),
             Window(FormattedTextControl(self._pane(choice_pane, full)), height=CHOICE_ROWS),
@@ -188,19 +242,38 @@ class TableScreen:
         ])
         overlay = Frame(
             Window(FormattedTextControl(self._overlay_text), wrap_lines=True,
-                   width=Dimension(max=74)),
+                   width=lambda: Dimension(max=max(20, min(100, self._width() - 4)))),
             title=self._overlay_title,
             style="class:overlay",
         )
-        return Layout(FloatContainer(
+        table = FloatContainer(
             content=body,
             floats=[Float(ConditionalContainer(
                 overlay, filter=Condition(lambda: self.overlay is not None)))],
-        ))
+        )
+        small = Window(FormattedTextControl(self._small_text), wrap_lines=True)
+        return Layout(DynamicContainer(lambda: small if self.too_small() else table))
+
+    def _overlay_inner(self) -> int:
+        """Columns inside an overlay's frame."""
+        return max(20, min(100, self._width() - 4)) - 2
+
+    def _small_text(self) -> Fragments:
+        width, height = MIN_SIZE
+        text = (f"The table needs a terminal of at least {width}x{height}; this one is "
+                f"{self._width()}x{self._height()}. Make it larger (q leaves).")
+        return [("class:error", "\n".join(wrap_words(text, self._width() - 1, "")))]
 
     def _log_text(self) -> Fragments:
-        # The log pane shows what peers said (reasons, names): never a raw control character.
-        return join([[(style or "class:event", printable(text))] for style, text in self.log])
+        # Wrapped here on words (the window would break words at its edge). The pane
+        # shows what peers said (reasons, names): never a raw control character.
+        width = self._width()
+        lines: list[Fragments] = []
+        for style, text in self.log[-500:]:
+            lines.extend([[(style or "class:event", row)]
+                          for row in wrap_words(printable(text), width - 1)])
+        self._log_rows = len(lines)
+        return join(lines)
 
     def _status_line(self) -> Fragments:
         width = self._width()
@@ -212,6 +285,8 @@ class TableScreen:
                      width)
 
     def _overlay_title(self) -> str:
+        if self.overlay == "panel" and self.panel is not None:
+            return self.panel.title
         return {"help": "Keys", "leave": "Leave?", "end": "The end"}.get(self.overlay or "", "")
 
     def _overlay_text(self) -> Fragments:
@@ -221,7 +296,12 @@ class TableScreen:
             return join([[("", self._leave_question())], [("", "")],
                          [("class:prompt", "y: leave   n or Esc: stay")]])
         if self.overlay == "end":
-            return join([[(style, printable(text))] for style, text in self.end_lines])
+            inner = self._overlay_inner()
+            return join([[(style, _fit_path(printable(text), inner) if style == "class:path"
+                           else "\n".join(wrap_words(printable(text), inner)))]
+                         for style, text in self.end_lines])
+        if self.overlay == "panel" and self.panel is not None:
+            return join(self.panel.draw(self._overlay_inner()))
         return []
 
     # ---------------------------------------------------------- keys
@@ -252,12 +332,15 @@ class TableScreen:
             return
         if self.overlay == "help":
             self.overlay = None
+        elif self.overlay == "panel" and key not in ("q", "Q", "c-c"):
+            if self.panel is None or not self.panel.on_key(key):
+                self.close_panel()
         elif self.overlay == "leave":
             if key in ("y", "Y"):
                 self.overlay = None
                 self._on_leave()
             elif key in ("n", "N", "escape", "q"):
-                self.overlay = None
+                self.overlay = "panel" if self.panel is not None else None
         elif key == "?":
             self.overlay = "help"
         elif key in ("q", "Q", "c-c"):
@@ -276,9 +359,27 @@ class TableScreen:
         self.app.invalidate()
 
     def show_end(self, lines: Sequence[tuple[str, str]]) -> None:
-        """Show the end box; the next key closes the application."""
+        """Show the end box (after an open panel is closed); the next key closes the application."""
         self.end_lines = [*lines, ("", ""), ("class:prompt", "Press any key to leave.")]
-        self.overlay = "end"
+        if self.overlay == "panel":
+            self._end_waiting = True
+        else:
+            self.overlay = "end"
+        self.app.invalidate()
+
+    def show_panel(self, panel: Panel) -> None:
+        """Open ``panel`` over the table (replacing another panel, not the end box)."""
+        if self.overlay == "end":
+            return
+        self.panel = panel
+        self.overlay = "panel"
+        self.app.invalidate()
+
+    def close_panel(self) -> None:
+        """Close the open panel; the end box follows if the session ended meanwhile."""
+        self.panel = None
+        self.overlay = "end" if self._end_waiting else None
+        self._end_waiting = False
         self.app.invalidate()
 
     def close(self) -> None:
@@ -294,6 +395,7 @@ class TableScreen:
         """The screen as plain text at ``width`` x ``height``, drawn by the real layout."""
         screen = Screen()
         self._dump_width = width
+        self._dump_height = height
         # Controls cache their text per render; a dump is a render of its own.
         self.app.render_counter += 1
         try:
@@ -303,6 +405,7 @@ class TableScreen:
                 screen.draw_all_floats()
         finally:
             self._dump_width = None
+            self._dump_height = None
         rows = []
         for y in range(height):
             line = screen.data_buffer[y]

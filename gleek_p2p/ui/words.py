@@ -9,10 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from gleek_p2p.report import pence
-from gleek_p2p.rules import Rank, State, card_label
-from gleek_p2p.rules.cards import RANKS_PER_SUIT
+from gleek_p2p.rules import State, card_label
 from gleek_p2p.rules.scoring import TIB, TOM, card_points, ruff_points
+from gleek_p2p.rules.summary import honour_takers, tib_card, tiddy_card, tom_card
 
 __all__ = [
     "RANK_PLURALS",
@@ -23,9 +22,11 @@ __all__ = [
     "card_worth",
     "honours",
     "pence",
+    "plural",
     "tib_card",
     "tiddy_card",
     "tom_card",
+    "wrap_words",
 ]
 
 SUIT_SYMBOLS = ("♠", "♥", "♦", "♣")
@@ -73,30 +74,23 @@ class Namer:
         return name if len(name) <= width else name[: width - 1] + "…"
 
 
+def pence(halfpence: int, signed: bool = False) -> str:
+    """13 -> '6½', 1 -> '½' (not '0½'), -4 -> '-2'; with ``signed`` a '+' on gains."""
+    sign = "-" if halfpence < 0 else ("+" if signed and halfpence > 0 else "")
+    whole, half = divmod(abs(halfpence), 2)
+    if whole == 0 and half:
+        return f"{sign}½"
+    return f"{sign}{whole}{'½' if half else ''}"
+
+
+def plural(count: int, one: str, many: str | None = None) -> str:
+    """"1 trick", "2 tricks": the count with its noun agreed."""
+    return f"{count} {one if count == 1 else (many or one + 's')}"
+
+
 def card_text(c: int | None) -> str:
     """A card label, or ``??`` for a card this screen may not see."""
     return "??" if c is None or c < 0 else card_label(c)
-
-
-def tib_card(state: State) -> int | None:
-    """The Ace of trump when it is Tib (not under whist ranking or Kiss)."""
-    if not state.trump_named or state.trump is None or state.variant.whist_ranking:
-        return None
-    return state.trump * RANKS_PER_SUIT + Rank.ACE
-
-
-def tom_card(state: State) -> int | None:
-    """The Knave of trump."""
-    if not state.trump_named or state.trump is None:
-        return None
-    return state.trump * RANKS_PER_SUIT + Rank.JACK
-
-
-def tiddy_card(state: State) -> int | None:
-    """The Four of trump, when the pack has Fours."""
-    if not state.trump_named or state.trump is None or not state.variant.has_fours:
-        return None
-    return state.trump * RANKS_PER_SUIT + Rank.FOUR
 
 
 def card_worth(c: int, state: State) -> int:
@@ -113,14 +107,20 @@ def card_worth(c: int, state: State) -> int:
 
 def honours(state: State) -> dict[str, int | None]:
     """Who took Tib, Tom and Tiddy this hand (Tiddy: claimed or captured)."""
-    out: dict[str, int | None] = {"Tib": None, "Tom": None, "Tiddy": None}
-    wanted = {"Tib": tib_card(state), "Tom": tom_card(state), "Tiddy": tiddy_card(state)}
-    for _leader, plays, winner in state.tricks:
-        for slot in plays:
-            c = state.cards[slot]
-            for name, honour in wanted.items():
-                if honour is not None and c == honour:
-                    out[name] = winner
-    if state.tiddy_claimant >= 0:
-        out["Tiddy"] = state.tiddy_claimant
-    return out
+    return honour_takers(state)
+
+
+def wrap_words(text: str, width: int, indent: str = "  ") -> list[str]:
+    """``text`` broken between words into lines of at most ``width`` characters."""
+    lines: list[str] = []
+    current = ""
+    for word in text.split(" "):
+        candidate = f"{current} {word}" if current else word
+        if len(candidate) <= width or not current:
+            current = candidate
+        else:
+            lines.append(current)
+            current = indent + word
+    if current:
+        lines.append(current)
+    return lines

@@ -28,15 +28,17 @@ async def dial_with(
     name: str,
     version: int = PROTOCOL_VERSION,
     variant: str = "standard",
+    identity: Identity | None = None,
 ) -> None:
-    """Dial ``address`` as a new peer; ProtocolError carries the refusal reason.
+    """Dial ``address`` as a new peer (a fresh key unless ``identity``); ProtocolError
+    carries the refusal reason.
 
     Returns only if the peer let us in (then the connection is closed again).
     """
     v = VARIANTS[variant]
     offer = Offer(version, table, tuple(v.to_wire()), v.players, name, 0)
     conn = await connect(
-        address[0], address[1], identity=Identity.generate(os.urandom(32)), offer=offer,
+        address[0], address[1], identity=identity or Identity.generate(os.urandom(32)), offer=offer,
         nonce_commit=nonce_commitment(os.urandom(32)), limits=Limits(handshake_timeout=5.0),
     )
     await conn.close("just looking")

@@ -15,11 +15,13 @@ from gleek_p2p.deck import Keys, SeedReveal
 from gleek_p2p.deck.group import scalar_from_wide
 from gleek_p2p.log.envelope import Envelope, sign_envelope
 from gleek_p2p.rules import (
+    VARIANTS,
     Bid,
     EndDeclare,
     Phase,
     Play,
     ShowRuff,
+    Variant,
     card_rank,
     card_suit,
     legal_actions,
@@ -31,6 +33,8 @@ from gleek_p2p.table.session import Stage, Table
 from .forge import Result, act_envelope, run_session, sign_as
 
 CHEATER = 1
+FIRST_RULINGS = VARIANTS["standard"].first_rulings()
+"""Declaring was compulsory under the first rulings: only there is hiding a gleek a cheat."""
 
 
 def _revoke(table: Table, honest: Envelope | None, index: int) -> Envelope | None:
@@ -150,29 +154,33 @@ class Scenario:
     """A named cheat, and how the honest seats must answer it."""
 
     name: str
-    play: Callable[[bytes], Result]
+    play: Callable[[bytes, Variant], Result]
     blamed: int | None
     caught: str  # "at once", "in the audit", or "rejected" (not provable)
+    variant: Variant = VARIANTS["standard"]
+    """The game it is played in (a hidden combination is a cheat only under the first rulings)."""
 
-    def run(self, tries: int = 40) -> Result:
+    def run(self, tries: int = 40, variant: Variant | None = None) -> Result:
         """Play seeds until the cheat happened and the honest seats reacted."""
         for attempt in range(tries):
-            result = self.play(f"{self.name}-{attempt}".encode())
+            result = self.play(f"{self.name}-{attempt}".encode(),
+                               self.variant if variant is None else variant)
             if result.errors or any(t.verdict for t in result.tables):
                 return result
         raise AssertionError(f"scenario {self.name} never found a chance to cheat")
 
 
 def _with(tamper: Callable[..., Envelope | None] | None = None,
-          inject: Callable[..., Envelope | None] | None = None) -> Callable[[bytes], Result]:
-    def play(seed: bytes) -> Result:
-        return run_session(tamper, inject=inject, cheater=CHEATER, seed=seed)
+          inject: Callable[..., Envelope | None] | None = None
+          ) -> Callable[[bytes, Variant], Result]:
+    def play(seed: bytes, variant: Variant) -> Result:
+        return run_session(tamper, inject=inject, cheater=CHEATER, seed=seed, variant=variant)
     return play
 
 
-def _equivocation(seed: bytes) -> Result:
+def _equivocation(seed: bytes, variant: Variant) -> Result:
     eq = _Equivocate()
-    return run_session(eq.tamper, inject=eq.inject, cheater=CHEATER, seed=seed)
+    return run_session(eq.tamper, inject=eq.inject, cheater=CHEATER, seed=seed, variant=variant)
 
 
 SCENARIOS = {
@@ -180,7 +188,8 @@ SCENARIOS = {
     for s in (
         Scenario("revoke", _with(_revoke), CHEATER, "in the audit"),
         Scenario("false-ruff", _with(_false_ruff), CHEATER, "in the audit"),
-        Scenario("hidden-combination", _with(_hidden_combination), CHEATER, "in the audit"),
+        Scenario("hidden-combination", _with(_hidden_combination), CHEATER, "in the audit",
+                 FIRST_RULINGS),
         Scenario("illegal-bid", _with(_illegal_bid), CHEATER, "at once"),
         Scenario("bad-seed", _with(_bad_seed), CHEATER, "at once"),
         Scenario("wrong-deal-key", _with(_wrong_deal_key), CHEATER, "in the audit"),

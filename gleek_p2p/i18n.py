@@ -1,0 +1,131 @@
+"""The player's language: gettext catalogs for the words a person reads.
+
+Catalogs live in ``gleek_p2p/locale/<lang>/LC_MESSAGES/gleek.po`` (edited
+with Babel: see docs/translations.md) next to their compiled ``.mo``, which
+are committed so a plain ``pip install`` carries them and the runtime needs
+only the standard library's ``gettext``.
+
+The language comes from ``--lang`` if given, else from the first of
+``LC_ALL``, ``LC_MESSAGES``, ``LANG`` that is set (the POSIX order); anything
+we have no catalog for means English. Machine outputs (``--json``, the wire,
+the bot protocol) never go through here.
+
+Use ``_("...")`` at the moment a sentence is shown (it follows the language
+chosen at that moment), ``ngettext(singular, plural, n)`` for counts, and
+``N_("...")`` to mark a module-level constant that is translated later.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gettext
+import os
+from collections.abc import Mapping
+from pathlib import Path
+
+DOMAIN = "gleek"
+SOURCE_LANGUAGE = "en"
+LANGUAGES = ("en", "fr", "it", "pt", "nl")
+"""Every language the player may choose; English is the source and the fallback."""
+
+LOCALE_DIR = Path(__file__).parent / "locale"
+ENV_VARIABLES = ("LC_ALL", "LC_MESSAGES", "LANG")
+
+_translation: gettext.NullTranslations = gettext.NullTranslations()
+_language = SOURCE_LANGUAGE
+
+
+def normalize(code: str | None) -> str | None:
+    """``'fr_BE.UTF-8'`` -> ``'fr'``; None for a language we have no catalog for.
+
+    ``C`` and ``POSIX`` are the portable locale: English.
+    """
+    if not code:
+        return None
+    base = code.split(".", 1)[0].split("@", 1)[0].replace("-", "_").split("_", 1)[0]
+    base = base.strip().lower()
+    if base in ("c", "posix"):
+        return SOURCE_LANGUAGE
+    return base if base in LANGUAGES else None
+
+
+def choose_language(override: str | None = None,
+                    environ: Mapping[str, str] | None = None) -> str:
+    """The language to speak: ``override`` (``--lang``), else the locale, else English.
+
+    Like POSIX, the first locale variable that is set decides: a set but
+    unknown ``LC_ALL`` means English even if ``LANG`` names a language we
+    have (the person asked for that locale, and we cannot speak it).
+    """
+    if override:
+        return normalize(override) or SOURCE_LANGUAGE
+    env = os.environ if environ is None else environ
+    for name in ENV_VARIABLES:
+        value = env.get(name)
+        if value:
+            return normalize(value) or SOURCE_LANGUAGE
+    return SOURCE_LANGUAGE
+
+
+def translation(language: str) -> gettext.NullTranslations:
+    """The catalog of ``language`` (English: the messages as written)."""
+    if language == SOURCE_LANGUAGE:
+        return gettext.NullTranslations()
+    return gettext.translation(DOMAIN, localedir=LOCALE_DIR, languages=[language],
+                               fallback=True)
+
+
+def set_language(override: str | None = None,
+                 environ: Mapping[str, str] | None = None) -> str:
+    """Choose the language (see ``choose_language``) for every message from now on."""
+    global _translation, _language
+    _language = choose_language(override, environ)
+    _translation = translation(_language)
+    return _language
+
+
+def current_language() -> str:
+    """The language messages are shown in now."""
+    return _language
+
+
+def _(message: str) -> str:
+    """``message`` in the chosen language."""
+    return _translation.gettext(message)
+
+
+def ngettext(singular: str, plural: str, n: int) -> str:
+    """The form of a counted message that fits ``n`` in the chosen language."""
+    return _translation.ngettext(singular, plural, n)
+
+
+def N_(message: str) -> str:
+    """Mark ``message`` for the catalog without translating it (translate where shown)."""
+    return message
+
+
+ARGPARSE_MESSAGES = (
+    N_("usage: "),
+    N_("options"),
+    N_("positional arguments"),
+    N_("show this help message and exit"),
+    N_("%(prog)s: error: %(message)s\n"),
+    N_("argument %(argument_name)s: %(message)s"),
+    N_("the following arguments are required: %s"),
+    N_("unrecognized arguments: %s"),
+    N_("invalid choice: %(value)r (choose from %(choices)s)"),
+    N_("invalid %(type)s value: %(value)r"),
+    N_("expected one argument"),
+)
+"""What argparse itself says to a person (usage, help headings, errors)."""
+
+
+def translate_argparse() -> None:
+    """Let argparse's own words follow the chosen language too.
+
+    argparse looks each of its messages up through the module-level names
+    ``_`` and ``ngettext`` at the moment it shows them; pointing those at our
+    catalog is the only hook it offers. In English the words are unchanged.
+    """
+    argparse._ = _  # type: ignore[attr-defined]
+    argparse.ngettext = ngettext  # type: ignore[attr-defined]

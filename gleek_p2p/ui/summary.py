@@ -1,0 +1,151 @@
+"""The hand-end summary and the session's past hands, as formatted lines.
+
+Every number comes from ``gleek_p2p.rules.summary.hand_summary``; this
+module only lays it out (a column per seat) and words it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from gleek_p2p.rules import State
+from gleek_p2p.rules.summary import HandSummary, hand_summary
+
+from .render import Fragments
+from .words import (
+    RANK_PLURALS,
+    SUIT_NAMES,
+    SUIT_SYMBOLS,
+    Namer,
+    card_text,
+    pence,
+    plural,
+    wrap_words,
+)
+
+__all__ = ["history_lines", "summary_lines"]
+
+_LABEL = 14
+_PHASE_LABELS = {"tiddy": "Tiddy", "auction": "auction", "ruff": "ruff",
+                 "combinations": "combinations", "tricks": "tricks"}
+
+
+def _columns(who: Namer, n: int, width: int) -> int:
+    return max(6, min(14, (width - _LABEL) // max(1, n)))
+
+
+def _row(label: str, cells: Sequence[str], col: int, style: str = "") -> Fragments:
+    return [("class:label", label.ljust(_LABEL)[:_LABEL]),
+            (style, "".join(c.rjust(col) for c in cells))]
+
+
+def _names_row(who: Namer, n: int, col: int, head: str = "") -> Fragments:
+    return _row(head, [who.short(s, col - 1) for s in range(n)], col, "class:label")
+
+
+def summary_lines(state: State, names: Sequence[str], viewer: int | None,
+                  width: int) -> list[Fragments]:
+    """The summary of the hand that ``state`` (at the end of a hand) has just finished."""
+    s = hand_summary(state)
+    who = Namer(names, viewer)
+    n = len(s.net)
+    col = _columns(who, n, width)
+    lines: list[Fragments] = [[("class:prompt",
+                                f"Hand {s.hand + 1} of {s.hands}: "
+                                f"{who.subject(s.dealer)} dealt.")]]
+    lines.append(_names_row(who, n, col, "in pence"))
+    for phase, row in s.phases:
+        lines.append(_row(_PHASE_LABELS[phase], [pence(v) for v in row], col))
+    lines.append(_row("this hand", [pence(v, True) for v in s.net], col, "class:total"))
+    lines.append(_row("session", [pence(v, True) for v in s.totals], col, "class:total"))
+    if s.trick_points and any(s.tricks_won):
+        lines.append(_row("tricks won", [str(x) for x in s.tricks_won], col))
+        lines.append(_row("trick points", [str(x) for x in s.trick_points], col))
+    lines.extend([[("", text)] for text in _story(s, state, who)])
+    return [_wrap_fragment(line, width) for line in lines]
+
+
+def _story(s: HandSummary, state: State, who: Namer) -> list[str]:
+    out: list[str] = []
+    if state.variant.has_auction:
+        if s.auction is None:
+            out.append("Auction: everybody passed; the talon was dead.")
+        else:
+            taker, bid = s.auction
+            out.append(f"Auction: {who(taker)} took the talon for {plural(bid, 'penny', 'pence')}"
+                       f" (paid to the others).")
+    if s.ruff is not None:
+        winner, pot, suit = s.ruff
+        shown = f" showing {SUIT_NAMES[suit]} {SUIT_SYMBOLS[suit]}" if suit is not None else ""
+        out.append(f"Ruff: {who(winner)} won the pot of {plural(pot, 'penny', 'pence')}{shown}.")
+    if s.declarations:
+        combos = []
+        for seat, slots in s.declarations:
+            c = state.cards[slots[0]]
+            kind = "mournival" if len(slots) == 4 else "gleek"
+            combos.append(f"a {kind} of {RANK_PLURALS[c % 11] if c >= 0 else '?'}"
+                          f" ({who(seat)})")
+        out.append("Combinations: " + ", ".join(combos) + ".")
+    if s.trump_named:
+        trump = ("Kiss (no trump)" if s.trump is None
+                 else f"{SUIT_NAMES[s.trump]} {SUIT_SYMBOLS[s.trump]}")
+        honours = ", ".join(f"{h} {who(seat) if seat is not None else 'not in play'}"
+                            for h, seat in s.honours)
+        out.append(f"Trump: {trump}." + (f" {honours}." if s.trump is not None else ""))
+    if s.last_trick is not None:
+        leader, plays, winner = s.last_trick
+        n = len(s.net)
+        cards = ", ".join(f"{who((leader + i) % n)} {card_text(state.cards[x])}"
+                          for i, x in enumerate(plays))
+        count = len(state.tricks)
+        out.append(f"Trick {count}: {cards}; {who(winner)} took it and the last trick's"
+                   f" {s.last_trick_bonus} points.")
+    return out
+
+
+def _wrap_fragment(line: Fragments, width: int) -> Fragments:
+    """A plain line wrapped on words to ``width`` (tables are narrower already)."""
+    text = "".join(f[1] for f in line)
+    if len(text) <= width or len(line) != 1:
+        return line
+    style = line[0][0]
+    return [(style, "\n".join(wrap_words(text, width)))]
+
+
+def history_lines(states: Sequence[State], names: Sequence[str], viewer: int | None,
+                  width: int, selected: int) -> list[Fragments]:
+    """Every finished hand's result and the running totals, with a bar chart of the totals.
+
+    ``states`` holds the state at the end of each finished hand; ``selected``
+    is the hand under the cursor (Enter opens its summary).
+    """
+    who = Namer(names, viewer)
+    n = len(names)
+    col = max(6, min(12, (width - 8 - 2) // max(1, 2 * n)))
+    names_row = "".join(who.short(s, col - 1).rjust(col) for s in range(n))
+    groups: Fragments = [("class:label", " " * 8 + "the hand".rjust(n * col) + "  "
+                          + "the session".rjust(n * col))]
+    head: Fragments = [("class:label", "hand".ljust(8) + names_row + "  " + names_row)]
+    lines: list[Fragments] = [[("class:prompt", "The session so far, in pence "
+                                "(↑/↓ a hand, Enter its summary, Esc close)")], groups, head]
+    summaries = [hand_summary(s) for s in states]
+    for i, s in enumerate(summaries):
+        style = "class:cursor" if i == selected else ""
+        text = f"{s.hand + 1:>3}     " + "".join(pence(v, True).rjust(col) for v in s.net)
+        text += "  " + "".join(pence(v, True).rjust(col) for v in s.totals)
+        lines.append([(style, text)])
+    if not summaries:
+        lines.append([("", "No hand has finished yet.")])
+        return lines
+    lines.append([("", "")])
+    totals = summaries[-1].totals
+    scale = max(1, *(abs(t) for t in totals))
+    bar_room = max(4, (width - _LABEL - 10) // 2)
+    for seat, total in enumerate(totals):
+        length = round(abs(total) * bar_room / scale)
+        left = ("█" * length).rjust(bar_room) if total < 0 else " " * bar_room
+        right = ("█" * length).ljust(bar_room) if total > 0 else " " * bar_room
+        lines.append([("class:label", who.short(seat, _LABEL - 1).ljust(_LABEL)),
+                      ("class:card.red", left), ("class:hint", "│"),
+                      ("class:total", right), ("", " " + pence(total, True))])
+    return lines

@@ -1,0 +1,388 @@
+"""The player's language: selection from the locale and --lang, and the catalogs."""
+
+from __future__ import annotations
+
+import ast
+import re
+import string
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from babel.messages.catalog import Catalog
+from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
+from babel.messages.frontend import parse_mapping_cfg
+from babel.messages.mofile import read_mo
+from babel.messages.pofile import read_po
+
+from gleek_p2p import i18n
+from gleek_p2p.cli import _lang_option
+
+
+@pytest.fixture(autouse=True)
+def _english_afterwards() -> Iterator[None]:
+    yield
+    i18n.set_language("en")
+
+
+@pytest.mark.parametrize(
+    ("environ", "expected"),
+    [
+        ({}, "en"),
+        ({"LANG": "fr_FR.UTF-8"}, "fr"),
+        ({"LANG": "it_IT"}, "it"),
+        ({"LANG": "pt_BR.UTF-8"}, "pt"),
+        ({"LANG": "nl_BE.UTF-8@euro"}, "nl"),
+        ({"LC_MESSAGES": "nl_NL.UTF-8", "LANG": "fr_FR.UTF-8"}, "nl"),
+        ({"LC_ALL": "it_IT.UTF-8", "LC_MESSAGES": "nl_NL", "LANG": "fr_FR"}, "it"),
+        ({"LC_ALL": "", "LANG": "pt_PT.UTF-8"}, "pt"),
+        ({"LANG": "C.UTF-8"}, "en"),
+        ({"LANG": "POSIX"}, "en"),
+        ({"LANG": "de_DE.UTF-8"}, "en"),
+        # The first variable set decides, as in POSIX: an unknown LC_ALL is English.
+        ({"LC_ALL": "de_DE.UTF-8", "LANG": "fr_FR.UTF-8"}, "en"),
+        ({"LANG": "garbage-!"}, "en"),
+    ],
+)
+def test_language_from_the_locale(environ: dict[str, str], expected: str) -> None:
+    assert i18n.choose_language(None, environ) == expected
+
+
+@pytest.mark.parametrize(
+    ("override", "expected"),
+    [("fr", "fr"), ("pt_BR", "pt"), ("NL", "nl"), ("it-IT", "it"), ("en", "en"),
+     ("xx", "en"), ("de", "en")],
+)
+def test_lang_option_overrides_the_locale(override: str, expected: str) -> None:
+    assert i18n.choose_language(override, {"LC_ALL": "fr_FR.UTF-8"}) == expected
+
+
+def test_lang_option_is_read_before_the_full_parse() -> None:
+    assert _lang_option(["--lang", "it", "verify", "x.log"]) == "it"
+    assert _lang_option(["--lang=nl", "replay", "x.log"]) == "nl"
+    assert _lang_option(["verify", "x.log", "--json"]) is None
+    assert _lang_option(["-h"]) is None
+    assert _lang_option(["verify", "--lang"]) is None
+
+
+def test_a_lang_without_a_value_is_one_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    from gleek_p2p.cli import main
+
+    with pytest.raises(SystemExit) as exited:
+        main(["--lang"])
+    assert exited.value.code == 2
+    assert capsys.readouterr().err.count("error:") == 1
+def test_set_language_switches_every_later_message() -> None:
+    assert i18n.set_language(None, {"LANG": "de_DE"}) == "en"
+    assert i18n.current_language() == "en"
+    assert i18n._("Interrupted.") == "Interrupted."
+    assert i18n.set_language("fr", {}) == "fr"
+    assert i18n._("Interrupted.") != "Interrupted."
+
+
+# ------------------------------------------------------------------ catalogs
+
+ROOT = Path(__file__).resolve().parents[1]
+TRANSLATED = [lang for lang in i18n.LANGUAGES if lang != i18n.SOURCE_LANGUAGE]
+WRAPPED_MODULES = ["cli.py", "commands.py", "peer_commands.py", "report.py", "lobby.py",
+                   "peer.py", "rules_summary.py", "simulate.py", "bots/registry.py"]
+"""Modules whose every shown sentence goes through the catalog."""
+
+
+def _po(lang: str) -> Catalog:
+    with open(i18n.LOCALE_DIR / lang / "LC_MESSAGES" / f"{i18n.DOMAIN}.po", "rb") as fh:
+        return read_po(fh, locale=lang)
+
+
+def _ids(catalog: Catalog) -> set[str]:
+    return {m.id[0] if isinstance(m.id, tuple) else m.id for m in catalog if m.id}
+
+
+def _extracted() -> set[str]:
+    with open(ROOT / "babel.cfg") as fh:
+        method_map, options_map = parse_mapping_cfg(fh)
+    out: set[str] = set()
+    for _file, _line, message, _comments, _context in extract_from_dir(
+        ROOT, method_map, options_map, keywords=DEFAULT_KEYWORDS
+    ):
+        out.add(message[0] if isinstance(message, tuple) else message)
+    return out
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_catalog_translates_every_message(lang: str) -> None:
+    catalog = _po(lang)
+    missing = []
+    for message in catalog:
+        if not message.id:
+            continue
+        strings = message.string if isinstance(message.string, tuple) else (message.string,)
+        if not all(strings) or "fuzzy" in message.flags:
+            missing.append(message.id)
+    assert missing == [], f"{lang}: untranslated or fuzzy: {missing}"
+
+
+def _fields(text: str) -> set[str]:
+    """The {named} fields, and the %(named)s / %s fields of argparse's messages."""
+    if re.search(r"%(\(\w+\))?[sdr]", text):
+        return set(re.findall(r"%(?:\((\w+)\))?[sdr]", text))
+    return {name for _lit, name, _spec, _conv in string.Formatter().parse(text) if name}
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_translations_keep_every_placeholder(lang: str) -> None:
+    """A translation that drops or misspells {name} would raise or lie at run time."""
+    for message in _po(lang):
+        if not message.id:
+            continue
+        ids = message.id if isinstance(message.id, tuple) else (message.id,)
+        strings = message.string if isinstance(message.string, tuple) else (message.string,)
+        wanted = set().union(*(_fields(i) for i in ids))
+        for text in strings:
+            # A singular form may leave out the count ("un pli"), never another field.
+            assert _fields(text) <= wanted and wanted - _fields(text) <= {"n"}, (lang, text)
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_compiled_catalog_matches_its_source(lang: str) -> None:
+    """The committed .mo is what `pybabel compile` makes of the committed .po."""
+    mo_path = i18n.LOCALE_DIR / lang / "LC_MESSAGES" / f"{i18n.DOMAIN}.mo"
+    with open(mo_path, "rb") as fh:
+        compiled = read_mo(fh)
+    source = _po(lang)
+
+    def pairs(catalog: Catalog) -> dict[object, object]:
+        def key(value: object) -> object:
+            return tuple(value) if isinstance(value, (list, tuple)) else value
+
+        return {key(m.id): key(m.string) for m in catalog if m.id and m.string}
+
+    assert pairs(compiled) == pairs(source), f"run pybabel compile for {lang}"
+    assert compiled.plural_forms == source.plural_forms
+
+
+def test_every_language_has_a_catalog_and_nothing_else_does() -> None:
+    found = {p.parent.parent.name for p in i18n.LOCALE_DIR.glob("*/LC_MESSAGES/*.po")}
+    assert found == set(TRANSLATED)
+
+
+def test_template_and_catalogs_hold_every_marked_message() -> None:
+    """Fails when code marks a message that `pybabel extract` + `update` did not bring in."""
+    extracted = _extracted()
+    with open(i18n.LOCALE_DIR / f"{i18n.DOMAIN}.pot", "rb") as fh:
+        template = _ids(read_po(fh))
+    assert extracted - template == set(), "run pybabel extract"
+    assert template - extracted == set(), "stale template: run pybabel extract"
+    for lang in TRANSLATED:
+        assert _ids(_po(lang)) == template, f"run pybabel update for {lang}"
+
+
+SHOWING_CALLS = {"print", "_say", "notes", "note", "_note", "write", "append", "GleekError",
+                 "Outcome", "extend"}
+"""Calls whose string arguments reach a person's eyes."""
+ARGPARSE_CALLS = {"add_argument", "add_parser", "ArgumentParser"}
+"""Calls that show only their help= and description= (the rest are option names)."""
+WRAPPERS = {"_", "ngettext", "N_"}
+
+
+def _has_words(node: ast.AST) -> bool:
+    texts = [node.value] if isinstance(node, ast.Constant) and isinstance(node.value, str) else [
+        v.value for v in getattr(node, "values", [])
+        if isinstance(v, ast.Constant) and isinstance(v.value, str)]
+    # "gleek:" opens an error line in every language: the program's name, not a word.
+    return any(re.search(r"[A-Za-z]{2,}", t.replace("gleek: ", "")) for t in texts)
+
+
+def _unwrapped_literals(tree: ast.AST) -> list[tuple[int, str]]:
+    bad: list[tuple[int, str]] = []
+
+    def visit(node: ast.AST, shown: bool) -> None:
+        if isinstance(node, ast.Call):
+            func = node.func
+            name = func.id if isinstance(func, ast.Name) else getattr(func, "attr", "")
+            if name in WRAPPERS:
+                return
+            inner = shown or name in SHOWING_CALLS
+            keywords = [k.value for k in node.keywords if k.arg in ("help", "description")]
+            for child in keywords:
+                visit(child, True)
+            if name not in ARGPARSE_CALLS:
+                for child in [*node.args, *(k.value for k in node.keywords
+                                            if k.arg not in ("help", "description"))]:
+                    visit(child, inner)
+            visit(func, shown)
+            return
+        if isinstance(node, ast.JoinedStr) and any(
+                isinstance(n, ast.Call) and getattr(n.func, "id", "") in WRAPPERS
+                for n in ast.walk(node)):
+            # pybabel extract does not look inside f-strings: the message would be lost.
+            bad.append((node.lineno, ast.unparse(node)))
+            return
+        if shown and isinstance(node, (ast.Constant, ast.JoinedStr)) and _has_words(node):
+            bad.append((getattr(node, "lineno", 0), ast.unparse(node)))
+            return
+        for child in ast.iter_child_nodes(node):
+            visit(child, shown and not isinstance(node, ast.Subscript))
+
+    visit(tree, False)
+    return bad
+
+
+ALLOWED_LITERALS = {
+    '"random | heuristic | module:Class | exec:\'COMMAND ARGS\'"',  # names, not words
+}
+
+
+@pytest.mark.parametrize("module", WRAPPED_MODULES)
+def test_shown_strings_of_wrapped_modules_go_through_the_catalog(module: str) -> None:
+    tree = ast.parse((ROOT / "gleek_p2p" / module).read_text())
+    bad = [(line, text) for line, text in _unwrapped_literals(tree)
+           if text not in ALLOWED_LITERALS]
+    assert bad == [], f"{module}: shown but not translatable: {bad}"
+
+
+def test_the_lint_catches_an_unwrapped_sentence() -> None:
+    tree = ast.parse('print(f"{n} tricks won")\nprint(_("fine"))\nx = "internal"\n'
+                     'y = f"{_(\'hidden from the extractor\')}"\n')
+    assert [line for line, _text in _unwrapped_literals(tree)] == [1, 4]
+
+
+# ------------------------------------------------------------------ plurals
+
+@pytest.mark.parametrize(
+    ("lang", "one", "two"),
+    [
+        ("en", "Anne 1 trick", "Anne 2 tricks"),
+        ("fr", "Anne 1 pli", "Anne 2 plis"),
+        ("it", "Anne 1 presa", "Anne 2 prese"),
+        ("pt", "Anne 1 vaza", "Anne 2 vazas"),
+        ("nl", "Anne 1 slag", "Anne 2 slagen"),
+    ],
+)
+def test_trick_counts_take_the_plural_of_each_language(lang: str, one: str, two: str) -> None:
+    from gleek_p2p.report import tricks_won
+
+    i18n.set_language(lang, {})
+    assert tricks_won("Anne", 1) == one
+    assert tricks_won("Anne", 2) == two
+    assert tricks_won("Anne", 12) == two.replace(" 2 ", " 12 ")
+
+
+@pytest.mark.parametrize(("lang", "zero"), [("en", "Anne 0 tricks"), ("fr", "Anne 0 pli"),
+                                            ("it", "Anne 0 prese"), ("pt", "Anne 0 vaza"),
+                                            ("nl", "Anne 0 slagen")])
+def test_zero_follows_each_languages_rule(lang: str, zero: str) -> None:
+    """French and (Brazilian) Portuguese count zero as singular; the others as plural."""
+    from gleek_p2p.report import tricks_won
+
+    i18n.set_language(lang, {})
+    assert tricks_won("Anne", 0) == zero
+
+
+def test_cli_speaks_the_chosen_language(capsys: pytest.CaptureFixture[str],
+                                        tmp_path: Path) -> None:
+    from gleek_p2p.cli import main
+
+    missing = str(tmp_path / "nothing.gleeklog")
+    assert main(["--lang", "fr", "verify", missing]) == 2
+    assert "fichier introuvable" in capsys.readouterr().err
+    assert main(["--lang", "xx", "verify", missing]) == 2
+    assert "no such file" in capsys.readouterr().err
+
+
+def test_cli_follows_the_locale(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                monkeypatch: pytest.MonkeyPatch) -> None:
+    from gleek_p2p.cli import main
+
+    monkeypatch.setenv("LC_ALL", "nl_NL.UTF-8")
+    assert main(["verify", str(tmp_path / "x")]) == 2
+    assert "bestand bestaat niet" in capsys.readouterr().err
+    monkeypatch.setenv("LC_ALL", "it_IT.UTF-8")
+    assert main(["--lang", "pt", "verify", str(tmp_path / "x")]) == 2
+    assert "arquivo inexistente" in capsys.readouterr().err
+
+
+def test_no_module_that_translates_rebinds_the_underscore() -> None:
+    """``_`` bound as a throwaway in a function would make ``_("...")`` call a value."""
+    offenders = []
+    for path in (ROOT / "gleek_p2p").rglob("*.py"):
+        source = path.read_text()
+        if "from gleek_p2p.i18n import" not in source:
+            continue
+        offenders += [f"{path.name}:{node.lineno}" for node in ast.walk(ast.parse(source))
+                      if isinstance(node, ast.Name) and node.id == "_"
+                      and isinstance(node.ctx, ast.Store)]
+    assert offenders == []
+
+
+def test_package_data_ships_every_compiled_catalog() -> None:
+    """The pyproject glob that `pip install` follows matches every .mo we commit."""
+    import fnmatch
+    import tomllib
+
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    globs = config["tool"]["setuptools"]["package-data"]["gleek_p2p"]
+    package = ROOT / "gleek_p2p"
+    shipped = [p for p in package.rglob("*.mo")
+               if any(fnmatch.fnmatch(p.relative_to(package).as_posix(), g) for g in globs)]
+    assert sorted(p.parent.parent.name for p in shipped) == sorted(TRANSLATED)
+
+
+VERDICT_WORDS = {"en": "Verdict: FAIR", "fr": "Verdict\u00a0: ÉQUITABLE",
+                 "it": "Verdetto: EQUO", "pt": "Veredito: JUSTO", "nl": "Oordeel: EERLIJK"}
+
+
+@pytest.fixture(scope="module")
+def verified_session() -> object:
+    from gleek_p2p.bots import RandomStrategy
+    from gleek_p2p.rules import Variant
+    from gleek_p2p.selfplay import selfplay
+    from gleek_p2p.table.verify import verify_records
+
+    strategies = [RandomStrategy(bytes([seat])) for seat in range(3)]
+    return verify_records(selfplay(Variant(), 2, b"i18n-report", strategies).records)
+
+
+@pytest.mark.parametrize("lang", i18n.LANGUAGES)
+def test_verify_report_in_every_language(lang: str, verified_session: object) -> None:
+    from gleek_p2p.report import text_report
+    from gleek_p2p.table.verify import VerifyReport
+
+    assert isinstance(verified_session, VerifyReport)
+    i18n.set_language(lang, {})
+    text = text_report(verified_session)
+    assert VERDICT_WORDS[lang] in text
+    if lang != "en":
+        for english in ("tricks won", "Totals:", "Running totals", "dealer", "events"):
+            assert english not in text, (lang, english)
+    unreadable = text_report(VerifyReport(readable=False, error="x"))
+    assert unreadable.splitlines()[1] == i18n._("Verdict: UNREADABLE")
+
+
+@pytest.mark.parametrize(("seq", "seat", "proven"),
+                         [(7, 1, True), (None, None, True), (3, 2, False), (4, 5, True)])
+def test_violation_sentences_match_the_table_layer_in_english(
+        seq: int | None, seat: int | None, proven: bool) -> None:
+    from gleek_p2p.report import violation_sentence
+    from gleek_p2p.table.verify import Violation
+
+    names = ["Anne", "Thomas", "Mary"]
+    violation = Violation(seq, seat, "a reason", proven=proven)
+    assert violation_sentence(violation, names) == violation.sentence(names)
+    i18n.set_language("it", {})
+    said = violation_sentence(violation, names)
+    assert said.endswith("a reason" if proven else "provarlo)")
+    assert ("posto" in said) == (seat is not None)
+
+
+def test_argparse_speaks_the_chosen_language(capsys: pytest.CaptureFixture[str]) -> None:
+    from gleek_p2p.cli import main
+
+    with pytest.raises(SystemExit):
+        main(["--lang", "pt", "verify"])
+    err = capsys.readouterr().err
+    assert "uso: gleek verify" in err
+    assert "os seguintes argumentos são obrigatórios: file" in err
+    with pytest.raises(SystemExit):
+        main(["--lang", "en", "verify"])
+    assert "the following arguments are required: file" in capsys.readouterr().err

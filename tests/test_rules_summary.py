@@ -1,0 +1,84 @@
+"""The rules summary: in every language, within 80 columns, no word cut, true to the rules."""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Iterator
+
+import pytest
+
+from gleek_p2p import i18n
+from gleek_p2p.rules.engine import MAX_RAISE, MAX_STAKE, OPENING_BID
+from gleek_p2p.rules.scoring import ANTE, LAST_TRICK, TIB, TIDDY_PAYMENT, TOM
+from gleek_p2p.rules_summary import SECTIONS, rules_summary
+
+TERMS = {
+    "en": ("auction", "tricks", "trump"),
+    "fr": ("enchères", "plis", "atout"),
+    "it": ("asta", "prese", "briscola"),
+    "pt": ("leilão", "vazas", "trunfo"),
+    "nl": ("veiling", "slagen", "troef"),
+}
+
+
+@pytest.fixture(autouse=True)
+def _english_afterwards() -> Iterator[None]:
+    yield
+    i18n.set_language("en")
+
+
+@pytest.mark.parametrize("lang", i18n.LANGUAGES)
+@pytest.mark.parametrize("width", [80, 60, 40])
+def test_every_line_fits_and_no_word_is_cut(lang: str, width: int) -> None:
+    i18n.set_language(lang, {})
+    lines = rules_summary(width)
+    assert all(len(line) <= width for line in lines), [x for x in lines if len(x) > width]
+    assert not [x for x in lines if x.strip()[:1] in tuple(":;,.%?!")], "a line opens on a mark"
+    cut = [(a, b) for a, b in itertools.pairwise(lines)
+           if re.search(r"\s[AKQJ]$", a) and re.match(r"\s*([AKQJ]\b|\d)", b)]
+    assert cut == [], "a run of card labels is cut"
+    shown = " ".join(lines).split()
+    written = " ".join(
+        [i18n._("Gleek: the rules in short")]
+        + [i18n._(text) for pair in SECTIONS for text in pair]
+    ).split()
+    assert shown == written
+
+
+@pytest.mark.parametrize("lang", i18n.LANGUAGES)
+def test_summary_speaks_the_language_and_its_game_terms(lang: str) -> None:
+    i18n.set_language(lang, {})
+    text = "\n".join(rules_summary()).lower()
+    for term in TERMS[lang]:
+        assert term in text, (lang, term)
+    if lang != "en":
+        i18n.set_language("en", {})
+        english = rules_summary()
+        i18n.set_language(lang, {})
+        assert all(a != b for a, b in zip(rules_summary(), english, strict=False) if a)
+
+
+@pytest.mark.parametrize("lang", i18n.LANGUAGES)
+def test_card_labels_stay_a_k_q_j(lang: str) -> None:
+    i18n.set_language(lang, {})
+    assert "A K Q J" in "\n".join(rules_summary(200)).replace("\u00a0", " ")
+
+
+def test_the_numbers_are_the_engines() -> None:
+    """The English text (every translation keeps its numbers) states the rules' constants."""
+    text = " ".join(" ".join(rules_summary(1000)).split())
+    for fact in (f"{OPENING_BID} pence or more", f"by 1 to {MAX_RAISE}, at most {MAX_STAKE}",
+                 f"antes {ANTE} pence", f"Tib {TIB}", f"Tom {TOM}",
+                 f"{LAST_TRICK} for the last trick", f"gets {TIDDY_PAYMENT} pence"):
+        assert fact in text, fact
+
+
+@pytest.mark.parametrize("lang", [x for x in i18n.LANGUAGES if x != "en"])
+def test_translations_keep_every_number(lang: str) -> None:
+    for heading, paragraph in SECTIONS:
+        for text in (heading, paragraph):
+            i18n.set_language("en", {})
+            english = sorted(re.findall(r"\d+", text))
+            i18n.set_language(lang, {})
+            assert sorted(re.findall(r"\d+", i18n._(text))) == english, (lang, text[:30])
