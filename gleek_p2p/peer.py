@@ -53,6 +53,10 @@ LEFT_THE_TABLE = "left the table"
 """The end of the sentence a ``Bye`` with ``ByeCode.LEFT_THE_TABLE`` carries (for people)."""
 
 
+_FAILURE_LOG_HEADER = "gleek-p2p: the session runner failed\n"
+"""Opens a traceback in the log file (for a developer, not translated)."""
+
+
 class _PlayerStopped(Exception):
     """Carries (as its cause) a ``GleekError`` the player raised on purpose
     (a person leaving): it stops the runner and is raised to its caller, not
@@ -258,9 +262,11 @@ class SessionRunner:
         receiver.cancel()
 
     def _failure_sentence(self) -> str:
-        where = f"; the details are in {self.failure_log}" if self.failure_log else ""
-        return ("this peer failed (an internal error) and ended the session, "
-                f"blaming nobody{where}")
+        if self.failure_log is None:
+            return _("this peer failed (an internal error) and ended the session, "
+                     "blaming nobody")
+        return _("this peer failed (an internal error) and ended the session, blaming "
+                 "nobody; the details are in {path}").format(path=self.failure_log)
 
     async def _fail(self, failure: BaseException) -> None:
         """End the session after an internal error: log it, sign an abort blaming nobody,
@@ -271,7 +277,7 @@ class SessionRunner:
         if self.failure_log is not None:
             try:
                 with open(self.failure_log, "a", encoding="utf-8") as out:
-                    out.write(f"gleek-p2p: the session runner failed\n{detail}\n")
+                    out.write(_FAILURE_LOG_HEADER + detail + "\n")
             except OSError:
                 log.error("%s", detail)
         else:
