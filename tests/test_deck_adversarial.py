@@ -36,8 +36,9 @@ ORDER_TWO = ((2**255 - 19) - 1).to_bytes(32, "little")
 ORDER_EIGHT = bytes.fromhex("26e8958fc2b227b045c3f489f2ef98f0d5dfac05d3c63339b13802886d53fc05")
 
 
-def new_hand() -> LocalHand:
-    return LocalHand.new(SEEDS, PACK, HAND)
+def new_hand(version: int = 1) -> LocalHand:
+    """Version 1 by default: these checks still guard old logs (v2: test_deck_v2_attacks)."""
+    return LocalHand.new(SEEDS, PACK, HAND, version=version)
 
 
 def step_until(hand: LocalHand, target: tuple[str, int] | None) -> None:
