@@ -82,9 +82,17 @@ def build() -> list[Vector]:
     return out
 
 
+#: Logs kept as they were made by deck protocol version 1 (every seed revealed
+#: after the hand, the deal audited then): they must still verify.
+FROZEN = [
+    {"file": "valid-standard-deck-v1.gleeklog", "exit_code": 0, "totals": [-394, 201, 193]},
+    {"file": "valid-two-deck-v1.gleeklog", "exit_code": 0, "totals": [162, -162]},
+]
+
+
 def write(directory: Path) -> None:
     directory.mkdir(parents=True, exist_ok=True)
-    index = []
+    index: list[dict[str, Any]] = list(FROZEN)
     for vector in build():
         path = directory / f"{vector.name}.gleeklog"
         path.unlink(missing_ok=True)
