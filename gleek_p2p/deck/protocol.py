@@ -388,7 +388,8 @@ class DeckProtocol:
                 )
             if (seat, slot) in self._keys or slot in new:
                 raise Cheating(seat, f"published its key for slot {slot} twice", (msg,))
-            committed = self._key_commitments.get(seat)
+            # A seat does not check its own keys against its own commitments.
+            committed = self._key_commitments.get(seat) if seat != self.seat else None
             if committed is not None and not key_matches(key, committed[slot]):
                 raise Cheating(
                     seat,
