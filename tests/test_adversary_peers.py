@@ -22,7 +22,7 @@ CHEATS = {
     "false-ruff": scenarios._false_ruff,
     "hidden-combination": scenarios._hidden_combination,
     "illegal-bid": scenarios._illegal_bid,
-    "bad-seed": scenarios._bad_seed,
+    "bad-unplayed-key": scenarios._bad_unplayed_key,
     "wrong-deal-key": scenarios._wrong_deal_key,
 }
 CHEATER = scenarios.CHEATER

@@ -70,7 +70,7 @@ def build() -> list[Vector]:
     out.append(Vector("forged-author", [*base[:k], forged.encode(), *base[k + 1:]],
                       broken(k, "signature")))
     for name, says in (("equivocation", "two different events"), ("revoke", "follow suit"),
-                       ("bad-seed", "seed"), ("false-ruff", "show all"),
+                       ("bad-unplayed-key", "commitment"), ("false-ruff", "show all"),
                        ("hidden-combination", "must declare"), ("wrong-deal-key", "key"),
                        ("out-of-turn", "out of turn"), ("illegal-bid", "bid")):
         scenario = SCENARIOS[name]
@@ -87,6 +87,7 @@ def build() -> list[Vector]:
 FROZEN = [
     {"file": "valid-standard-deck-v1.gleeklog", "exit_code": 0, "totals": [-394, 201, 193]},
     {"file": "valid-two-deck-v1.gleeklog", "exit_code": 0, "totals": [162, -162]},
+    {"file": "bad-seed-deck-v1.gleeklog", "exit_code": 1, "event": 89, "seat": 1, "says": "seed"},
 ]
 
 
