@@ -196,8 +196,8 @@ def prove_shuffle(
     e_int = _i(e)
     f = pow(e_int, -1, L)
     big_e = _base(e_int)
-    statement = frame(ctx, b"".join(xs), b"".join(ys))
-    w = _nonces(seed, frame(LABEL_SHUFFLE, statement), 4 * n + 4)
+    statement = frame(LABEL_SHUFFLE, ctx, b"".join(xs), b"".join(ys))
+    w = _nonces(seed, statement, 4 * n + 4)
     r, b, w_b, w_v = w[:n], w[n : 2 * n], w[2 * n : 3 * n], w[3 * n : 4 * n]
     w_a, w_c, w_d, w_f = w[4 * n :]
 
