@@ -106,6 +106,9 @@ class HandRecord:
     cards: dict[int, int]
     first_seq: int
     last_seq: int
+    deck_version: int = 2
+    """1: the deal was audited from the seeds after the hand (every card known);
+    2: every pass and key was proved as it came, only public cards are known."""
 
 
 @dataclass
@@ -724,7 +727,7 @@ class Table:
             m.audit_failure = Cheating(exc.seat, exc.reason, _as_evidence((), exc.evidence))
             return
         m.hands.append(HandRecord(m.hand, m.state, dict(cards), m.hand_first_seq,
-                                  len(self.envelopes) - 1))
+                                  len(self.envelopes) - 1, m.deck.version or 1))
         if m.state.phase is Phase.SESSION_OVER:
             m.stage = Stage.OVER
         else:
