@@ -37,13 +37,6 @@ def new_hand(hand_id: bytes = HAND) -> LocalHand:
     return LocalHand.new(SEEDS, PACK, hand_id, version=2)
 
 
-def step_until(hand: LocalHand, target: tuple[str, int] | None) -> None:
-    while (step := hand.observer.expected()) != target:
-        assert step is not None
-        kind, seat = step
-        hand.broadcast(getattr(hand.seats[seat], f"make_{kind}")())
-
-
 def snapshot(obj: DeckProtocol) -> Any:
     return (obj.messages(), obj.expected(), dict(obj._keys), dict(obj._key_commitments))
 
@@ -92,7 +85,7 @@ COPY_CASES = {
 @pytest.mark.parametrize("copies", list(COPY_CASES.values()), ids=list(COPY_CASES))
 def test_reblinded_copies_in_a_shuffle_are_caught_at_that_shuffle(copies: dict[int, int]) -> None:
     hand = new_hand()
-    step_until(hand, ("shuffle", CHEATER))
+    hand.run_until(("shuffle", CHEATER))
     caught = assert_blamed(hand, forged_shuffle(hand, copies))
     assert "proof of its shuffle pass fails" in caught.reason
 
@@ -100,7 +93,7 @@ def test_reblinded_copies_in_a_shuffle_are_caught_at_that_shuffle(copies: dict[i
 @pytest.mark.parametrize("copies", [1, 12])
 def test_reblinded_copies_in_a_lock_are_caught_at_that_lock(copies: int) -> None:
     hand = new_hand()
-    step_until(hand, ("lock", CHEATER))
+    hand.run_until(("lock", CHEATER))
     obj = hand.seats[CHEATER]
     honest = obj.make_lock()
     points = list(honest.points)
@@ -125,7 +118,7 @@ def test_reblinded_copies_in_a_lock_are_caught_at_that_lock(copies: int) -> None
 
 def test_a_lock_with_one_slot_under_a_wrong_key_is_caught() -> None:
     hand = new_hand()
-    step_until(hand, ("lock", 0))
+    hand.run_until(("lock", 0))
     obj = hand.seats[0]
     honest = obj.make_lock()
     deck = obj._current_deck()
@@ -137,7 +130,7 @@ def test_a_lock_with_one_slot_under_a_wrong_key_is_caught() -> None:
 
 def test_a_key_commitment_that_is_not_the_key_used_is_caught_at_the_lock() -> None:
     hand = new_hand()
-    step_until(hand, ("lock", 1))
+    hand.run_until(("lock", 1))
     honest = hand.seats[1].make_lock()
     assert honest.keys is not None
     keys = (*honest.keys[:3], public_key(lock_key(SEEDS[1], HAND, 1, 40)), *honest.keys[4:])
@@ -146,7 +139,7 @@ def test_a_key_commitment_that_is_not_the_key_used_is_caught_at_the_lock() -> No
 
 def test_a_published_key_not_matching_its_commitment_is_blamed_on_arrival() -> None:
     hand = new_hand()
-    step_until(hand, None)
+    hand.run_until(None)
     wrong = Keys(1, ((0, lock_key(SEEDS[1], HAND, 1, 1)),))
     for obj in hand.everyone:
         if obj.seat == 1:
@@ -162,7 +155,7 @@ def test_a_published_key_not_matching_its_commitment_is_blamed_on_arrival() -> N
 @pytest.mark.parametrize("where", ["other-hand", "other-session", "other-pass"])
 def test_a_replayed_proof_is_refused(where: str) -> None:
     hand = new_hand()
-    step_until(hand, ("shuffle", CHEATER))
+    hand.run_until(("shuffle", CHEATER))
     honest = hand.seats[CHEATER].make_shuffle()
     if where == "other-pass":
         # The seat's own valid proof, bound to another step of the same hand.
@@ -179,7 +172,7 @@ def test_a_replayed_proof_is_refused(where: str) -> None:
     else:
         other_id = b"session-a/hand-4" if where == "other-hand" else b"session-b/hand-3"
         other = new_hand(other_id)
-        step_until(other, ("shuffle", CHEATER))
+        other.run_until(("shuffle", CHEATER))
         proof = other.seats[CHEATER].make_shuffle().proof
     assert proof is not None
     assert_blamed(hand, replace(honest, proof=proof))
@@ -188,7 +181,7 @@ def test_a_replayed_proof_is_refused(where: str) -> None:
 @pytest.mark.parametrize("field", ["commitments", "chain", "k_v", "k_f", "challenge"])
 def test_a_proof_with_one_bit_flipped_is_refused(field: str) -> None:
     hand = new_hand()
-    step_until(hand, ("shuffle", 0))
+    hand.run_until(("shuffle", 0))
     honest = hand.seats[0].make_shuffle()
     assert honest.proof is not None
     value = getattr(honest.proof, field)
@@ -202,7 +195,7 @@ def test_a_proof_with_one_bit_flipped_is_refused(field: str) -> None:
 
 def test_a_pass_with_a_valid_looking_proof_whose_points_repeat_is_refused() -> None:
     hand = new_hand()
-    step_until(hand, ("shuffle", 1))
+    hand.run_until(("shuffle", 1))
     honest = hand.seats[1].make_shuffle()
     repeated = (honest.points[1], *honest.points[1:])
     caught = assert_blamed(hand, replace(honest, points=repeated), 1)
@@ -214,7 +207,7 @@ def test_an_unproved_pass_or_a_downgraded_commit_is_refused() -> None:
     hand.broadcast(hand.seats[0].make_commit())
     downgraded = Commit(1, hand.seats[1].make_commit().digest, 1)
     assert_blamed(hand, downgraded, 1)
-    step_until(hand, ("shuffle", 0))
+    hand.run_until(("shuffle", 0))
     honest = hand.seats[0].make_shuffle()
     assert_blamed(hand, ShufflePass(0, honest.points), 0)
 
@@ -224,7 +217,7 @@ def test_a_proof_survives_the_wire_and_a_bad_shape_is_refused() -> None:
     from gleek_p2p.errors import ProtocolError
 
     hand = new_hand()
-    step_until(hand, ("lock", 0))
+    hand.run_until(("lock", 0))
     lock = hand.seats[0].make_lock()
     assert message_from_wire(lock.to_wire()) == lock
     wire = lock.to_wire()

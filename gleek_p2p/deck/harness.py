@@ -76,7 +76,15 @@ class LocalHand:
 
     def run_setup(self) -> None:
         """Commits, shuffles and locks, each seat in its turn."""
-        while (step := self.observer.expected()) is not None:
+        self.run_until(None)
+
+    def run_until(self, target: tuple[str, int] | None) -> list[tuple[str, int]]:
+        """Run the honest set-up until ``target`` is the step due; return the steps taken."""
+        steps = []
+        while (step := self.observer.expected()) != target:
+            if step is None:
+                raise ValueError(f"the set-up ended before {target}")
+            steps.append(step)
             kind, seat = step
             obj = self.seats[seat]
             if kind == "commit":
@@ -85,6 +93,7 @@ class LocalHand:
                 self.broadcast(obj.make_shuffle())
             else:
                 self.broadcast(obj.make_lock())
+        return steps
 
     def deal(self, layout: dict[int, list[int]]) -> None:
         """Every seat publishes its keys for the slots dealt to each other seat."""

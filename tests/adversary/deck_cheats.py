@@ -48,17 +48,25 @@ def _copies(table: Table, victim: int, count: int) -> dict[int, int]:
     return dict(list(zip(own, theirs, strict=False))[:count])
 
 
+def _own_shuffle(
+    table: Table, honest: Envelope
+) -> tuple[DeckProtocol, int, bytes, bytes, ShufflePass]:
+    """The cheater's deck, seat, seed, hand id, and the shuffle it would honestly send."""
+    deck = _deck(table)
+    seat, seed = deck.seat, deck._seed
+    assert seat is not None and seed is not None
+    message = ev.deck_from_body(ev.SHUFFLE, seat, honest.body)
+    assert isinstance(message, ShufflePass)
+    return deck, seat, seed, deck.hand_id, message
+
+
 def copy_in_shuffle(victim: int, count: int) -> Tamper:
     """Re-blinded copies of ``count`` of ``victim``'s slots (TALON: the talon) in a shuffle."""
 
     def tamper(table: Table, honest: Envelope | None, index: int) -> Envelope | None:
         if honest is None or honest.kind != ev.SHUFFLE:
             return None
-        deck = _deck(table)
-        seat, seed, hand = deck.seat, deck._seed, deck.hand_id
-        assert seat is not None and seed is not None
-        message = ev.deck_from_body(ev.SHUFFLE, seat, honest.body)
-        assert isinstance(message, ShufflePass)
+        deck, seat, seed, hand, message = _own_shuffle(table, honest)
         points = list(message.points)
         for own, other in _copies(table, victim, count).items():
             points[own] = mul(BLIND, points[other])
@@ -127,11 +135,7 @@ def replayed_proof(where: str) -> Tamper:
     def tamper(table: Table, honest: Envelope | None, index: int) -> Envelope | None:
         if honest is None or honest.kind != ev.SHUFFLE:
             return None
-        deck = _deck(table)
-        seat, seed, hand = deck.seat, deck._seed, deck.hand_id
-        assert seat is not None and seed is not None
-        message = ev.deck_from_body(ev.SHUFFLE, seat, honest.body)
-        assert isinstance(message, ShufflePass)
+        deck, seat, seed, hand, message = _own_shuffle(table, honest)
         step = len(deck._setup) + (1 if where == "pass" else 0)
         other_hand = hand if where == "pass" else hashlib.sha256(where.encode() + hand).digest()
         proof = prove_shuffle(
