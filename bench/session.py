@@ -32,11 +32,11 @@ from typing import Any
 
 import nacl.bindings as _b
 
+import gleek_p2p.deck.protocol as deck_protocol
 import gleek_p2p.log.envelope as envelope_module
 import gleek_p2p.log.keys as keys_module
 import gleek_p2p.table.session as session_module
 from gleek_p2p.bots.strategy import RandomStrategy
-from gleek_p2p.deck.messages import CURRENT_VERSION
 from gleek_p2p.lobby import LobbyConfig
 from gleek_p2p.log.keys import Identity
 from gleek_p2p.log.store import LogStore
@@ -207,7 +207,7 @@ def measure(hands: int) -> dict[str, Any]:
     local = selfplay_session(hands)
     # Set-up is deck protocol v2: every shuffle and lock proved, every proof
     # checked by the two other peers before the next pass (SPEC.md 2.8).
-    out: dict[str, Any] = {"hands": hands, "deck_version": CURRENT_VERSION}
+    out: dict[str, Any] = {"hands": hands, "deck_version": deck_protocol.CURRENT_VERSION}
     out.update({f"tcp_{k}": round(v, 4) if isinstance(v, float) else v for k, v in tcp.items()})
     out.update({f"selfplay_{k}": round(v, 4) for k, v in local.items()})
     out["ratio_wall_tcp_vs_selfplay"] = round(tcp["wall_s"] / local["wall_s"], 3)
@@ -220,8 +220,20 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=12)
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--unproven-baseline", action="store_true",
+                        help="also time the set-up of deck v1 (no proofs) over TCP, same run")
     args = parser.parse_args(argv)
     r = measure(args.hands)
+    if args.unproven_baseline:
+        saved = deck_protocol.CURRENT_VERSION
+        deck_protocol.CURRENT_VERSION = 1
+        try:
+            v1 = tcp_session(args.hands)
+        finally:
+            deck_protocol.CURRENT_VERSION = saved
+        r["tcp_setup_ms_median_unproven"] = round(v1["setup_ms_median"], 4)
+        r["ratio_setup_tcp_proofs_vs_unproven"] = round(
+            r["tcp_setup_ms_median"] / v1["setup_ms_median"], 3)
     if args.json:
         print(json.dumps(r))
         return 0
@@ -239,6 +251,9 @@ def main(argv: list[str] | None = None) -> int:
           " median over hands: "
           f"tcp {r['tcp_setup_ms_median']:.1f} ms, selfplay {r['selfplay_setup_ms_median']:.1f} ms,"
           f" ratio {r['ratio_setup_tcp_vs_selfplay']:.2f}")
+    if "tcp_setup_ms_median_unproven" in r:
+        print(f"  unproven deck v1 over TCP, same run: {r['tcp_setup_ms_median_unproven']:.1f} ms,"
+              f" ratio proofs/unproven {r['ratio_setup_tcp_proofs_vs_unproven']:.2f}")
     return 0
 
 
