@@ -701,7 +701,7 @@ class Table:
         """
         m = self._m
         assert m.deck is not None and m.state is not None
-        if m.deck.version == 1 or m.dispute_slot is not None:
+        if m.deck.version == 1:
             m.stage = Stage.SEEDS
             return
         m.unplayed = tuple(
