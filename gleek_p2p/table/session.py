@@ -712,7 +712,11 @@ class Table:
         m.stage = Stage.UNPLAYED
 
     def _finish_hand(self) -> None:
-        """All seeds are in: audit the hand with full information, then deal the next."""
+        """The hand is complete: replay it with every card held, then deal the next.
+
+        Deck v1 (or a dispute): the seeds are in and the audit gives every
+        card. Deck v2: the cards played, shown and left unplayed are public.
+        """
         m = self._m
         assert m.deck is not None and m.state is not None and m.hand_start is not None
         try:
