@@ -345,7 +345,9 @@ def prove_lock(
     w_e, w_k = w[0], w[1:]
     firsts = [_base(w_e)]
     firsts.extend(_base(wk) for wk in w_k)
-    firsts.extend(_sub(_mul(w_e, ys[j]), _mul(w_k[j], xs[j])) for j in range(n))
+    # T_j = w_e·Y_j − w_j·X_j with Y_j = (k_j/e)·X_j: one multiplication, not two.
+    inv_e = pow(_i(e), -1, L)
+    firsts.extend(_mul((w_e * _i(keys[j]) * inv_e - w_k[j]) % L, xs[j]) for j in range(n))
     c = _lock_challenge(ctx, xs, ys, big_e, big_k, firsts)
     return LockProof(
         _s(c),
@@ -394,6 +396,6 @@ def analytic_counts(n: int) -> dict[str, tuple[int, int]]:
     return {
         "shuffle_prove": (4 * n + 1, 3 * n + 4),
         "shuffle_verify": (6 * n + 6, n + 4),
-        "lock_prove": (2 * n, 2 * n + 1),
+        "lock_prove": (n, 2 * n + 1),
         "lock_verify": (3 * n + 1, n + 1),
     }
