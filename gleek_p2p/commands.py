@@ -28,7 +28,8 @@ def run_selfplay(args: argparse.Namespace) -> int:
     result = selfplay(variant, args.hands, seed, strategies)
     if not out.parent.exists():
         out.parent.mkdir(parents=True)
-        print(f"gleek: created the folder {out.parent} for the log", file=sys.stderr)
+        print(_("gleek: created the folder {folder} for the log").format(folder=out.parent),
+              file=sys.stderr)
     with LogStore.open(out) as store:
         for record in result.records:
             store.append(record)

@@ -251,7 +251,7 @@ def _left_the_table(exc: GleekError, player: Player) -> int:
     """A person who chose to leave: not an error (exit 0), the log's path printed last."""
     if not _is_departure(exc):
         raise exc
-    _say("You left the table; the others were told at once.")
+    _say(_("You left the table; the others were told at once."))
     log_path = getattr(player, "log_path", None)
     if log_path is not None:
         print(log_path, flush=True)
@@ -263,10 +263,11 @@ def needs_terminal(args: argparse.Namespace) -> None:
     if args.command == "bot" or getattr(args, "autoplay", None):
         return
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
-        hint = " or let a bot play for you with --autoplay heuristic" \
-            if args.command == "local" else ""
-        raise GleekError(f"gleek {args.command} needs a terminal to show the table: run it in "
-                         f"one{hint}")
+        if args.command == "local":
+            raise GleekError(_("gleek local needs a terminal to show the table: run it in one "
+                               "or let a bot play for you with --autoplay heuristic"))
+        raise GleekError(_("gleek {command} needs a terminal to show the table: run it in "
+                           "one").format(command=args.command))
 
 
 def run(args: argparse.Namespace) -> int:
@@ -440,7 +441,7 @@ def run_local(args: argparse.Namespace) -> int:
         except GleekError as exc:
             left = exc
             if _is_departure(exc):
-                _say("Leaving the table: the others were told; closing the bots…")
+                _say(_("Leaving the table: the others were told; closing the bots…"))
     finally:
         for proc in procs:
             with contextlib.suppress(subprocess.TimeoutExpired):
