@@ -386,3 +386,17 @@ def test_argparse_speaks_the_chosen_language(capsys: pytest.CaptureFixture[str])
     with pytest.raises(SystemExit):
         main(["--lang", "en", "verify"])
     assert "the following arguments are required: file" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("lang", i18n.LANGUAGES)
+def test_gleek_local_starts_its_bots_in_the_players_language(lang: str, tmp_path: Path) -> None:
+    """The bot peers' printed notes follow the language of the person's screen."""
+    from gleek_p2p.cli import build_parser
+    from gleek_p2p.peer_commands import bot_command
+
+    i18n.set_language(None, {"LANG": f"{lang}_XX.UTF-8"})
+    local = build_parser().parse_args(["local", "--hands", "2"])
+    command = bot_command("Thomas", 4000, [4001], tmp_path, local, "t")
+    assert command[command.index("--lang") + 1] == lang
+    bot = build_parser().parse_args(command[3:])
+    assert (bot.command, bot.lang, bot.name) == ("bot", lang, "Thomas")
