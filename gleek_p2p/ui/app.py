@@ -30,6 +30,7 @@ from prompt_toolkit.input import Input
 from prompt_toolkit.output import Output
 
 from gleek_p2p.errors import GleekError
+from gleek_p2p.i18n import N_
 from gleek_p2p.lobby_status import LobbyStatus
 from gleek_p2p.log.keys import fingerprint
 from gleek_p2p.peer import Outcome, SessionRunner
@@ -48,19 +49,20 @@ __all__ = ["HELP", "HumanPlayer", "UserQuit", "end_lines", "run_with_ui"]
 T = TypeVar("T")
 
 HELP = (
-    "←/→ (or ↑/↓)  move between the cards or choices you may pick",
-    "Enter         play the card or make the choice (a typed amount first)",
-    "Space         mark or unmark a card to discard; Enter confirms them",
-    "0-9           type a bid or a raise on the ruff; Esc clears it",
-    "s h d c       jump to a suit (cards, trump); p pass; k Kiss; n done/no",
-    "v             the session's past hands and the running totals",
-    "i             who is at the table, with each player's key",
-    "Home/End      first/last choice     Backspace  undo a typed digit",
-    "?             this help             q          leave the table",
+    N_("←/→ (or ↑/↓)  move between the cards or choices you may pick"),
+    N_("Enter         play the card or make the choice (a typed amount first)"),
+    N_("Space         mark or unmark a card to discard; Enter confirms them"),
+    N_("0-9           type a bid or a raise on the ruff; Esc clears it"),
+    N_("s h d c       jump to a suit (cards, trump); p pass; k Kiss; n done/no"),
+    N_("v             the session's past hands and the running totals"),
+    N_("i             who is at the table, with each player's key"),
+    N_("Home/End      first/last choice     Backspace  undo a typed digit"),
+    N_("r             the rules of the game, in short"),
+    N_("?             this help             q          leave the table"),
     "",
-    "Hand rows: the cards (♥ ♦ red), what each is worth in the tricks,",
-    "then ^ under the cursor and · under every card you may pick.",
-    "Amounts are pence; ½ is a halfpenny. ▶ marks whose turn it is.",
+    N_("Hand rows: the cards (♥ ♦ red), what each is worth in the tricks, then ^ under "
+       "the cursor and · under every card you may pick. Amounts are pence; ½ is a "
+       "halfpenny. ▶ marks whose turn it is."),
 )
 
 

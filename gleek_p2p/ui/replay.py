@@ -19,6 +19,7 @@ from prompt_toolkit.input import Input
 from prompt_toolkit.output import Output
 
 from gleek_p2p.errors import GleekError
+from gleek_p2p.i18n import N_
 from gleek_p2p.log.envelope import decode_envelope
 from gleek_p2p.rules import Cut, Deal, Event, Reveal, State, apply, new_session, seat_view
 from gleek_p2p.table.roster import Roster
@@ -31,12 +32,13 @@ from .screen import TableScreen
 __all__ = ["Replay", "Step", "mask_state", "run_replay"]
 
 REPLAY_HELP = (
-    "←/→ (or ↑/↓)   one event back / forward",
-    "PgUp/PgDn      previous / next hand",
-    "Home/End       the start / the end of the session",
-    "v              change the view: all cards, then each seat in turn",
-    "a or 0-2       all cards, or seat 0, 1, 2's view",
-    "?              this help           q   leave the replay",
+    N_("←/→ (or ↑/↓)   one event back / forward"),
+    N_("PgUp/PgDn      previous / next hand"),
+    N_("Home/End       the start / the end of the session"),
+    N_("v              change the view: all cards, then each seat in turn"),
+    N_("a or 0-2       all cards, or seat 0, 1, 2's view"),
+    N_("r              the rules of the game, in short"),
+    N_("?              this help           q   leave the replay"),
 )
 
 
