@@ -30,7 +30,7 @@ from prompt_toolkit.input import Input
 from prompt_toolkit.output import Output
 
 from gleek_p2p.errors import GleekError
-from gleek_p2p.i18n import N_
+from gleek_p2p.i18n import N_, _, ngettext
 from gleek_p2p.lobby_status import LobbyStatus
 from gleek_p2p.log.keys import fingerprint
 from gleek_p2p.peer import Outcome, SessionRunner
@@ -42,7 +42,7 @@ from .narrate import narrate
 from .render import Fragments
 from .screen import Panel, TableScreen
 from .summary import history_lines, summary_lines
-from .words import Namer, pence, plural
+from .words import Namer, pence
 
 __all__ = ["HELP", "HumanPlayer", "UserQuit", "end_lines", "run_with_ui"]
 
@@ -181,7 +181,8 @@ class HumanPlayer:
         log_path = getattr(result, "log_path", None) or self.log_path
         if table is None:
             text = error or (outcome.reason if isinstance(outcome, Outcome) else "")
-            return [("class:error" if error else "", f"The session stopped: {text}")]
+            return [("class:error" if error else "",
+                     _("The session stopped: {reason}").format(reason=text))]
         return end_lines(table, outcome if isinstance(outcome, Outcome) else None,
                          log_path, error)
 
@@ -263,12 +264,14 @@ class HumanPlayer:
         if exp is None or table.finished:
             self._waiting = None
         elif exp.seat != self.seat:
-            what = f"waiting for {self.names[exp.seat]}: {exp.what}"
+            what = _("waiting for {name}: {what}").format(name=self.names[exp.seat],
+                                                          what=exp.what)
             if self._waiting is None or self._waiting[0] != what:
                 self._waiting = (what, time.monotonic())
         else:
-            self._waiting = (f"your turn: {exp.what}" if exp.kinds == ("act",)
-                             else f"sending {exp.what}", time.monotonic())
+            self._waiting = (_("your turn: {what}").format(what=exp.what)
+                             if exp.kinds == ("act",)
+                             else _("sending {what}").format(what=exp.what), time.monotonic())
         self.screen.refresh()
 
     # ------------------------------------------------------------ internals
@@ -309,7 +312,8 @@ class HumanPlayer:
             return False
 
         self.screen.show_panel(Panel(
-            f"Hand {state.ledgers[-1].hand + 1} is over (any key: close, v: all hands)",
+            _("Hand {number} is over (any key: close, v: all hands)").format(
+                number=state.ledgers[-1].hand + 1),
             lambda width: summary_lines(state, self.names, self.seat, width), key))
 
     def show_history(self, selected: int | None = None) -> None:
@@ -329,7 +333,7 @@ class HumanPlayer:
             return False
 
         self.screen.show_panel(Panel(
-            "Past hands",
+            _("Past hands"),
             lambda width: history_lines(self.past_hands, self.names, self.seat, width,
                                         cursor[0]), key))
 
@@ -338,20 +342,23 @@ class HumanPlayer:
         def draw(width: int) -> list[Fragments]:
             table = self._table
             if table is not None:
-                rows = [(f"seat {seat}: {name}" + (" (you)" if seat == self.seat else ""),
+                rows = [(_("seat {seat}: {name}").format(
+                            seat=seat, name=_("{name} (you)").format(name=name)
+                            if seat == self.seat else name),
                          fingerprint(public))
                         for seat, (name, public) in enumerate(
                             zip(table.roster.names, table.roster.publics, strict=True))]
             else:
                 rows = list(self.lobby)
             if not rows:
-                return [[("", "Nobody is connected yet.")]]
-            lines: list[Fragments] = [[("class:prompt", "Compare these keys with the other"
-                                        " players (by voice, not by chat).")]]
-            lines += [[("", f"{who:<28}"), ("class:total", f"key {key}")] for who, key in rows]
+                return [[("", _("Nobody is connected yet."))]]
+            lines: list[Fragments] = [[("class:prompt", _("Compare these keys with the other"
+                                                          " players (by voice, not by chat)."))]]
+            lines += [[("", f"{who:<28}"), ("class:total", _("key {fingerprint}").format(
+                fingerprint=key))] for who, key in rows]
             return lines
 
-        self.screen.show_panel(Panel("Who is at the table (any key: close)", draw))
+        self.screen.show_panel(Panel(_("Who is at the table (any key: close)"), draw))
 
     def _tell(self, text: str | None) -> None:
         if text:
@@ -359,11 +366,11 @@ class HumanPlayer:
 
     def _status_text(self) -> str:
         if self.finished:
-            return "the session is over"
+            return _("the session is over")
         if self._chooser is not None:
-            return "your turn"
+            return _("your turn")
         if self._waiting is None:
-            return "connecting…" if self._state is None else ""
+            return _("connecting…") if self._state is None else ""
         what, since = self._waiting
         waited = int(time.monotonic() - since)
         return f"{what} ({waited} s)" if waited >= 2 else what
@@ -377,7 +384,7 @@ class HumanPlayer:
             return
         chooser = self._chooser
         if chooser is None or self._future is None or self._future.done():
-            text = f"The key {key} does nothing now: it is not your turn."
+            text = _("The key {key} does nothing now: it is not your turn.").format(key=key)
             if len(key) == 1 and key.isprintable() and not self.finished \
                     and self.screen.log[-1:] != [("class:hint", text)]:
                 self.screen.add_log(text, "class:hint")
@@ -399,8 +406,8 @@ class HumanPlayer:
 
     def _leave_question(self) -> str:
         if self.finished or self._state is None:
-            return "Leave?"
-        return "Leave the table? The others will be told and the session ends."
+            return _("Leave?")
+        return _("Leave the table? The others will be told and the session ends.")
 
 
 _OVER = (Phase.HAND_OVER, Phase.SESSION_OVER)
@@ -422,35 +429,44 @@ def end_lines(
     who = Namer(names, table.seat)
     lines: list[tuple[str, str]] = []
     if error:
-        lines.append(("class:error", f"The session stopped: {error}"))
+        lines.append(("class:error", _("The session stopped: {reason}").format(reason=error)))
     elif outcome is not None and outcome.finished:
-        lines.append(("class:prompt", "The session is over."))
+        lines.append(("class:prompt", _("The session is over.")))
     elif outcome is not None:
-        lines.append(("class:error", f"The session ended early: {outcome.reason}."))
+        lines.append(("class:error", _("The session ended early: {reason}.").format(
+            reason=outcome.reason)))
     state = table.hands[-1].state if table.hands else table.state
     if state is not None and state.ledgers:
-        lines.append(("", f"Totals after {plural(len(state.ledgers), 'hand')}, in pence:"))
+        hands = len(state.ledgers)
+        lines.append(("", ngettext("Totals after {n} hand, in pence:",
+                                   "Totals after {n} hands, in pence:", hands).format(n=hands)))
         for seat, total in enumerate(state.totals):
             lines.append(("class:total", f"  {who.short(seat, 20):<20} {pence(total, True):>8}"))
         best = session_winner(state)
-        lines.append(("", "  A tie for first place." if best is None
-                      else f"  {who.says(best, 'win')} the session."))
+        lines.append(("", "  " + (_("A tie for first place.") if best is None
+                                  else who.act(best, N_("You win the session."),
+                                               N_("{name} wins the session.")))))
     verdict = table.verdict
     if verdict is not None:
-        blamed = "nobody" if verdict.blamed is None else who(verdict.blamed)
-        lines.append(("class:error",
-                      f"{who.subject(verdict.signer)} ended the session, blaming {blamed}: "
-                      f"{verdict.reason}"))
+        fields = {"reason": verdict.reason,
+                  "blamed": who(verdict.blamed) if verdict.blamed is not None else ""}
+        if verdict.blamed is None:
+            said = who.act(verdict.signer, N_("You ended the session, blaming nobody: {reason}"),
+                           N_("{name} ended the session, blaming nobody: {reason}"), **fields)
+        else:
+            said = who.act(verdict.signer, N_("You ended the session, blaming {blamed}: {reason}"),
+                           N_("{name} ended the session, blaming {blamed}: {reason}"), **fields)
+        lines.append(("class:error", said))
     if table.audit_failure is not None:
         failure = table.audit_failure
-        lines.append(("class:error",
-                      f"A hand audit failed: {who(failure.seat)} - {failure.reason}"))
+        lines.append(("class:error", _("A hand audit failed: {name} - {reason}").format(
+            name=who(failure.seat), reason=failure.reason)))
     if verdict is None and table.audit_failure is None and outcome is not None \
             and outcome.finished:
-        lines.append(("", "Every hand was audited: the deals were fair."))
+        lines.append(("", _("Every hand was audited: the deals were fair.")))
     if log_path is not None:
-        lines.append(("", "The log, to check any time with gleek verify (its path is printed"
-                      " again when you leave):"))
+        lines.append(("", _("The log, to check any time with gleek verify (its path is printed"
+                            " again when you leave):")))
         lines.append(("class:path", str(log_path)))
     return lines
 

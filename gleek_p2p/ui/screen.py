@@ -261,8 +261,9 @@ class TableScreen:
 
     def _small_text(self) -> Fragments:
         width, height = MIN_SIZE
-        text = (f"The table needs a terminal of at least {width}x{height}; this one is "
-                f"{self._width()}x{self._height()}. Make it larger (q leaves).")
+        text = _("The table needs a terminal of at least {width}x{height}; this one is "
+                 "{columns}x{rows}. Make it larger (q leaves).").format(
+            width=width, height=height, columns=self._width(), rows=self._height())
         return [("class:error", "\n".join(wrap_words(text, self._width() - 1, "")))]
 
     def _log_text(self) -> Fragments:
@@ -277,7 +278,7 @@ class TableScreen:
 
     def _status_line(self) -> Fragments:
         width = self._width()
-        keys = "? help  q leave"
+        keys = _("? help  q leave")
         status = self._status()
         room = width - len(keys) - 2
         text = status if len(status) <= room else status[: max(0, room - 1)] + "…"
@@ -287,7 +288,9 @@ class TableScreen:
     def _overlay_title(self) -> str:
         if self.overlay == "panel" and self.panel is not None:
             return self.panel.title
-        return {"help": "Keys", "leave": "Leave?", "end": "The end"}.get(self.overlay or "", "")
+        titles = {"help": N_("Keys"), "leave": N_("Leave?"), "end": N_("The end")}
+        title = titles.get(self.overlay or "")
+        return _(title) if title else ""
 
     def _overlay_text(self) -> Fragments:
         if self.overlay == "help":
@@ -302,7 +305,7 @@ class TableScreen:
             return join([[("", line)] for line in lines])
         if self.overlay == "leave":
             return join([[("", self._leave_question())], [("", "")],
-                         [("class:prompt", "y: leave   n or Esc: stay")]])
+                         [("class:prompt", _("y: leave   n or Esc: stay"))]])
         if self.overlay == "end":
             inner = self._overlay_inner()
             return join([[(style, _fit_path(text, inner) if style == "class:path"
@@ -370,7 +373,7 @@ class TableScreen:
 
     def show_end(self, lines: Sequence[tuple[str, str]]) -> None:
         """Show the end box (after an open panel is closed); the next key closes the application."""
-        self.end_lines = [*lines, ("", ""), ("class:prompt", "Press any key to leave.")]
+        self.end_lines = [*lines, ("", ""), ("class:prompt", _("Press any key to leave."))]
         if self.overlay == "panel":
             self._end_waiting = True
         else:
