@@ -181,8 +181,11 @@ def _cards(n: int) -> str:
     return ngettext("{n} card", "{n} cards", n).format(n=f"{n:>2}")
 
 
-def lobby_lines(status: LobbyStatus) -> list[str]:
-    """Who is at the table and their key fingerprints, while it forms or after."""
+def lobby_lines(status: LobbyStatus, width: int = 80) -> list[str]:
+    """Who is at the table and their key fingerprints, while it forms or after.
+
+    A player whose line would not fit ``width`` gets its key on a second line.
+    """
     if status.formed:
         head = _("Table {table}: seated.").format(table=repr(status.table))
     else:
@@ -197,7 +200,11 @@ def lobby_lines(status: LobbyStatus) -> list[str]:
         name = _("{name} (you)").format(name=p.name) if p is status.me else p.name
         state = "  " + _("(link down)") if not p.connected else ""
         key = _("key {fingerprint}").format(fingerprint=p.fingerprint)
-        lines.append(f"  {seat}{name}  {key}{state}")
+        line = f"  {seat}{name}  {key}{state}"
+        if len(line) <= width:
+            lines.append(line)
+        else:
+            lines.extend([f"  {seat}{name}{state}", f"  {' ' * len(seat)}{key}"])
     if not status.formed and status.port is not None:
         lines.append(_("Others can join with --peer HOST:{port}.").format(port=status.port))
     return lines
@@ -265,7 +272,7 @@ def table_pane(scene: Scene, width: int) -> list[Fragments]:
     who = scene.who
     if s is None or s.hand_no < 0:
         if scene.lobby is not None:
-            return _pad([clip([("", line)], width) for line in lobby_lines(scene.lobby)],
+            return _pad([clip([("", line)], width) for line in lobby_lines(scene.lobby, width)],
                         TABLE_ROWS)
         names = ", ".join(who(i) for i in range(len(scene.names)))
         text = (_("At the table: {names}.").format(names=names) if names
@@ -562,7 +569,7 @@ def hand_pane(scene: Scene, width: int) -> list[Fragments]:
                                                    and chooser.picks else "").ljust(label)),
                                    *marks], width))
             return _pad(lines, HAND_ROWS)
-    lines.append(clip(_talon_line(s, scene.viewer, who, label), width))
+    lines.append(clip(_talon_line(s, scene.viewer, who, label, width), width))
     return _pad(lines, HAND_ROWS)
 
 
@@ -592,7 +599,8 @@ def _unplayed_note(s: State) -> str:
                            "{n} cards more than the tricks: never played", extra).format(n=extra)
 
 
-def _talon_line(s: State, viewer: int | None, who: Namer, label: int) -> Fragments:
+def _talon_line(s: State, viewer: int | None, who: Namer, label: int,
+                width: int) -> Fragments:
     sees = viewer is None or viewer == s.talon_taker
     if viewer is not None and s.phase in (Phase.RUFF, Phase.RUFF_SHOW) and s.variant.has_ruff:
         return _ruff_line(s, viewer, label)
@@ -605,9 +613,13 @@ def _talon_line(s: State, viewer: int | None, who: Namer, label: int) -> Fragmen
                 line += [(_card_style(c), card_text(c)), ("", " ")]
             line.append(("class:hint", note))
         else:
-            line.append(("", who.act(s.talon_taker, N_("you discarded {count} face down"),
-                                     N_("{name} discarded {count} face down"),
-                                     count=len(s.discards))))
+            said = who.act(s.talon_taker, N_("you discarded {count} face down"),
+                           N_("{name} discarded {count} face down"), count=len(s.discards))
+            if note and len(said) + len(note) + label > width:
+                # The note is what the others need to read: the shorter sentence makes room.
+                said = who.act(s.talon_taker, N_("you discarded {count}"),
+                               N_("{name} discarded {count}"), count=len(s.discards))
+            line.append(("", said))
             line.append(("class:hint", ";" + note[1:] if note else ""))
         return line
     if s.talon and s.talon_taker < 0:

@@ -26,6 +26,9 @@ from .words import (
 __all__ = ["history_lines", "summary_lines"]
 
 _LABEL = 14
+"""The label column of the summary; every label fits in one less (tests/test_ui_width.py)."""
+ROW_LABELS = (N_("in pence"), N_("this hand"), N_("tricks won"), N_("trick points"))
+"""Row labels besides the phases' and the session's (for the width test)."""
 _PHASE_LABELS = {"tiddy": N_("Tiddy"), "auction": N_("auction"), "ruff": N_("ruff"),
                  "combinations": N_("combinations"), "tricks": N_("tricks")}
 
