@@ -26,6 +26,7 @@ from gleek_p2p.net.messages import Event, decode_message, encode_message
 from gleek_p2p.rules import VARIANTS
 from gleek_p2p.selfplay import _derive, make_seats
 from gleek_p2p.table import events as ev
+from gleek_p2p.table.drive import step
 from gleek_p2p.table.session import Table
 
 SEED = b"fuzz-atheris"
@@ -104,16 +105,7 @@ def play_one_hand(
             snapshots[(len(log), seat)] = copy.deepcopy(table)
         if observer.finished:
             return log, snapshots
-        expected = observer.expected()
-        assert expected is not None
-        author = tables[expected.seat]
-        envelope = author.auto_event()
-        if envelope is None:
-            decision = author.decision()
-            assert decision is not None
-            envelope = author.act(choose.choice(decision.legal))
-        for table in views.values():
-            table.receive(envelope)
+        envelope, _ = step(tables, lambda d: choose.choice(d.legal), [observer])
         log.append(envelope)
 
 

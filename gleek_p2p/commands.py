@@ -28,7 +28,7 @@ def run_selfplay(args: argparse.Namespace) -> int:
     result = selfplay(variant, args.hands, seed, strategies)
     if not out.parent.exists():
         out.parent.mkdir(parents=True)
-        print(_("gleek: created the folder {folder} for the log").format(folder=out.parent),
+        print("gleek: " + _("created the folder {folder} for the log").format(folder=out.parent),
               file=sys.stderr)
     with LogStore.open(out) as store:
         for record in result.records:

@@ -264,10 +264,11 @@ def needs_terminal(args: argparse.Namespace) -> None:
         return
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
         if args.command == "local":
-            raise GleekError(_("gleek local needs a terminal to show the table: run it in one "
-                               "or let a bot play for you with --autoplay heuristic"))
-        raise GleekError(_("gleek {command} needs a terminal to show the table: run it in "
-                           "one").format(command=args.command))
+            raise GleekError(_("gleek {command} needs a terminal to show the table: run it in "
+                               "one, or let a bot play for you with --autoplay heuristic")
+                             .format(command=args.command))
+        raise GleekError(_("gleek {command} needs a terminal to show the table: run it in one")
+                         .format(command=args.command))
 
 
 def run(args: argparse.Namespace) -> int:

@@ -14,17 +14,17 @@ from gleek_p2p.i18n import N_, _, ngettext
 from gleek_p2p.log.keys import fingerprint
 from gleek_p2p.rules import (
     PHASE_NAMES,
+    SUIT_SYMBOLS,
     State,
     card_label,
     card_rank,
-    card_suit,
+    honours_taken,
     ruling_switches,
     rulings_in_force,
     variant_name,
 )
 from gleek_p2p.table.verify import VerifyReport, Violation
 
-SUITS = ("♠", "♥", "♦", "♣")
 # Whole phrases, one per rank: the rank's article and elision differ by language.
 GLEEK_WORDS = (N_("gleek of Aces"), N_("gleek of Kings"), N_("gleek of Queens"),
                N_("gleek of Jacks"), N_("gleek of Tens"), N_("gleek of Nines"),
@@ -79,7 +79,7 @@ def describe_hand(state: State, names: Sequence[str]) -> list[str]:
         )
         shows = "; ".join(
             _("{name} shows {suit} worth {value}").format(
-                name=who(s), suit=SUITS[suit], value=_ruff_value(state, slots))
+                name=who(s), suit=SUIT_SYMBOLS[suit], value=_ruff_value(state, slots))
             for s, suit, slots in state.ruff_shows
         )
         winner = (" -> " + _("{name} takes the pot").format(name=who(state.ruff_winner))
@@ -98,7 +98,7 @@ def describe_hand(state: State, names: Sequence[str]) -> list[str]:
     else:
         lines.append(_("combinations: none declared"))
     if state.trump_named or state.trump is not None:
-        trump = _("Kiss (no trump)") if state.trump is None else SUITS[state.trump]
+        trump = _("Kiss (no trump)") if state.trump is None else SUIT_SYMBOLS[state.trump]
         tiddy = (
             "; " + _("Tiddy claimed by {name}").format(name=who(state.tiddy_claimant))
             if state.tiddy_claimant >= 0 else ""
@@ -134,17 +134,11 @@ def _ruff_value(state: State, slots: Sequence[int]) -> int:
 
 
 def _honours(state: State, who: Callable[[int], str]) -> str:
-    if state.trump is None:
-        return ""
-    parts = []
-    for _leader, slots, winner in state.tricks:
-        for slot in slots:
-            card = state.cards[slot]
-            if card >= 0 and card_suit(card) == state.trump and card_rank(card) in (0, 3):
-                title = "Tib" if card_rank(card) == 0 else "Tom"
-                parts.append(_("{honour} ({card}) to {name}").format(
-                    honour=title, card=card_label(card), name=who(winner)))
-    return ", ".join(parts)
+    # Tib and Tom as the rules see them (no Tib under the whist ranking);
+    # the Tiddy has its own line with the trump.
+    return ", ".join(_("{honour} ({card}) to {name}").format(
+                         honour=h.name, card=card_label(h.card), name=who(h.seat))
+                     for h in honours_taken(state) if h.name != "Tiddy")
 
 
 def ledger_rows(state: State, names: Sequence[str]) -> list[str]:

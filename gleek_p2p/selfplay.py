@@ -13,9 +13,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from gleek_p2p.bots.strategy import Strategy, choose_now
-from gleek_p2p.errors import ProtocolError
+from gleek_p2p.log.envelope import Envelope
 from gleek_p2p.log.keys import Identity
 from gleek_p2p.rules import Variant, seat_view
+from gleek_p2p.table.drive import run
 from gleek_p2p.table.roster import Roster
 from gleek_p2p.table.session import Table
 
@@ -60,30 +61,19 @@ def selfplay(
     tables = make_seats(variant, hands, seed, names)
     if len(strategies) != len(tables):
         raise ValueError(f"{variant.players} strategies are needed")
-    records: list[bytes] = []
     hands_seen = 0
     lead = tables[0]
-    while not lead.finished:
-        expected = lead.expected()
-        if expected is None:
-            failure = lead.audit_failure
-            raise ProtocolError(f"the session stopped: {failure}" if failure else "stuck")
-        seat_table = tables[expected.seat]
-        envelope = seat_table.auto_event()
-        if envelope is None:
-            decision = seat_table.decision()
-            assert decision is not None
-            envelope = seat_table.act(choose_now(strategies[expected.seat], decision.view,
-                                                 decision.legal))
-        data = envelope.encode()
-        for table in tables:
-            table.receive(envelope, data)
-        records.append(data)
+
+    def after(_envelope: Envelope, _data: bytes) -> None:
+        nonlocal hands_seen
         if on_event is not None:
-            on_event(len(records))
+            on_event(len(lead.envelopes))
         if len(lead.hands) > hands_seen:
             hands_seen = len(lead.hands)
             for seat, strategy in enumerate(strategies):
                 state = tables[seat].hands[-1].state
                 strategy.on_hand_end(seat_view(state, seat), state.ledgers[-1])
+
+    records = run(tables, lambda d: choose_now(strategies[d.seat], d.view, d.legal),
+                  on_event=after)
     return SelfplayResult(records, tables)

@@ -12,6 +12,8 @@ from hypothesis import strategies as st
 from gleek_p2p.bots.json_codec import ACTION_FIELDS, action_from_json, action_to_json
 from gleek_p2p.errors import ProtocolError
 from gleek_p2p.rules import (
+    MAX_BID,
+    MAX_STAKE,
     VARIANTS,
     Bid,
     ClaimTiddy,
@@ -38,10 +40,10 @@ def ascending(lo: int, hi: int) -> st.SearchStrategy[tuple[int, ...]]:
 
 
 actions = st.one_of(
-    st.builds(Bid, seats, st.integers(1, 99)),
+    st.builds(Bid, seats, st.integers(1, MAX_BID)),
     st.builds(PassBid, seats),
     st.builds(Discard, seats, slots),
-    st.builds(Vie, seats, st.integers(1, 20)),
+    st.builds(Vie, seats, st.integers(1, MAX_STAKE)),
     st.builds(See, seats),
     st.builds(PassRuff, seats),
     st.builds(ShowRuff, seats, st.integers(0, 3), ascending(1, 13)),

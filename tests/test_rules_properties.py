@@ -15,6 +15,8 @@ from hypothesis import strategies as st
 
 from gleek_p2p.errors import GleekError, IllegalMove, ProtocolError
 from gleek_p2p.rules import (
+    MAX_BID,
+    MAX_STAKE,
     VARIANTS,
     Bid,
     ClaimTiddy,
@@ -212,10 +214,10 @@ events: st.SearchStrategy[Event] = st.one_of(
     ),
     st.just(Deal()),
     st.builds(Reveal, slots, st.integers(0, 43)),
-    st.builds(Bid, seats, st.integers(1, 99)),
+    st.builds(Bid, seats, st.integers(1, MAX_BID)),
     st.builds(PassBid, seats),
     st.builds(Discard, seats, slots),
-    st.builds(Vie, seats, st.integers(1, 20)),
+    st.builds(Vie, seats, st.integers(1, MAX_STAKE)),
     st.builds(See, seats),
     st.builds(PassRuff, seats),
     st.builds(ShowRuff, seats, st.integers(0, 3), sorted_slots),

@@ -34,6 +34,7 @@ from gleek_p2p.log.envelope import Envelope, decode_envelope, event_hash, sign_e
 from gleek_p2p.log.keys import Identity
 from gleek_p2p.rules import VARIANTS
 from gleek_p2p.selfplay import make_seats
+from gleek_p2p.table.drive import sign_next
 from gleek_p2p.table.session import Table
 from gleek_p2p.table.verify import verify_records
 
@@ -117,11 +118,7 @@ class Network(RuleBasedStateMachine):
                 self.inbox[index].clear()
 
     def sign(self, author: Table, choice: int) -> None:
-        envelope = author.auto_event()
-        if envelope is None:
-            decision = author.decision()
-            assert decision is not None
-            envelope = author.act(decision.legal[choice % len(decision.legal)])
+        envelope = sign_next(author, lambda d: d.legal[choice % len(d.legal)])
         data = envelope.encode()
         assert author.seat is not None
         self.offer(author.seat, data)  # the author takes its own event first

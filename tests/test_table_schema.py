@@ -10,7 +10,10 @@ from typing import Any
 import pytest
 
 from gleek_p2p.commands import read_log
+from gleek_p2p.errors import ProtocolError
 from gleek_p2p.log.envelope import decode_envelope
+from gleek_p2p.rules import ACTION_FIELDS, event_declarations, event_from_wire
+from gleek_p2p.table.schema import render
 
 ROOT = Path(__file__).resolve().parent.parent
 SCHEMA = json.loads((ROOT / "protocol" / "events.json").read_text())
@@ -39,6 +42,10 @@ def conforms(value: Any, spec: dict[str, Any]) -> bool:
                 "max", 1 << 20):
             return False
         if spec.get("ascending") and any(a >= b for a, b in itertools.pairwise(value)):
+            return False
+        if spec.get("ascending_first") and any(
+                not isinstance(a, list) or not isinstance(b, list) or not a or not b
+                or a[0] >= b[0] for a, b in itertools.pairwise(value)):
             return False
         return "items" not in spec or all(conforms(v, spec["items"]) for v in value)
     if kind == "tuple":
@@ -72,6 +79,55 @@ def test_every_event_conforms_to_the_schema(path: Path) -> None:
 def test_the_schema_rejects_what_the_code_rejects() -> None:
     bid = SCHEMA["types"]["action"]
     assert conforms(["bid", 1, 13], bid)
-    assert not conforms(["bid", 1, 12], bid)
+    assert not conforms(["bid", 1, 0], bid) and not conforms(["bid", 1, 100], bid)
     assert not conforms(["declare", 0, [5, 3, 4]], bid)  # not ascending
     assert not conforms(["play", 3, 1], bid)  # no seat 3
+
+
+def test_the_committed_schema_is_the_generated_one() -> None:
+    # Regenerate with: python -m gleek_p2p.table.schema protocol/events.json
+    assert (ROOT / "protocol" / "events.json").read_text() == render()
+
+
+def test_every_declared_move_is_in_the_schema_with_its_fields() -> None:
+    options = {o["items"][0]["value"]: o for o in SCHEMA["types"]["action"]["options"]}
+    assert set(options) == set(ACTION_FIELDS)
+    for kind, names in ACTION_FIELDS.items():
+        assert tuple(i["name"] for i in options[kind]["items"][1:]) == names
+
+
+@pytest.mark.parametrize("declaration", [d for d in event_declarations() if d.is_action],
+                         ids=lambda d: d.kind)
+def test_schema_and_decoder_agree_at_every_bound(declaration: Any) -> None:
+    """Each field just inside and just outside its declared range: both say the same."""
+    spec = SCHEMA["types"]["action"]
+    base: list[Any] = [declaration.kind]
+    for _, field in declaration.fields:
+        if field.type == "list":
+            base.append(list(range(field.min_len)))
+        else:
+            base.append(field.lo if field.none_wire is None else field.none_wire)
+    for i, (_, field) in enumerate(declaration.fields, start=1):
+        probes: list[Any]
+        if field.type == "list":
+            probes = [list(range(field.min_len)), list(range(field.max_len)),
+                      list(range(field.min_len - 1)), list(range(field.max_len + 1)),
+                      [field.hi, field.lo, *range(1, field.min_len - 1)]]
+        else:
+            probes = [field.lo, field.hi, field.lo - 1, field.hi + 1, True]
+        for probe in probes:
+            wire = [*base[:i], probe, *base[i + 1:]]
+            try:
+                event_from_wire(wire)
+                decoded = True
+            except ProtocolError:
+                decoded = False
+            assert conforms(wire, spec) == decoded, wire
+
+
+def test_the_moves_that_show_slots_are_marked_in_the_schema() -> None:
+    options = {o["items"][0]["value"]: o for o in SCHEMA["types"]["action"]["options"]}
+    shown = {(kind, item["name"]) for kind, o in options.items() for item in o["items"][1:]
+             if item.get("shown")}
+    assert shown == {("play", "slot"), ("claim_tiddy", "slot"), ("show_ruff", "slots"),
+                     ("declare", "slots")}

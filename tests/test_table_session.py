@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 from collections.abc import Callable
 
@@ -9,7 +10,7 @@ import pytest
 
 from gleek_p2p.bots.strategy import RandomStrategy, choose_now
 from gleek_p2p.errors import Cheating, IllegalMove, ProtocolError
-from gleek_p2p.log.envelope import Envelope, sign_envelope
+from gleek_p2p.log.envelope import Envelope, decode_envelope, sign_envelope
 from gleek_p2p.log.keys import Identity
 from gleek_p2p.rules import (
     TALON,
@@ -23,6 +24,7 @@ from gleek_p2p.rules import (
 )
 from gleek_p2p.selfplay import make_seats, selfplay
 from gleek_p2p.table import events as ev
+from gleek_p2p.table.drive import run, sign_next, step
 from gleek_p2p.table.roster import Roster
 from gleek_p2p.table.session import Stage, Table
 from gleek_p2p.table.verify import verify_records
@@ -66,20 +68,8 @@ def test_same_seed_same_log() -> None:
 
 
 def drive(tables: list[Table], strategies: list[RandomStrategy], after_each: object) -> None:
-    lead = tables[0]
-    while not lead.finished:
-        exp = lead.expected()
-        assert exp is not None
-        actor = tables[exp.seat]
-        envelope = actor.auto_event()
-        if envelope is None:
-            decision = actor.decision()
-            assert decision is not None
-            envelope = actor.act(choose_now(strategies[exp.seat], decision.view, decision.legal))
-        data = envelope.encode()
-        for table in tables:
-            table.receive(envelope, data)
-        after_each(tables)  # type: ignore[operator]
+    run(tables, lambda d: choose_now(strategies[d.seat], d.view, d.legal),
+        on_event=lambda _e, _d: after_each(tables))  # type: ignore[operator]
 
 
 def test_no_seat_learns_a_card_before_the_rules_show_it() -> None:
@@ -109,14 +99,8 @@ def test_no_seat_learns_a_card_before_the_rules_show_it() -> None:
 
 
 def advance(tables: list[Table], done: Callable[[], bool]) -> None:
-    """Let the seats sign their protocol steps until ``done()``."""
-    while not done():
-        exp = tables[0].expected()
-        assert exp is not None
-        envelope = tables[exp.seat].auto_event()
-        assert envelope is not None, "a player's decision was needed"
-        for table in tables:
-            table.receive(envelope)
+    """Let the seats sign their protocol steps until ``done()`` (no player's decision)."""
+    run(tables, until=done)
 
 
 def _tables() -> list[Table]:
@@ -275,3 +259,65 @@ def test_cli_turns_an_unexpected_error_into_a_sentence(
     err = capsys.readouterr().err
     assert "internal error" in err and "something impossible" in err
     assert "Traceback" not in err
+
+
+def test_an_event_whose_hand_audit_raises_changes_nothing() -> None:
+    """``receive`` rejects the last seed of a hand whose audit fails, and keeps nothing.
+
+    The audit runs only when the last seed arrives; here the live copy scored
+    the hand differently from the audit (a copy that went astray), so the
+    audit raises. Before the fix the seed was already in the log by then.
+    """
+    records = selfplay(STANDARD, 2, b"atomic-audit", bots(3)).records
+    envelopes = [decode_envelope(r) for r in records]
+    table = Table(Roster.from_body(envelopes[0].body))
+    index = 0
+    while not (table.stage is Stage.SEEDS and table._m.seeds_done == 2):
+        table.receive(envelopes[index], records[index])
+        index += 1
+    last_seed = envelopes[index]
+    assert last_seed.kind == ev.SEED
+    state = table.state
+    assert state is not None and state.ledgers
+    astray = state._replace(ledgers=(*state.ledgers[:-1], dataclasses.replace(
+        state.ledgers[-1], trick_points=tuple(x + 1 for x in state.ledgers[-1].trick_points))))
+    table._m.state = astray
+    before = (list(table.envelopes), list(table.encoded), table.head, table.stage,
+              table.state, list(table.hands), table.audit_failure, table.expected())
+    with pytest.raises(ProtocolError, match="scores differently"):
+        table.receive(last_seed, records[index])
+    after = (list(table.envelopes), list(table.encoded), table.head, table.stage,
+             table.state, list(table.hands), table.audit_failure, table.expected())
+    assert after == before
+    # Put right, the same seed is taken: the rejection lost nothing.
+    table._m.state = state
+    table.receive(last_seed, records[index])
+    assert len(table.hands) == 1 and table.hands[0].last_seq == index
+    assert table.stage is Stage.DECK and table.head != before[2]
+    for envelope, record in zip(envelopes[index + 1:], records[index + 1:], strict=True):
+        table.receive(envelope, record)
+    assert table.stage is Stage.OVER
+    # Each hand's record starts at its first deck event and ends at its last seed.
+    first, second = table.hands
+    assert envelopes[second.first_seq].kind == ev.COMMIT
+    assert second.first_seq == first.last_seq + 1
+    assert envelopes[second.last_seq].kind == ev.SEED
+
+
+def test_the_drive_helper_refuses_what_it_cannot_do() -> None:
+    tables = make_seats(STANDARD, 1, b"drive")
+    run(tables, until=lambda: tables[0].decision() is not None
+        or any(t.decision() is not None for t in tables))
+    exp = tables[0].expected()
+    assert exp is not None and exp.kinds == (ev.ACT,)
+    with pytest.raises(ProtocolError, match="decision"):
+        sign_next(tables[exp.seat])
+    with pytest.raises(ProtocolError, match="nothing to sign"):
+        sign_next(tables[(exp.seat + 1) % 3])
+    before = [len(t.envelopes) for t in tables]
+    assert before == [len(tables[0].envelopes)] * 3
+    records = run(tables, lambda d: d.legal[0])
+    assert tables[0].finished and verify_records([*tables[0].encoded]).fair
+    assert records == tables[0].encoded[before[0]:]
+    with pytest.raises(ProtocolError, match="no event is expected"):
+        step(tables)

@@ -14,6 +14,7 @@ from typing import Any
 
 from gleek_p2p.errors import ProtocolError
 from gleek_p2p.rules import (
+    ACTION_FIELDS,  # derived from the event declarations in rules/events.py
     ActionEvent,
     Cut,
     Deal,
@@ -25,23 +26,6 @@ from gleek_p2p.rules import (
 )
 
 __all__ = ["ACTION_FIELDS", "action_from_json", "action_to_json"]
-
-ACTION_FIELDS: dict[str, tuple[str, ...]] = {
-    "bid": ("seat", "amount"),
-    "pass_bid": ("seat",),
-    "discard": ("seat", "slot"),
-    "vie": ("seat", "raise_by"),
-    "see": ("seat",),
-    "pass_ruff": ("seat",),
-    "show_ruff": ("seat", "suit", "slots"),
-    "declare": ("seat", "slots"),
-    "end_declare": ("seat",),
-    "name_trump": ("seat", "suit"),
-    "claim_tiddy": ("seat", "slot"),
-    "no_tiddy": ("seat",),
-    "play": ("seat", "slot"),
-}
-"""Every action kind and its fields, in wire order."""
 
 _INFORMATIVE = frozenset({"card", "cards"})
 

@@ -18,6 +18,12 @@ if TYPE_CHECKING:
 
 __all__ = [
     "RANKS_PER_SUIT",
+    "RANK_LABELS",
+    "RANK_LETTERS",
+    "RANK_PLURALS",
+    "SUIT_LETTERS",
+    "SUIT_NAMES",
+    "SUIT_SYMBOLS",
     "TALON",
     "Rank",
     "Suit",
@@ -61,10 +67,21 @@ class Rank(IntEnum):
     FOUR = 10
 
 
-_RANK_NAMES = ("A", "K", "Q", "J", "T", "9", "8", "7", "6", "5", "4")
-_RANK_LABELS = ("A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4")
-_SUIT_NAMES = ("S", "H", "D", "C")
-_SUIT_LABELS = ("♠", "♥", "♦", "♣")
+# Every name of a suit or a rank, here and nowhere else (the engine's
+# messages, the report, the simulator and the UI all read these).
+RANK_LETTERS = ("A", "K", "Q", "J", "T", "9", "8", "7", "6", "5", "4")
+"""ASCII rank letters (wire-neutral card names, bots)."""
+RANK_LABELS = ("A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4")
+"""Rank as printed on a card."""
+RANK_PLURALS = ("Aces", "Kings", "Queens", "Jacks", "Tens", "Nines", "Eights", "Sevens",
+                "Sixes", "Fives", "Fours")
+"""Rank in words, plural (a gleek of Kings)."""
+SUIT_LETTERS = ("S", "H", "D", "C")
+"""ASCII suit letters."""
+SUIT_SYMBOLS = ("♠", "♥", "♦", "♣")
+"""Suit symbols for the screen."""
+SUIT_NAMES = ("spades", "hearts", "diamonds", "clubs")
+"""Suit in words."""
 ALL_CARDS = range(4 * RANKS_PER_SUIT)
 
 
@@ -85,12 +102,12 @@ def card_rank(c: int) -> int:
 
 def card_name(c: int) -> str:
     """ASCII name: rank letter then suit letter, e.g. ``"AS"``, ``"TH"``, ``"4C"``."""
-    return _RANK_NAMES[c % RANKS_PER_SUIT] + _SUIT_NAMES[c // RANKS_PER_SUIT]
+    return RANK_LETTERS[c % RANKS_PER_SUIT] + SUIT_LETTERS[c // RANKS_PER_SUIT]
 
 
 def card_label(c: int) -> str:
     """Display label with the suit symbol, e.g. ``"A♠"``, ``"10♥"``."""
-    return _RANK_LABELS[c % RANKS_PER_SUIT] + _SUIT_LABELS[c // RANKS_PER_SUIT]
+    return RANK_LABELS[c % RANKS_PER_SUIT] + SUIT_SYMBOLS[c // RANKS_PER_SUIT]
 
 
 def parse_card(text: str) -> int:
@@ -105,9 +122,9 @@ def parse_card(text: str) -> int:
     if rank_text == "10":
         rank_text = "T"
     suits = {"S": 0, "H": 1, "D": 2, "C": 3, "♠": 0, "♥": 1, "♦": 2, "♣": 3}
-    if rank_text not in _RANK_NAMES or suit_text not in suits:
+    if rank_text not in RANK_LETTERS or suit_text not in suits:
         raise ValueError(f"not a card: {text!r}")
-    return card(suits[suit_text], _RANK_NAMES.index(rank_text))
+    return card(suits[suit_text], RANK_LETTERS.index(rank_text))
 
 
 def pack(variant: Variant) -> tuple[int, ...]:

@@ -15,9 +15,17 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from ..errors import IllegalMove, ProtocolError
-from .cards import RANKS_PER_SUIT, TALON, Rank, card_label, card_rank, deal_layout, pack
+from .cards import (
+    RANKS_PER_SUIT,
+    SUIT_NAMES,
+    TALON,
+    Rank,
+    card_label,
+    card_rank,
+    deal_layout,
+    pack,
+)
 from .events import (
-    MAX_BID,
     Bid,
     ClaimTiddy,
     Cut,
@@ -36,6 +44,7 @@ from .events import (
     ShowRuff,
     Vie,
 )
+from .limits import MAX_BID, MAX_RAISE, MAX_STAKE, OPENING_BID, bid_range, raise_range
 from .scoring import hand_ledger, ruff_value
 from .state import NO_SEAT, Phase, State, new_session
 from .variant import Variant
@@ -52,13 +61,7 @@ __all__ = [
     "to_act",
 ]
 
-OPENING_BID = 13
-MAX_RAISE = 5
-"""Largest single raise of the ruff stake, in pence."""
-MAX_STAKE = 20
-"""Table limit on the ruff stake (pence over the ante), so vying ends."""
 
-_SUIT_NAMES = ("spades", "hearts", "diamonds", "clubs")
 # A tuple, not a frozenset: ``in`` then compares by identity, while hashing
 # an Enum member calls Python code (this is asked at every decision).
 _DECIDING = (
@@ -366,16 +369,12 @@ def apply_reveals(state: State, reveals: Iterable[Reveal]) -> State:
 # ---------------------------------------------------------------- auction
 
 
-def _min_bid(s: State) -> int:
-    return OPENING_BID if s.high_bid == 0 else s.high_bid + 1
-
-
 def _bid(s: State, e: Bid) -> State:
     seat = _actor(s, e.seat, Phase.AUCTION, "bid")
     amount = e.amount
     if type(amount) is not int:
         raise ProtocolError("a bid is a whole number of pence")
-    low = _min_bid(s)
+    low = bid_range(s)[0]
     if not low <= amount <= MAX_BID:
         raise IllegalMove(f"your bid must be from {low} to {MAX_BID} pence", seat)
     s = _upd(s, bids=(*s.bids, (seat, amount)), high_bid=amount, high_bidder=seat)
@@ -430,7 +429,7 @@ def _vie(s: State, e: Vie) -> State:
     r = e.raise_by
     if type(r) is not int:
         raise ProtocolError("a raise is a whole number of pence")
-    top = min(MAX_RAISE, MAX_STAKE - s.ruff_stake)
+    top = raise_range(s)[1]
     if top < 1:
         raise IllegalMove(f"the stake is at the table limit of {MAX_STAKE}: see or pass", seat)
     if not 1 <= r <= top:
@@ -496,9 +495,9 @@ def _show_ruff(s: State, e: ShowRuff) -> State:
     for x in slots:
         c = _known(s, x, seat, "show")
         if c // RANKS_PER_SUIT != suit:
-            raise IllegalMove(f"{card_label(c)} is not a card of {_SUIT_NAMES[suit]}", seat)
+            raise IllegalMove(f"{card_label(c)} is not a card of {SUIT_NAMES[suit]}", seat)
     if _suit_slots(s, seat, suit) != slots:
-        raise IllegalMove(f"you must show all your {_SUIT_NAMES[suit]}", seat)
+        raise IllegalMove(f"you must show all your {SUIT_NAMES[suit]}", seat)
     s = _upd(s, ruff_shows=(*s.ruff_shows, (seat, suit, slots)))
     shown = {sh[0] for sh in s.ruff_shows}
     nxt = _next_seat(s, seat, tuple(x and i not in shown for i, x in enumerate(s.ruff_in)))
@@ -628,7 +627,7 @@ def _play(s: State, e: Play) -> State:
         if c // RANKS_PER_SUIT != led:
             for x in s.holding[seat]:
                 if cards[x] >= 0 and cards[x] // RANKS_PER_SUIT == led:
-                    raise IllegalMove(f"you must follow suit: you hold {_SUIT_NAMES[led]}", seat)
+                    raise IllegalMove(f"you must follow suit: you hold {SUIT_NAMES[led]}", seat)
     holding = _set(s.holding, seat, _without(s.holding[seat], slot))
     plays = (*plays, slot)
     n = s.variant.players
@@ -720,7 +719,7 @@ def legal_actions(state: State, seat: int) -> list[Event]:
     if ph is _TRICKS:
         return _legal_plays(s, seat)
     if ph is _AUCTION:
-        low = _min_bid(s)
+        low = bid_range(s)[0]
         bids = _BIDS.get((seat, low))
         if bids is None:
             bids = _BIDS[seat, low] = (
@@ -734,7 +733,7 @@ def legal_actions(state: State, seat: int) -> list[Event]:
         out: list[Event] = [PassRuff(seat)]
         if s.ruff_put[seat] < s.ruff_stake:
             out.append(See(seat))
-        top = min(MAX_RAISE, MAX_STAKE - s.ruff_stake)
+        top = raise_range(s)[1]
         out.extend(_VIES[seat][1 : top + 1])
         return out
     if ph is _RUFF_SHOW:

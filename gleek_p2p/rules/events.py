@@ -1,5 +1,12 @@
 """Events: everything that happens at the table, as frozen dataclasses.
 
+Each event kind is declared once, here: its class names its fields, and
+each field carries its wire form (:class:`FieldSpec`: type, range, list
+length, order) in the dataclass metadata; the class says who may send it
+(``SENDER``) and what it is in words (``WORDS``). The wire codec, the bot
+codec's field table and ``protocol/events.json`` are derived from these
+declarations (:func:`event_declarations`).
+
 System events (``Cut``, ``Deal``, ``Reveal``) are decided by no seat: the
 table protocol emits them from the shuffle. Action events carry the ``seat``
 that decided them first. On the wire an event is ``[kind, *fields]`` with
@@ -11,15 +18,19 @@ each move has exactly one encoding.
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar
 
 from ..errors import ProtocolError
+from .limits import MAX_BID, MAX_RAISE, MAX_STAKE, OPENING_BID
 
 __all__ = [
+    "ACTION_FIELDS",
     "EVENT_TYPES",
     "KISS_WIRE",
     "MAX_BID",
+    "SYSTEM",
     "ActionEvent",
     "Bid",
     "ClaimTiddy",
@@ -29,6 +40,8 @@ __all__ = [
     "Discard",
     "EndDeclare",
     "Event",
+    "EventDeclaration",
+    "FieldSpec",
     "NameTrump",
     "NoTiddy",
     "PassBid",
@@ -38,14 +51,76 @@ __all__ = [
     "See",
     "ShowRuff",
     "Vie",
+    "event_declarations",
     "event_from_wire",
     "event_to_wire",
+    "shown_slots_of",
 ]
 
 KISS_WIRE = -1
-MAX_BID = 99
 _MAX_SLOT = 43
+_MAX_CARD = 43
 _MAX_SEAT = 2
+SYSTEM = "the table protocol (no seat)"
+"""``SENDER`` of the events no seat decides."""
+
+
+@dataclass(frozen=True)
+class FieldSpec:
+    """The wire form of one event field.
+
+    An ``int`` field is one integer from ``lo`` to ``hi``; a ``list`` field is
+    ``min_len`` to ``max_len`` such integers (strictly ascending if
+    ``ascending``). ``none_wire`` is the integer that stands for ``None``.
+    ``ref`` names the shared type of ``protocol/events.json`` it is.
+    """
+
+    type: str
+    lo: int
+    hi: int
+    what: str
+    ref: str | None = None
+    min_len: int = 0
+    max_len: int = 0
+    ascending: bool = False
+    none_wire: int | None = None
+    doc: str | None = None
+    shows: bool = False
+    """The slot(s) of this field are shown face up to everyone by the move."""
+
+    def decode(self, x: Any) -> Any:
+        """The field's value from the wire; ``ProtocolError`` if malformed."""
+        if self.type == "list":
+            if not isinstance(x, list | tuple) or not self.min_len <= len(x) <= self.max_len:
+                raise ProtocolError(
+                    f"expected a list of {self.min_len} to {self.max_len} {self.what}s")
+            out = tuple(self._int(v) for v in x)
+            if self.ascending and any(a >= b for a, b in itertools.pairwise(out)):
+                raise ProtocolError(f"{self.what}s must be distinct and in ascending order")
+            return out
+        value = self._int(x)
+        return None if value == self.none_wire else value
+
+    def encode(self, value: Any) -> Any:
+        """The field's wire form: ints and lists only."""
+        if self.type == "list":
+            return list(value)
+        return self.none_wire if value is None else value
+
+    def _int(self, x: Any) -> int:
+        if type(x) is not int or not self.lo <= x <= self.hi:
+            raise ProtocolError(f"{self.what} must be an integer from {self.lo} to {self.hi}")
+        return x
+
+
+def _f(spec: FieldSpec) -> Any:
+    return field(metadata={"wire": spec})
+
+
+SEAT = FieldSpec("int", 0, _MAX_SEAT, "a seat", ref="seat")
+SLOT = FieldSpec("int", 0, _MAX_SLOT, "a slot", ref="slot")
+SHOWN_SLOT = FieldSpec("int", 0, _MAX_SLOT, "a slot", ref="slot", shows=True)
+SUIT = FieldSpec("int", 0, 3, "a suit", ref="suit")
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,10 +128,9 @@ class Cut:
     """The cut for the first deal: one card per seat, in seat order."""
 
     KIND: ClassVar[str] = "cut"
-    cards: tuple[int, ...]
-
-    def to_wire(self) -> list[Any]:
-        return [list(self.cards)]
+    SENDER: ClassVar[str] = SYSTEM
+    WORDS: ClassVar[str] = "the cut for the first deal"
+    cards: tuple[int, ...] = _f(FieldSpec("list", 0, _MAX_CARD, "a card", min_len=2, max_len=3))
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,9 +138,8 @@ class Deal:
     """Start the next hand (the dealer rotates clockwise)."""
 
     KIND: ClassVar[str] = "deal"
-
-    def to_wire(self) -> list[Any]:
-        return []
+    SENDER: ClassVar[str] = SYSTEM
+    WORDS: ClassVar[str] = "a new deal"
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,11 +147,10 @@ class Reveal:
     """The engine learns that ``slot`` of the shuffled deck holds ``card``."""
 
     KIND: ClassVar[str] = "reveal"
-    slot: int
-    card: int
-
-    def to_wire(self) -> list[Any]:
-        return [self.slot, self.card]
+    SENDER: ClassVar[str] = SYSTEM
+    WORDS: ClassVar[str] = "a card seen"
+    slot: int = _f(SLOT)
+    card: int = _f(FieldSpec("int", 0, _MAX_CARD, "a card", ref="card"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,11 +158,16 @@ class Bid:
     """Bid ``amount`` pence for the talon (13 to open, then at least +1)."""
 
     KIND: ClassVar[str] = "bid"
-    seat: int
-    amount: int
-
-    def to_wire(self) -> list[Any]:
-        return [self.seat, self.amount]
+    SENDER: ClassVar[str] = "the seat to speak in the auction"
+    WORDS: ClassVar[str] = "bid for the talon"
+    seat: int = _f(SEAT)
+    # The wire admits any bid up to the maximum: the opening bid and the rise
+    # over the last bid are rules of the moment, so a low bid is an illegal
+    # move (the engine's verdict, in the abort's words), not a malformed event.
+    amount: int = _f(FieldSpec(
+        "int", 1, MAX_BID, "a bid",
+        doc=f"pence; the engine requires {OPENING_BID} or more to open, then more than the "
+            "last bid"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,10 +175,9 @@ class PassBid:
     """Pass in the auction (final)."""
 
     KIND: ClassVar[str] = "pass_bid"
-    seat: int
-
-    def to_wire(self) -> list[Any]:
-        return [self.seat]
+    SENDER: ClassVar[str] = "the seat to speak in the auction"
+    WORDS: ClassVar[str] = "pass in the auction"
+    seat: int = _f(SEAT)
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,11 +185,10 @@ class Discard:
     """The auction winner discards one slot face down."""
 
     KIND: ClassVar[str] = "discard"
-    seat: int
-    slot: int
-
-    def to_wire(self) -> list[Any]:
-        return [self.seat, self.slot]
+    SENDER: ClassVar[str] = "the seat that took the talon"
+    WORDS: ClassVar[str] = "discard a card"
+    seat: int = _f(SEAT)
+    slot: int = _f(SLOT)
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,11 +196,15 @@ class Vie:
     """Raise the ruff stake by ``raise_by`` pence (1..5, stake at most 20)."""
 
     KIND: ClassVar[str] = "vie"
-    seat: int
-    raise_by: int
-
-    def to_wire(self) -> list[Any]:
-        return [self.seat, self.raise_by]
+    SENDER: ClassVar[str] = "the seat to speak on the ruff"
+    WORDS: ClassVar[str] = "vie on the ruff"
+    seat: int = _f(SEAT)
+    # Likewise the wire admits raises up to the stake's table limit; the
+    # engine applies the largest single raise and what is left to the limit.
+    raise_by: int = _f(FieldSpec(
+        "int", 1, MAX_STAKE, "a raise",
+        doc=f"pence; the engine allows 1 to {MAX_RAISE}, and no more than the stake's limit "
+            f"of {MAX_STAKE} leaves"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,10 +212,9 @@ class See:
     """Match the ruff stake."""
 
     KIND: ClassVar[str] = "see"
-    seat: int
-
-    def to_wire(self) -> list[Any]:
-        return [self.seat]
+    SENDER: ClassVar[str] = "the seat to speak on the ruff"
+    WORDS: ClassVar[str] = "see the ruff stake"
+    seat: int = _f(SEAT)
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,10 +222,9 @@ class PassRuff:
     """Drop out of the ruff (final; what was put in is lost)."""
 
     KIND: ClassVar[str] = "pass_ruff"
-    seat: int
-
-    def to_wire(self) -> list[Any]:
-        return [self.seat]
+    SENDER: ClassVar[str] = "the seat to speak on the ruff"
+    WORDS: ClassVar[str] = "pass on the ruff"
+    seat: int = _f(SEAT)
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,12 +232,13 @@ class ShowRuff:
     """Show all of one's cards of ``suit`` at the ruff showdown."""
 
     KIND: ClassVar[str] = "show_ruff"
-    seat: int
-    suit: int
-    slots: tuple[int, ...]
-
-    def to_wire(self) -> list[Any]:
-        return [self.seat, self.suit, list(self.slots)]
+    SENDER: ClassVar[str] = "the seat to show at the ruff showdown"
+    WORDS: ClassVar[str] = "show a ruff"
+    seat: int = _f(SEAT)
+    suit: int = _f(SUIT)
+    slots: tuple[int, ...] = _f(
+        FieldSpec("list", 0, _MAX_SLOT, "a slot", ref="slot", min_len=1, max_len=13,
+                  ascending=True, shows=True))
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,11 +246,12 @@ class Declare:
     """Declare a gleek (3 slots) or a mournival (4 slots) of one rank."""
 
     KIND: ClassVar[str] = "declare"
-    seat: int
-    slots: tuple[int, ...]
-
-    def to_wire(self) -> list[Any]:
-        return [self.seat, list(self.slots)]
+    SENDER: ClassVar[str] = "the seat to declare"
+    WORDS: ClassVar[str] = "declare a gleek or a mournival"
+    seat: int = _f(SEAT)
+    slots: tuple[int, ...] = _f(
+        FieldSpec("list", 0, _MAX_SLOT, "a slot", ref="slot", min_len=3, max_len=4,
+                  ascending=True, shows=True))
 
 
 @dataclass(frozen=True, slots=True)
@@ -180,10 +259,9 @@ class EndDeclare:
     """Done declaring combinations."""
 
     KIND: ClassVar[str] = "end_declare"
-    seat: int
-
-    def to_wire(self) -> list[Any]:
-        return [self.seat]
+    SENDER: ClassVar[str] = "the seat to declare"
+    WORDS: ClassVar[str] = "end declaring"
+    seat: int = _f(SEAT)
 
 
 @dataclass(frozen=True, slots=True)
@@ -191,11 +269,12 @@ class NameTrump:
     """Name the trump ``suit``, or ``None`` for Kiss (no trump)."""
 
     KIND: ClassVar[str] = "name_trump"
-    seat: int
-    suit: int | None
-
-    def to_wire(self) -> list[Any]:
-        return [self.seat, KISS_WIRE if self.suit is None else self.suit]
+    SENDER: ClassVar[str] = "the seat that names the trump"
+    WORDS: ClassVar[str] = "name the trump"
+    seat: int = _f(SEAT)
+    suit: int | None = _f(
+        FieldSpec("int", KISS_WIRE, 3, "a suit", none_wire=KISS_WIRE,
+                  doc="-1 = Kiss (no trump)"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -203,11 +282,10 @@ class ClaimTiddy:
     """Show the Four of trump in ``slot`` and collect 2 pence from each opponent."""
 
     KIND: ClassVar[str] = "claim_tiddy"
-    seat: int
-    slot: int
-
-    def to_wire(self) -> list[Any]:
-        return [self.seat, self.slot]
+    SENDER: ClassVar[str] = "the seat to claim the Tiddy"
+    WORDS: ClassVar[str] = "claim the Tiddy"
+    seat: int = _f(SEAT)
+    slot: int = _f(SHOWN_SLOT)
 
 
 @dataclass(frozen=True, slots=True)
@@ -215,10 +293,9 @@ class NoTiddy:
     """Make no Tiddy claim."""
 
     KIND: ClassVar[str] = "no_tiddy"
-    seat: int
-
-    def to_wire(self) -> list[Any]:
-        return [self.seat]
+    SENDER: ClassVar[str] = "the seat to claim the Tiddy"
+    WORDS: ClassVar[str] = "claim no Tiddy"
+    seat: int = _f(SEAT)
 
 
 @dataclass(frozen=True, slots=True)
@@ -226,11 +303,10 @@ class Play:
     """Play the card in ``slot`` to the current trick."""
 
     KIND: ClassVar[str] = "play"
-    seat: int
-    slot: int
-
-    def to_wire(self) -> list[Any]:
-        return [self.seat, self.slot]
+    SENDER: ClassVar[str] = "the seat to play to the trick"
+    WORDS: ClassVar[str] = "play a card"
+    seat: int = _f(SEAT)
+    slot: int = _f(SHOWN_SLOT)
 
 
 ActionEvent = (
@@ -273,64 +349,83 @@ EVENT_TYPES: dict[str, type[Any]] = {
 }
 
 
+@dataclass(frozen=True)
+class EventDeclaration:
+    """One event kind as declared: its fields in wire order, its sender and its words."""
+
+    kind: str
+    cls: type[Any]
+    fields: tuple[tuple[str, FieldSpec], ...]
+    sender: str
+    words: str
+    doc: str
+
+    @property
+    def is_action(self) -> bool:
+        """Decided by a seat (its first field is the seat), not by the table protocol."""
+        return self.sender != SYSTEM
+
+
+def _declare(cls: type[Any]) -> EventDeclaration:
+    specs = tuple((f.name, f.metadata["wire"]) for f in fields(cls))
+    doc = " ".join((cls.__doc__ or "").split())
+    return EventDeclaration(cls.KIND, cls, specs, cls.SENDER, cls.WORDS, doc)
+
+
+_DECLARATIONS = {kind: _declare(cls) for kind, cls in EVENT_TYPES.items()}
+
+
+def event_declarations() -> tuple[EventDeclaration, ...]:
+    """Every event kind, system events first, in the order of ``EVENT_TYPES``."""
+    return tuple(_DECLARATIONS.values())
+
+
+ACTION_FIELDS: dict[str, tuple[str, ...]] = {
+    d.kind: tuple(name for name, _ in d.fields) for d in _DECLARATIONS.values() if d.is_action
+}
+"""Every action kind and its fields, in wire order."""
+
+# (class, [(field name, encode, decode)]) per kind: the hot paths skip the lookups.
+_CODECS: dict[str, tuple[type[Any], tuple[tuple[str, Callable[[Any], Any],
+                                                Callable[[Any], Any]], ...]]] = {
+    d.kind: (d.cls, tuple((name, spec.encode, spec.decode) for name, spec in d.fields))
+    for d in _DECLARATIONS.values()
+}
+
+
+_SHOWN: dict[str, tuple[tuple[str, bool], ...]] = {
+    d.kind: tuple((name, spec.type == "list") for name, spec in d.fields if spec.shows)
+    for d in _DECLARATIONS.values()
+}
+
+
+def shown_slots_of(e: Event) -> tuple[int, ...]:
+    """The slots ``e`` shows face up to everyone, in the order it names them."""
+    out: tuple[int, ...] = ()
+    for name, many in _SHOWN[e.KIND]:
+        value = getattr(e, name)
+        out += tuple(value) if many else (value,)
+    return out
+
+
 def event_to_wire(e: Event) -> list[Any]:
     """``[kind, *fields]``: ints, strs and lists only."""
-    return [e.KIND, *e.to_wire()]
-
-
-def _int(x: Any, lo: int, hi: int, what: str) -> int:
-    if type(x) is not int or not lo <= x <= hi:
-        raise ProtocolError(f"{what} must be an integer from {lo} to {hi}")
-    return x
-
-
-def _slots(x: Any, lo_len: int, hi_len: int, ascending: bool) -> tuple[int, ...]:
-    if not isinstance(x, list | tuple) or not lo_len <= len(x) <= hi_len:
-        raise ProtocolError(f"expected a list of {lo_len} to {hi_len} slots")
-    out = tuple(_int(s, 0, _MAX_SLOT, "a slot") for s in x)
-    if ascending and any(a >= b for a, b in itertools.pairwise(out)):
-        raise ProtocolError("slots must be distinct and in ascending order")
-    return out
+    return [e.KIND, *[enc(getattr(e, name)) for name, enc, _ in _CODECS[e.KIND][1]]]
 
 
 def event_from_wire(data: Any) -> Event:
     """Decode ``[kind, *fields]``; ``ProtocolError`` on anything malformed.
 
-    Only structure and ranges are checked here (seat 0..2, slot 0..43,
-    card 0..43...); whether the move is allowed now is :func:`apply`'s job.
+    Only structure and ranges are checked here (each field's declared
+    :class:`FieldSpec`); whether the move is allowed now is :func:`apply`'s job.
     """
     if not isinstance(data, list | tuple) or not data or not isinstance(data[0], str):
         raise ProtocolError("an event is a list starting with its kind")
     kind, args = data[0], data[1:]
-    cls = EVENT_TYPES.get(kind)
-    if cls is None:
+    codec = _CODECS.get(kind)
+    if codec is None:
         raise ProtocolError(f"unknown event kind {kind!r}")
-    arity = {"cut": 1, "deal": 0, "reveal": 2, "show_ruff": 3}.get(
-        kind,
-        2
-        if kind in ("bid", "discard", "vie", "declare", "name_trump", "claim_tiddy", "play")
-        else 1,
-    )
-    if len(args) != arity:
-        raise ProtocolError(f"a {kind} event has {arity} fields")
-    if cls is Cut:
-        return Cut(_slots(args[0], 2, 3, ascending=False))  # card ids share the slot range
-    if cls is Deal:
-        return Deal()
-    if cls is Reveal:
-        return Reveal(_int(args[0], 0, _MAX_SLOT, "a slot"), _int(args[1], 0, 43, "a card"))
-    seat = _int(args[0], 0, _MAX_SEAT, "a seat")
-    if cls is Bid:
-        return Bid(seat, _int(args[1], 1, MAX_BID, "a bid"))
-    if cls is Vie:
-        return Vie(seat, _int(args[1], 1, 20, "a raise"))
-    if cls is ShowRuff:
-        return ShowRuff(seat, _int(args[1], 0, 3, "a suit"), _slots(args[2], 1, 13, True))
-    if cls is Declare:
-        return Declare(seat, _slots(args[1], 3, 4, True))
-    if cls is NameTrump:
-        suit = _int(args[1], KISS_WIRE, 3, "a suit")
-        return NameTrump(seat, None if suit == KISS_WIRE else suit)
-    if cls in (Discard, ClaimTiddy, Play):
-        return cls(seat, _int(args[1], 0, _MAX_SLOT, "a slot"))  # type: ignore[no-any-return]
-    return cls(seat)  # type: ignore[no-any-return]
+    cls, specs = codec
+    if len(args) != len(specs):
+        raise ProtocolError(f"a {kind} event has {len(specs)} fields")
+    return cls(*[dec(a) for (_, _, dec), a in zip(specs, args, strict=True)])  # type: ignore[no-any-return]

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from .cards import RANKS_PER_SUIT, Rank
+from .honours import honour_cards
 from .state import PHASE_NAMES, HandLedger, State
 from .variant import Variant
 
@@ -82,8 +83,8 @@ def _trick_table(trump: int | None, whist: bool) -> tuple[int, ...]:
     key = (trump, whist)
     table = _TRICK_TABLES.get(key)
     if table is None:
-        tib = -1 if trump is None or whist else trump * RANKS_PER_SUIT + Rank.ACE
-        tom = -1 if trump is None else trump * RANKS_PER_SUIT + Rank.JACK
+        named = honour_cards(trump, Variant(whist_ranking=whist))
+        tib, tom = (-1 if c is None else c for c in (named["Tib"], named["Tom"]))
         table = _TRICK_TABLES[key] = tuple(
             card_points(c, trump) + (TIB if c == tib else TOM if c == tom else 0)
             for c in range(4 * RANKS_PER_SUIT)

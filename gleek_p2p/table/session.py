@@ -22,7 +22,7 @@ from enum import Enum
 from typing import Any
 
 from gleek_p2p.deck import DealDispute, DeckProtocol, Keys
-from gleek_p2p.errors import Cheating, IllegalMove, ProtocolError
+from gleek_p2p.errors import Cheating, GleekError, IllegalMove, ProtocolError
 from gleek_p2p.log import canonical
 from gleek_p2p.log.chain import check_equivocation
 from gleek_p2p.log.envelope import Envelope, event_hash, sign_envelope, verify_envelope
@@ -430,9 +430,16 @@ class Table:
             # whatever is wrong with it, that seat said it.
             self._m = saved
             raise Cheating(envelope.seat, str(exc), (envelope.encode(),)) from exc
-        self._append(envelope, encoded)
         if self._m.stage is Stage.SEEDS and self._m.seeds_done == self.roster.seats:
-            self._finish_hand()
+            # The hand's audit belongs to this event: it runs before the event
+            # is committed, so whatever it raises leaves the table as it was.
+            # (A violation it finds is kept as ``audit_failure``, not raised.)
+            try:
+                self._finish_hand(envelope.seq)
+            except GleekError:
+                self._m = saved
+                raise
+        self._append(envelope, encoded)
         return applied
 
     def _append(self, envelope: Envelope, encoded: bytes | None) -> None:
@@ -670,8 +677,9 @@ class Table:
             m.stage = Stage.SEEDS
         return out
 
-    def _finish_hand(self) -> None:
-        """All seeds are in: audit the hand with full information, then deal the next."""
+    def _finish_hand(self, last_seq: int) -> None:
+        """All seeds are in (the last at ``last_seq``, not yet committed): audit the
+        hand with full information, then deal the next."""
         m = self._m
         assert m.deck is not None and m.state is not None and m.hand_start is not None
         try:
@@ -682,8 +690,7 @@ class Table:
         except Cheating as exc:
             m.audit_failure = Cheating(exc.seat, exc.reason, _as_evidence((), exc.evidence))
             return
-        m.hands.append(HandRecord(m.hand, m.state, dict(cards), m.hand_first_seq,
-                                  len(self.envelopes) - 1))
+        m.hands.append(HandRecord(m.hand, m.state, dict(cards), m.hand_first_seq, last_seq))
         if m.state.phase is Phase.SESSION_OVER:
             m.stage = Stage.OVER
         else:

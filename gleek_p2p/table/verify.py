@@ -52,6 +52,8 @@ class VerifyReport:
     error: str = ""
     stopped: str = ""
     """For a log that checks out but ends early: where it stops (no seat is blamed)."""
+    waiting_for: int | None = None
+    """In an incomplete log: the seat whose event the log stops waiting for."""
 
     @property
     def hands(self) -> list[HandRecord]:
@@ -130,6 +132,7 @@ def verify_records(
         # A log cut short (a copy taken mid-game, a peer that left) proves
         # nothing against the seat it waits for: say where it stops, blame nobody.
         exp = table.expected()
+        report.waiting_for = exp.seat if exp else None
         report.stopped = (f"it stops waiting for {roster.names[exp.seat]} ({exp.what})"
                           if exp else "it stops before the end")
     return report

@@ -20,7 +20,8 @@ from gleek_p2p.log.envelope import Envelope
 from gleek_p2p.rules import VARIANTS, Event, Phase, Variant, apply, shown_slots
 from gleek_p2p.selfplay import make_seats
 from gleek_p2p.table import events as ev
-from gleek_p2p.table.session import Stage, Table
+from gleek_p2p.table.drive import sign_next
+from gleek_p2p.table.session import Decision, Stage, Table
 from gleek_p2p.table.shown import shown_slots_of
 
 # (cheater's table, the envelope it would honestly sign or None for a decision,
@@ -118,23 +119,20 @@ def run_session(
         expected = lead.expected()
         assert expected is not None
         actor = tables[expected.seat]
-        envelope = actor.auto_event()
-        if envelope is None:
+
+        def honest_move(decision: Decision) -> Event:
+            return choose_now(bots[decision.seat], decision.view, decision.legal)
+
+        if actor.seat != cheater or tamper is None:
+            envelope = sign_next(actor, honest_move)
+        elif (envelope := actor.auto_event()) is not None:
+            envelope = tamper(actor, envelope, len(records)) or envelope
+        else:
             decision = actor.decision()
             if decision is None:  # the cheater's own view may disagree; let it play anyway
                 break
-            move = choose_now(bots[actor.seat or 0], decision.view, decision.legal)
-            honest_env: Envelope | None = None
-            if actor.seat == cheater and tamper is not None:
-                replaced = tamper(actor, None, len(records))
-                if replaced is not None:
-                    envelope = replaced
-            if envelope is None:
-                envelope = honest_env or actor.act(move)
-        elif actor.seat == cheater and tamper is not None:
-            replaced = tamper(actor, envelope, len(records))
-            if replaced is not None:
-                envelope = replaced
+            move = honest_move(decision)  # chosen first, so the bots' draws do not depend on tamper
+            envelope = tamper(actor, None, len(records)) or actor.act(move)
         data = envelope.encode()
         caught: Cheating | None = None
         for table in honest:

@@ -9,19 +9,23 @@ from __future__ import annotations
 
 import json
 import sys
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from gleek_p2p.bots.strategy import RandomStrategy
-from gleek_p2p.log.envelope import Envelope, decode_envelope, sign_envelope
+from gleek_p2p.deck import Keys
+from gleek_p2p.log.envelope import Envelope, decode_envelope, event_hash, sign_envelope
 from gleek_p2p.log.keys import Identity
-from gleek_p2p.log.store import LogStore
+from gleek_p2p.log.store import HEADER, LogStore
 from gleek_p2p.rules import VARIANTS, ruling_switches
 from gleek_p2p.selfplay import _derive, selfplay
-from gleek_p2p.table.session import Table
+from gleek_p2p.table import events as ev
+from gleek_p2p.table.session import Stage, Table
+from gleek_p2p.table.verify import verify_records
 
-from .forge import run_session
+from .forge import run_session, sign_as
 from .scenarios import CHEATER, FIRST_RULINGS, SCENARIOS, _hidden_combination
 
 
@@ -30,6 +34,52 @@ class Vector:
     name: str
     records: list[bytes]
     expect: dict[str, Any]
+    tail: bytes = b""
+    """Bytes after the last whole record (a torn write), written as they are."""
+
+
+def _descending_deal_keys(table: Table, honest: Envelope | None, index: int) -> Envelope | None:
+    """Seat 1 publishes the right deal keys, but in descending slot order."""
+    if honest is None or honest.kind != ev.KEYS or table.stage is not Stage.DEAL_KEYS:
+        return None
+    keys = ev.deck_from_body(ev.KEYS, CHEATER, honest.body)
+    assert isinstance(keys, Keys)
+    return sign_as(table, ev.KEYS, [Keys(CHEATER, tuple(reversed(keys.keys))).to_wire()])
+
+
+def _second_implementation_cases(base: list[bytes]) -> list[Vector]:
+    """Cases a second implementation could get wrong (protocol/verify.md)."""
+    out = []
+    result = run_session(_descending_deal_keys, cheater=CHEATER, seed=b"descending-keys",
+                         variant=FIRST_RULINGS)
+    report = verify_records(result.records)
+    event = report.violations[0].seq if report.violations else None
+    out.append(Vector("descending-keys", result.records, {
+        "exit_code": 1, "event": event, "seat": CHEATER, "says": "slot"}))
+    # A validly signed event chained after the last one: the session was over.
+    last = decode_envelope(base[-1])
+    seat0 = Identity.generate(_derive(b"vector-standard", "identity", 0))
+    late = sign_envelope(seat0, last.session_id, last.seq + 1, event_hash(last), 0, ev.ABORT,
+                         ev.Abort(None, "one more word", ()).to_body())
+    out.append(Vector("after-the-end", [*base, late.encode()], {
+        "exit_code": 1, "event": len(base), "seat": None, "says": "over"}))
+    # The last record torn by a crash: the whole records are the log, so the
+    # session stops short of its last seed.
+    framed = _framed(base[-1])
+    torn_seat = last.seat
+    out.append(Vector("torn-last-record", base[:-1], {
+        "exit_code": 1, "verdict": "incomplete", "waiting_for": torn_seat},
+        tail=framed[: len(framed) // 2]))
+    return out
+
+
+def _framed(record: bytes) -> bytes:
+    """The record as the log file stores it (length, checksums)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "one.gleeklog"
+        with LogStore.open(path) as store:
+            store.append(record)
+        return path.read_bytes()[len(HEADER):]
 
 
 def _valid(variant: str, hands: int, seed: bytes, first_rulings: bool = True) -> list[bytes]:
@@ -69,8 +119,6 @@ def build() -> list[Vector]:
     """
     base = _valid("standard", 1, b"vector-standard")
     two = _valid("two", 1, b"vector-two")
-    from gleek_p2p.table.verify import verify_records
-
     out = []
     for name, records in (
         ("valid-standard", base),
@@ -115,6 +163,7 @@ def build() -> list[Vector]:
         event = report.violations[0].seq if report.violations else None
         out.append(Vector(name, result.records, {
             "exit_code": 1, "event": event, "seat": scenario.blamed, "says": says}))
+    out.extend(_second_implementation_cases(base))
     return out
 
 
@@ -127,6 +176,9 @@ def write(directory: Path) -> None:
         with LogStore.open(path) as store:
             for record in vector.records:
                 store.append(record)
+        if vector.tail:
+            with path.open("ab") as f:
+                f.write(vector.tail)
         index.append({"file": path.name, **vector.expect})
     (directory / "index.json").write_text(json.dumps(index, indent=1) + "\n")
 
