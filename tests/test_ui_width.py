@@ -234,3 +234,29 @@ def test_the_summarys_row_labels_fit_their_column(lang: str) -> None:
         assert [label for label in labels if len(label) >= summary._LABEL] == []
     finally:
         i18n.set_language("en", {})
+
+
+@pytest.mark.parametrize("lang", i18n.LANGUAGES)
+def test_what_the_table_waits_for_is_worded_from_its_kind(lang: str) -> None:
+    """The status line names the awaited step in the chosen language, never the table's English."""
+    from gleek_p2p.selfplay import make_seats
+    from gleek_p2p.table.drive import step
+
+    i18n.set_language(lang, {})
+    try:
+        tables = make_seats(Variant(), 1, b"i18n-status", list(NAMES))
+        seen = set()
+        human = _human()
+        while ("act",) not in seen:
+            human.update(tables[1], (), None)
+            status = human._status_text()
+            exp = tables[0].expected()
+            assert exp is not None
+            seen.add(exp.kinds)
+            if lang != "en":
+                assert exp.what not in status, status
+            assert status
+            step(tables, lambda decision: decision.legal[0])
+        assert len(seen) >= 6
+    finally:
+        i18n.set_language("en", {})

@@ -35,11 +35,12 @@ from gleek_p2p.lobby_status import LobbyStatus
 from gleek_p2p.log.keys import fingerprint
 from gleek_p2p.peer import Outcome, SessionRunner
 from gleek_p2p.rules import Deal, Event, Phase, Play, State, apply, new_session, session_winner
-from gleek_p2p.table.session import Decision, Table
+from gleek_p2p.table import events as ev
+from gleek_p2p.table.session import Decision, Expectation, Table
 
 from .choices import Chooser
 from .narrate import narrate
-from .render import Fragments
+from .render import Fragments, phase_words
 from .screen import Panel, TableScreen
 from .summary import history_lines, summary_lines
 from .words import Namer, pence
@@ -265,13 +266,14 @@ class HumanPlayer:
             self._waiting = None
         elif exp.seat != self.seat:
             what = _("waiting for {name}: {what}").format(name=self.names[exp.seat],
-                                                          what=exp.what)
+                                                          what=_expected(exp, self._state))
             if self._waiting is None or self._waiting[0] != what:
                 self._waiting = (what, time.monotonic())
         else:
-            self._waiting = (_("your turn: {what}").format(what=exp.what)
-                             if exp.kinds == ("act",)
-                             else _("sending {what}").format(what=exp.what), time.monotonic())
+            what = _expected(exp, self._state)
+            self._waiting = (_("your turn: {what}").format(what=what)
+                             if exp.kinds == (ev.ACT,)
+                             else _("sending {what}").format(what=what), time.monotonic())
         self.screen.refresh()
 
     # ------------------------------------------------------------ internals
@@ -411,6 +413,28 @@ class HumanPlayer:
 
 
 _OVER = (Phase.HAND_OVER, Phase.SESSION_OVER)
+
+_EXPECTED = {
+    ev.ROSTER: N_("the roster"),
+    ev.CUT_COMMIT: N_("a commitment for the cut"),
+    ev.CUT_REVEAL: N_("the cut"),
+    ev.COMMIT: N_("the commit step of the shuffle"),
+    ev.SHUFFLE: N_("the shuffle step of the shuffle"),
+    ev.LOCK: N_("the lock step of the shuffle"),
+    ev.SEED: N_("the seed of the hand"),
+}
+
+
+def _expected(exp: Expectation, state: State | None) -> str:
+    """What the table waits for, in the chosen language, from its kind (not its English words)."""
+    kind = exp.kinds[0] if exp.kinds else ""
+    if kind == ev.ACT and state is not None:
+        return _("a move ({phase})").format(phase=phase_words(state))
+    if kind == ev.KEYS:
+        talon = state is not None and state.phase is Phase.DISCARD
+        return _("the keys of the talon") if talon else _("the keys of the deal")
+    words = _EXPECTED.get(kind)
+    return _(words) if words else exp.what
 
 
 def _is_bad_news(note: str) -> bool:
