@@ -58,6 +58,12 @@ def _moments() -> tuple[dict[Phase, State], list[State]]:
 MOMENTS, HAND_ENDS = _moments()
 
 
+@pytest.fixture(autouse=True)
+def _english_afterwards() -> Iterator[None]:
+    yield
+    i18n.set_language("en", {})
+
+
 @pytest.fixture
 def cuts(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
     """Every line ``clip`` or ``fit`` had to shorten while drawing."""
@@ -180,45 +186,36 @@ def _check(human: HumanPlayer, cuts: list[str], what: str, width: int = 80,
 def test_every_screen_fits_80x24_in_every_language(lang: str, kind: str,
                                                    cuts: list[str]) -> None:
     i18n.set_language(lang, {})
-    try:
-        human = _human()
-        SCREENS[kind](human)
-        text = _check(human, cuts, f"{lang} {kind}")
-        if lang != "en" and kind.startswith("table"):
-            assert "YOUR TURN" not in text and "? help" not in text  # it is translated
-    finally:
-        i18n.set_language("en", {})
+    human = _human()
+    SCREENS[kind](human)
+    text = _check(human, cuts, f"{lang} {kind}")
+    if lang != "en" and kind.startswith("table"):
+        assert "YOUR TURN" not in text and "? help" not in text  # it is translated
 
 
 @pytest.mark.parametrize("lang", i18n.LANGUAGES)
 def test_the_end_box_fits_in_every_language(lang: str, played: Any, cuts: list[str]) -> None:
     i18n.set_language(lang, {})
-    try:
-        human = _human()
-        _at_table(human)
-        outcome = Outcome(True, False, "", 100)
-        human.screen.show_end(end_lines(played, outcome, "/tmp/gleek/session.gleeklog"))
-        text = _check(human, cuts, f"{lang} end box")
-        assert "session.gleeklog" in text
-    finally:
-        i18n.set_language("en", {})
+    human = _human()
+    _at_table(human)
+    outcome = Outcome(True, False, "", 100)
+    human.screen.show_end(end_lines(played, outcome, "/tmp/gleek/session.gleeklog"))
+    text = _check(human, cuts, f"{lang} end box")
+    assert "session.gleeklog" in text
 
 
 @pytest.mark.parametrize("lang", i18n.LANGUAGES)
 def test_the_too_small_message_wraps_between_words(lang: str, cuts: list[str]) -> None:
     i18n.set_language(lang, {})
-    try:
-        human = _human()
-        _at_table(human)
-        for width, height in ((60, 20), (79, 24), (40, 10)):
-            text = _check(human, cuts, f"{lang} {width}x{height}", width, height)
-            words = " ".join(text.split()).split(" ")
-            said = i18n._("The table needs a terminal of at least {width}x{height}; this one is "
-                          "{columns}x{rows}. Make it larger (q leaves).").format(
-                width=80, height=24, columns=width, rows=height)
-            assert words == said.split(), (lang, width)
-    finally:
-        i18n.set_language("en", {})
+    human = _human()
+    _at_table(human)
+    for width, height in ((60, 20), (79, 24), (40, 10)):
+        text = _check(human, cuts, f"{lang} {width}x{height}", width, height)
+        words = " ".join(text.split()).split(" ")
+        said = i18n._("The table needs a terminal of at least {width}x{height}; this one is "
+                      "{columns}x{rows}. Make it larger (q leaves).").format(
+            width=80, height=24, columns=width, rows=height)
+        assert words == said.split(), (lang, width)
 
 
 @pytest.mark.parametrize("lang", i18n.LANGUAGES)
@@ -227,13 +224,10 @@ def test_the_summarys_row_labels_fit_their_column(lang: str) -> None:
     from gleek_p2p.ui import summary
 
     i18n.set_language(lang, {})
-    try:
-        labels = [i18n._(label) for label in (*summary.ROW_LABELS,
-                                              *summary._PHASE_LABELS.values())]
-        labels.append(i18n.pgettext("ledger", "session"))
-        assert [label for label in labels if len(label) >= summary._LABEL] == []
-    finally:
-        i18n.set_language("en", {})
+    labels = [i18n._(label) for label in (*summary.ROW_LABELS,
+                                          *summary._PHASE_LABELS.values())]
+    labels.append(i18n.pgettext("ledger", "session"))
+    assert [label for label in labels if len(label) >= summary._LABEL] == []
 
 
 @pytest.mark.parametrize("lang", i18n.LANGUAGES)
@@ -243,20 +237,17 @@ def test_what_the_table_waits_for_is_worded_from_its_kind(lang: str) -> None:
     from gleek_p2p.table.drive import step
 
     i18n.set_language(lang, {})
-    try:
-        tables = make_seats(Variant(), 1, b"i18n-status", list(NAMES))
-        seen = set()
-        human = _human()
-        while ("act",) not in seen:
-            human.update(tables[1], (), None)
-            status = human._status_text()
-            exp = tables[0].expected()
-            assert exp is not None
-            seen.add(exp.kinds)
-            if lang != "en":
-                assert exp.what not in status, status
-            assert status
-            step(tables, lambda decision: decision.legal[0])
-        assert len(seen) >= 6
-    finally:
-        i18n.set_language("en", {})
+    tables = make_seats(Variant(), 1, b"i18n-status", list(NAMES))
+    seen = set()
+    human = _human()
+    while ("act",) not in seen:
+        human.update(tables[1], (), None)
+        status = human._status_text()
+        exp = tables[0].expected()
+        assert exp is not None
+        seen.add(exp.kinds)
+        if lang != "en":
+            assert exp.what not in status, status
+        assert status
+        step(tables, lambda decision: decision.legal[0])
+    assert len(seen) >= 6
