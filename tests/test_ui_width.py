@@ -171,6 +171,8 @@ def _check(human: HumanPlayer, cuts: list[str], what: str, width: int = 80,
     rows = text.split("\n")
     assert len(rows) == height and all(len(row) <= width for row in rows), what
     assert cuts == [], f"{what}: cut {cuts}"
+    ends = [row for row in rows if row.rstrip().endswith("…") or "…│" in row]
+    assert ends == [], f"{what}: rows end in a cut word: {ends}"
     if human.screen.overlay is not None and not human.screen.too_small():
         human.screen._dump_width, human.screen._dump_height = width, height
         inner = human.screen._overlay_inner()
