@@ -5,6 +5,13 @@ seats each receiving every message, and prints the scalar multiplications
 used, the milliseconds per phase, the same protocol over the RFC 3526
 2048-bit MODP group with Python integers, and the ratios.
 
+It then measures deck protocol v2 (every pass proved, every proof checked
+by every other seat, every key checked against its commitment) against the
+unproven v1 set-up of the same run: ``setup_ms_with_proofs``,
+``ratio_proofs_vs_unproven``, the scalar multiplications counted against
+the analytical count of the scheme, the proof bytes per hand, and the size
+of a 12-hand session log in each version.
+
     .venv/bin/python bench/deck.py [--json]
 """
 
@@ -19,9 +26,14 @@ from typing import Any
 
 import nacl.bindings as _b
 
-from gleek_p2p.deck import DeckProtocol
+import gleek_p2p.deck.protocol as deck_protocol
+from gleek_p2p.bots.strategy import RandomStrategy
+from gleek_p2p.deck import DeckProtocol, LockPass, ShufflePass
 from gleek_p2p.deck.harness import deal_layout, talon_slots
 from gleek_p2p.deck.kdf import frame, permutation
+from gleek_p2p.deck.proofs import analytic_counts
+from gleek_p2p.rules import VARIANTS
+from gleek_p2p.selfplay import selfplay
 
 N_SEATS = 3
 CARDS = list(range(44))
@@ -38,26 +50,34 @@ class Counter:
 
     def __init__(self) -> None:
         self.mults = 0
+        self.base_mults = 0
         self.checks = 0
         self._mul = _b.crypto_scalarmult_ed25519_noclamp
+        self._base = _b.crypto_scalarmult_ed25519_base_noclamp
         self._check = _b.crypto_core_ed25519_is_valid_point
 
     def install(self) -> None:
-        mul, check = self._mul, self._check
+        mul, base, check = self._mul, self._base, self._check
 
         def counted_mul(n: bytes, p: bytes) -> bytes:
             self.mults += 1
             return bytes(mul(n, p))
+
+        def counted_base(n: bytes) -> bytes:
+            self.base_mults += 1
+            return bytes(base(n))
 
         def counted_check(p: bytes) -> bool:
             self.checks += 1
             return bool(check(p))
 
         _b.crypto_scalarmult_ed25519_noclamp = counted_mul
+        _b.crypto_scalarmult_ed25519_base_noclamp = counted_base
         _b.crypto_core_ed25519_is_valid_point = counted_check
 
     def uninstall(self) -> None:
         _b.crypto_scalarmult_ed25519_noclamp = self._mul
+        _b.crypto_scalarmult_ed25519_base_noclamp = self._base
         _b.crypto_core_ed25519_is_valid_point = self._check
 
 
@@ -70,10 +90,16 @@ def timed(phases: dict[str, float], name: str, fn: Callable[[], None]) -> None:
 # ------------------------------------------------------------- curve
 
 
-def run_curve() -> dict[str, float]:
-    seats = [DeckProtocol(s, N_SEATS, CARDS, HAND_ID, [0, 1, 2], SEEDS[s]) for s in range(3)]
+def run_curve(
+    version: int = 1, sent: list[Any] | None = None, setup_only: bool = False
+) -> dict[str, float]:
+    seats = [
+        DeckProtocol(s, N_SEATS, CARDS, HAND_ID, [0, 1, 2], SEEDS[s], version) for s in range(3)
+    ]
 
     def send(msg: Any) -> None:
+        if sent is not None:
+            sent.append(msg)
         for obj in seats:
             obj.receive(msg)
 
@@ -104,8 +130,11 @@ def run_curve() -> dict[str, float]:
     phases: dict[str, float] = {}
     timed(phases, "shuffle", shuffle)
     timed(phases, "lock", lambda: setup("lock"))
+    if setup_only:
+        return phases
     timed(phases, "deal", deal)
-    timed(phases, "audit", audit)
+    if version == 1:
+        timed(phases, "audit", audit)
     return phases
 
 
@@ -249,12 +278,106 @@ def run_baseline() -> dict[str, float]:
     return phases
 
 
+# ------------------------------------------------------------- proofs (v2)
+
+
+def analytic_v2(n_slots: int, n_seats: int, deal_keys: int) -> int:
+    """Scalar multiplications of a v2 set-up and deal, from the scheme (SPEC.md 2.8).
+
+    Each seat makes its shuffle (N for the pass, the proof) and its lock (N
+    for the pass, N for its K_j, the proof); each other seat checks both
+    proofs and the E point; every published key is checked by the seats that
+    did not send it (one base multiplication), and every opening costs one.
+    """
+    c = analytic_counts(n_slots)
+    n, others = n_slots, n_seats - 1
+    made = n_seats * (n + sum(c["shuffle_prove"]) + n + n + sum(c["lock_prove"]))
+    checked = n_seats * others * (sum(c["shuffle_verify"]) + 1 + sum(c["lock_verify"]))
+    return made + checked + deal_keys * others
+
+
+def proved_setup(rounds: int) -> dict[str, Any]:
+    """v2 against v1 set-up (commit, shuffle, lock), same run, best of ``rounds``."""
+    best = {1: float("inf"), 2: float("inf")}
+    for _ in range(rounds):
+        for version in (1, 2):
+            phases = run_curve(version)
+            best[version] = min(best[version], phases["shuffle"] + phases["lock"])
+    counter = Counter()
+    sent: list[Any] = []
+    counter.install()
+    try:
+        run_curve(2, sent)
+    finally:
+        counter.uninstall()
+    setup_counts = {}
+    for version in (1, 2):
+        setup_counter = Counter()
+        setup_counter.install()
+        try:
+            run_curve(version, setup_only=True)
+        finally:
+            setup_counter.uninstall()
+        setup_counts[version] = (
+            setup_counter.mults + setup_counter.base_mults + setup_counter.checks
+        )
+    deal_keys = sum(len(m.keys) for m in sent if hasattr(m, "keys") and not isinstance(m, LockPass))
+    openings = 2 * 12 * N_SEATS + len(talon_slots(N_SEATS, len(CARDS)))
+    counted = counter.mults + counter.base_mults + counter.checks
+    analytic = analytic_v2(len(CARDS), N_SEATS, deal_keys) + openings
+    proof_bytes = 0
+    for m in sent:
+        if isinstance(m, ShufflePass) and m.proof is not None:
+            proof_bytes += m.proof.size + 32
+        elif isinstance(m, LockPass) and m.proof is not None and m.keys is not None:
+            proof_bytes += m.proof.size + 32 * len(m.keys)
+    return {
+        "setup_ms_with_proofs": round(best[2], 1),
+        "setup_ms_unproven": round(best[1], 1),
+        "ratio_proofs_vs_unproven": round(best[2] / best[1], 2),
+        "v2_scalar_mults_counted": counted,
+        "v2_scalar_mults_analytic": analytic,
+        "ratio_counted_vs_analytic": round(counted / analytic, 3),
+        "v2_variable_base": counter.mults,
+        "v2_base_point": counter.base_mults,
+        "v2_point_checks": counter.checks,
+        "proof_bytes_per_hand": proof_bytes,
+        # Load-independent: the set-up's scalar multiplications (and subgroup
+        # checks, each one multiplication by L), v2 over v1.
+        "setup_mults_v2": setup_counts[2],
+        "setup_mults_v1": setup_counts[1],
+        "ratio_setup_mults_v2_vs_v1": round(setup_counts[2] / setup_counts[1], 2),
+    }
+
+
+def session_log_bytes(hands: int = 12) -> dict[str, Any]:
+    """Bytes of a ``hands``-hand standard session log in v2 and in v1 (same seeds and bots)."""
+    sizes = {}
+    saved = deck_protocol.CURRENT_VERSION
+    try:
+        for version in (1, 2):
+            deck_protocol.CURRENT_VERSION = version
+            variant = VARIANTS["standard"]
+            bots = [RandomStrategy(b"bench log %d" % s) for s in range(variant.players)]
+            result = selfplay(variant, hands, b"bench log", bots)
+            sizes[version] = sum(len(r) for r in result.records)
+    finally:
+        deck_protocol.CURRENT_VERSION = saved
+    return {
+        "log_bytes_12_hands_v2": sizes[2],
+        "log_bytes_12_hands_v1": sizes[1],
+        "ratio_log_v2_vs_v1": round(sizes[2] / sizes[1], 2),
+    }
+
+
 # ------------------------------------------------------------- main
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--rounds", type=int, default=3, help="v2 vs v1 set-up rounds (best of)")
+    parser.add_argument("--no-log", action="store_true", help="skip the 12-hand log sizes")
     args = parser.parse_args()
 
     run_curve()  # warm up (imports, caches)
@@ -284,6 +407,9 @@ def main() -> None:
         "baseline_ms_total": round(baseline_total, 1),
         "ratio_vs_baseline": round(baseline_total / total, 1),
     }
+    result.update(proved_setup(args.rounds))
+    if not args.no_log:
+        result.update(session_log_bytes())
     if args.json:
         print(json.dumps(result, sort_keys=True))
         return
@@ -295,6 +421,26 @@ def main() -> None:
     print(f"total    {total:9.2f} ms   baseline {baseline_total:10.1f} ms")
     print(f"ratio vs model: {total / model:.2f} (must be <= 2)")
     print(f"baseline / curve: {baseline_total / total:.0f}x (must be >= 100)")
+    print(
+        f"v2 set-up with every proof made and checked: {result['setup_ms_with_proofs']} ms"
+        f" (goal <= 250), unproven v1 {result['setup_ms_unproven']} ms,"
+        f" ratio {result['ratio_proofs_vs_unproven']} (goal <= 6)"
+    )
+    print(
+        f"v2 scalar multiplications: {result['v2_scalar_mults_counted']} counted,"
+        f" {result['v2_scalar_mults_analytic']} analytic,"
+        f" ratio {result['ratio_counted_vs_analytic']} (goal <= 1.3)"
+    )
+    print(
+        f"set-up multiplications: v2 {result['setup_mults_v2']}, v1 {result['setup_mults_v1']},"
+        f" ratio {result['ratio_setup_mults_v2_vs_v1']}"
+    )
+    print(f"proof bytes per hand: {result['proof_bytes_per_hand']}")
+    if "log_bytes_12_hands_v2" in result:
+        print(
+            f"12-hand log: v2 {result['log_bytes_12_hands_v2']} bytes,"
+            f" v1 {result['log_bytes_12_hands_v1']}, ratio {result['ratio_log_v2_vs_v1']}"
+        )
 
 
 if __name__ == "__main__":

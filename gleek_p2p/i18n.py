@@ -12,7 +12,9 @@ the bot protocol) never go through here.
 
 Use ``_("...")`` at the moment a sentence is shown (it follows the language
 chosen at that moment), ``ngettext(singular, plural, n)`` for counts, and
-``N_("...")`` to mark a module-level constant that is translated later.
+``N_("...")`` to mark a module-level constant that is translated later, and
+``pgettext(context, "...")`` where the same English word needs a shorter
+form (a column of the table) than it has elsewhere.
 """
 
 from __future__ import annotations
@@ -97,6 +99,11 @@ def _(message: str) -> str:
 def ngettext(singular: str, plural: str, n: int) -> str:
     """The form of a counted message that fits ``n`` in the chosen language."""
     return _translation.ngettext(singular, plural, n)
+
+
+def pgettext(context: str, message: str) -> str:
+    """``message`` as a short label in ``context`` (a narrow column wants its own words)."""
+    return _translation.pgettext(context, message)
 
 
 def N_(message: str) -> str:

@@ -26,7 +26,7 @@ import platformdirs
 from gleek_p2p.bots.registry import make_strategy
 from gleek_p2p.bots.strategy import Strategy
 from gleek_p2p.errors import GleekError
-from gleek_p2p.i18n import _, ngettext
+from gleek_p2p.i18n import _, current_language, ngettext
 from gleek_p2p.lobby import Address, ConnectionMesh, Lobby, LobbyConfig
 from gleek_p2p.lobby_status import LobbyStatus
 from gleek_p2p.log import canonical
@@ -394,8 +394,14 @@ def bot_command(
     name: str, port: int, peers: Sequence[int], data_dir: Path, args: argparse.Namespace,
     table: str,
 ) -> list[str]:
+    """The command line of one of ``gleek local``'s bot peers.
+
+    It speaks the language chosen for this run (``--lang`` or the locale), so
+    the notes it prints match the person's screen.
+    """
     command = [
-        sys.executable, "-m", "gleek_p2p", "bot", "--name", name, "--no-mdns",
+        sys.executable, "-m", "gleek_p2p", "--lang", current_language(),
+        "bot", "--name", name, "--no-mdns",
         "--listen", f"127.0.0.1:{port}", "--data-dir", str(data_dir), "--table", table,
         "--hands", str(args.hands), "--variant", args.variant, "--strategy", args.bots,
         "--timeout", str(args.timeout),

@@ -197,11 +197,21 @@ def chart(series: Sequence[Sequence[int]], names: Sequence[str], height: int = 1
     return lines
 
 
+#: How each deck protocol version's deal was checked, in the report's words.
+DECK_CHECKS = {
+    1: N_("deal audited after each hand (deck protocol v1: every seed revealed, discards "
+          "shown)"),
+    2: N_("deal proved pass by pass (deck protocol v2: every shuffle, lock and key proved; "
+          "discards never shown)"),
+}
+
+
 def text_report(report: VerifyReport) -> str:
     """The full human report: per hand, totals, verdict, chart."""
     if not report.readable:
-        return (_("Not a readable session log: {error}").format(error=printable(report.error))
-                + "\n" + _("Verdict: UNREADABLE"))
+        error = printable(report.error)
+        return (_("Not a readable session log: {error}").format(error=error) + "\n"
+                + _("Verdict: UNREADABLE"))
     assert report.roster is not None
     names = report.roster.names
     out = [
@@ -226,6 +236,8 @@ def text_report(report: VerifyReport) -> str:
             number=record.number + 1, name=_name(names, state.dealer),
             first=record.first_seq, last=record.last_seq))
         out.extend("  " + line for line in describe_hand(state, names))
+        out.append("  " + _(DECK_CHECKS.get(record.deck_version,
+                                             N_("deal: unknown deck protocol"))))
         out.extend(ledger_rows(state, names))
     if report.hands:
         totals = report.hands[-1].state.totals
@@ -307,6 +319,7 @@ def json_report(report: VerifyReport) -> dict[str, Any]:
             "dealer": r.state.dealer,
             "ledger": {k: list(v) for k, v in r.state.ledgers[-1].phases.items()},
             "net": list(r.state.ledgers[-1].net),
+            "deck_version": r.deck_version,
         }
         for r in report.hands
     ]

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from adversary import scenarios
-from adversary.peer import CheatingTable
+from adversary.peer import play_cheater
 
 from gleek_p2p.bots.strategy import RandomStrategy
 from gleek_p2p.log.store import LogStore
@@ -27,7 +27,7 @@ CHEATS = {
     "false-ruff": scenarios._false_ruff,
     "hidden-combination": scenarios._hidden_combination,
     "illegal-bid": scenarios._illegal_bid,
-    "bad-seed": scenarios._bad_seed,
+    "bad-unplayed-key": scenarios._bad_unplayed_key,
     "wrong-deal-key": scenarios._wrong_deal_key,
     "early-dispute": scenarios._early_dispute,
 }
@@ -38,23 +38,7 @@ async def play(tmp_path: Path, name: str, seed: bytes) -> tuple[list[SessionRunn
     # A hidden combination is a cheat only under the first rulings (SPEC 1.5).
     variant = (scenarios.FIRST_RULINGS if name == "hidden-combination"
                else VARIANTS["standard"])
-    tables = make_seats(variant, 1, seed)
-    honest = tables[CHEATER]
-    tables[CHEATER] = CheatingTable(honest.roster, honest.seat, honest._identity,
-                                    honest._secret, tamper=CHEATS[name])
-    meshes = MemoryMesh.create(3)
-    runners = [
-        SessionRunner(table, LogStore.open(tmp_path / f"{name}-{seed.hex()}-{s}.gleeklog"),
-                      mesh, BotPlayer(RandomStrategy(seed + bytes([s]))), timeout=10)
-        for s, (table, mesh) in enumerate(zip(tables, meshes, strict=True))
-    ]
-    tasks = [asyncio.create_task(r.run()) for r in runners]
-    honest_tasks = [tasks[s] for s in range(3) if s != CHEATER]
-    await asyncio.wait_for(asyncio.gather(*honest_tasks), 60)
-    tasks[CHEATER].cancel()
-    await asyncio.gather(tasks[CHEATER], return_exceptions=True)
-    cheated = isinstance(tables[CHEATER], CheatingTable) and tables[CHEATER].cheated
-    return runners, cheated
+    return await play_cheater(tmp_path, name, CHEATS[name], seed, CHEATER, variant)
 
 
 @pytest.mark.parametrize("name", sorted(CHEATS))

@@ -36,16 +36,9 @@ ORDER_TWO = ((2**255 - 19) - 1).to_bytes(32, "little")
 ORDER_EIGHT = bytes.fromhex("26e8958fc2b227b045c3f489f2ef98f0d5dfac05d3c63339b13802886d53fc05")
 
 
-def new_hand() -> LocalHand:
-    return LocalHand.new(SEEDS, PACK, HAND)
-
-
-def step_until(hand: LocalHand, target: tuple[str, int] | None) -> None:
-    """Run the honest setup until ``target`` is the step due."""
-    while (step := hand.observer.expected()) != target:
-        assert step is not None
-        kind, seat = step
-        hand.broadcast(getattr(hand.seats[seat], f"make_{kind}")())
+def new_hand(version: int = 1) -> LocalHand:
+    """Version 1 by default: these checks still guard old logs (v2: test_deck_v2_attacks)."""
+    return LocalHand.new(SEEDS, PACK, HAND, version=version)
 
 
 def snapshot(obj: DeckProtocol) -> Any:
@@ -93,12 +86,12 @@ def test_messages_out_of_turn_are_blamed_on_their_sender() -> None:
     hand = new_hand()
     assert_rejected(hand, Commit(1, bytes(32)), 1)
     assert_rejected(hand, ShufflePass(0, (other_point(),) * 44), 0)
-    step_until(hand, ("shuffle", 1))
+    hand.run_until(("shuffle", 1))
     assert_rejected(hand, Commit(2, bytes(32)), 2)
     assert_rejected(hand, LockPass(1, hand.observer.final_deck), 1)
     assert_rejected(hand, Keys(0, ((0, random_scalar()),)), 0)
     assert_rejected(hand, ShufflePass(2, ()), 2)
-    step_until(hand, None)
+    hand.run_until(None)
     assert_rejected(hand, LockPass(2, hand.observer.final_deck), 2)
     # The honest run goes on untouched.
     hand.deal(deal_layout(3, 44))
@@ -142,7 +135,7 @@ BAD_POINTS = {
 def test_a_bad_point_in_a_pass_is_rejected(kind: str, bad: str) -> None:
     hand = new_hand()
     target = {"shuffle": ("shuffle", 1), "last shuffle": ("shuffle", 2), "lock": ("lock", 0)}
-    step_until(hand, target[kind])
+    hand.run_until(target[kind])
     seat = target[kind][1]
     honest = getattr(hand.seats[seat], "make_lock" if kind == "lock" else "make_shuffle")()
     cheat = type(honest)(seat, tampered(honest.points, 17, BAD_POINTS[bad]))
@@ -153,7 +146,7 @@ def test_a_bad_point_in_a_pass_is_rejected(kind: str, bad: str) -> None:
 @pytest.mark.parametrize("count", [0, 43, 45])
 def test_a_pass_of_the_wrong_length_is_rejected(count: int) -> None:
     hand = new_hand()
-    step_until(hand, ("shuffle", 0))
+    hand.run_until(("shuffle", 0))
     honest = hand.seats[0].make_shuffle()
     points = (*honest.points, other_point())[:count] if count else ()
     assert_rejected(hand, ShufflePass(0, points), 0)
@@ -162,7 +155,7 @@ def test_a_pass_of_the_wrong_length_is_rejected(count: int) -> None:
 
 def test_a_pass_that_repeats_a_point_is_rejected() -> None:
     hand = new_hand()
-    step_until(hand, ("lock", 1))
+    hand.run_until(("lock", 1))
     honest = hand.seats[1].make_lock()
     assert_rejected(hand, LockPass(1, tampered(honest.points, 4, honest.points[30])), 1)
     hand.broadcast(honest)
@@ -170,7 +163,7 @@ def test_a_pass_that_repeats_a_point_is_rejected() -> None:
 
 def test_a_shuffle_that_does_not_encrypt_is_rejected() -> None:
     hand = new_hand()
-    step_until(hand, ("shuffle", 0))
+    hand.run_until(("shuffle", 0))
     # Permuting the plaintext deck without encrypting it shows plaintext cards.
     lazy = ShufflePass(0, tuple(card_point(c) for c in reversed(PACK)))
     assert_rejected(hand, lazy, 0)
@@ -183,7 +176,7 @@ def test_a_shuffle_that_does_not_encrypt_is_rejected() -> None:
 
 def test_a_pass_of_a_non_point_type_is_rejected() -> None:
     hand = new_hand()
-    step_until(hand, ("shuffle", 0))
+    hand.run_until(("shuffle", 0))
     honest = hand.seats[0].make_shuffle()
     bogus: Any = list(honest.points)
     assert_rejected(hand, ShufflePass(0, bogus), 0)
@@ -204,13 +197,13 @@ def test_a_pass_of_a_non_point_type_is_rejected() -> None:
 )
 def test_a_bad_key_or_slot_is_rejected(pair: tuple[int, bytes]) -> None:
     hand = new_hand()
-    step_until(hand, None)
+    hand.run_until(None)
     assert_rejected(hand, Keys(1, (pair,)), 1)
 
 
 def test_a_key_published_twice_is_rejected() -> None:
     hand = new_hand()
-    step_until(hand, None)
+    hand.run_until(None)
     first = hand.seats[1].make_keys([0, 1])
     assert_rejected(hand, Keys(1, (*first.keys, first.keys[0])), 1)
     hand.broadcast(first)
@@ -219,7 +212,7 @@ def test_a_key_published_twice_is_rejected() -> None:
 
 def test_malformed_keys_built_in_code_are_rejected() -> None:
     hand = new_hand()
-    step_until(hand, None)
+    hand.run_until(None)
     bogus: Any = [(0, random_scalar())]
     assert_rejected(hand, Keys(1, bogus), None, ProtocolError)
     bogus = ((0, random_scalar(), 1),)
@@ -228,7 +221,7 @@ def test_malformed_keys_built_in_code_are_rejected() -> None:
 
 def test_a_wrong_deal_key_is_disputed_by_its_taker_and_blamed_by_the_audit() -> None:
     hand = new_hand()
-    step_until(hand, None)
+    hand.run_until(None)
     honest = hand.seats[1].make_keys(range(12))  # seat 1's keys for seat 0's hand
     forged = Keys(1, tampered(honest.keys, 3, (3, random_scalar())))  # type: ignore[arg-type]
     hand.broadcast(forged)  # nobody can tell yet: seat 2's key is missing
@@ -250,7 +243,7 @@ def test_a_wrong_deal_key_is_disputed_by_its_taker_and_blamed_by_the_audit() -> 
 
 def test_a_wrong_key_in_a_show_is_blamed_on_the_shower_at_once() -> None:
     hand = new_hand()
-    step_until(hand, None)
+    hand.run_until(None)
     hand.deal(deal_layout(3, 44))
     forged = Keys(2, ((26, random_scalar()),))
     assert_rejected(hand, forged, 2)
@@ -268,9 +261,9 @@ def copying_last_shuffle(hand: LocalHand, into: int, source: int) -> ShufflePass
 
 def test_a_show_that_repeats_a_shown_card_is_blamed_on_the_shower() -> None:
     hand = new_hand()
-    step_until(hand, ("shuffle", 2))
+    hand.run_until(("shuffle", 2))
     hand.broadcast(copying_last_shuffle(hand, 29, 31))  # both in seat 2's hand
-    step_until(hand, None)
+    hand.run_until(None)
     errors: dict[Any, GleekError] = {}
     for giver in (0, 1):
         errors.update(hand.broadcast(hand.seats[giver].make_keys(range(24, 36)), strict=False))
@@ -291,10 +284,10 @@ def test_a_show_that_repeats_a_shown_card_is_blamed_on_the_shower() -> None:
 
 def test_a_show_that_repeats_a_private_card_is_disputed_and_audited() -> None:
     hand = new_hand()
-    step_until(hand, ("shuffle", 2))
+    hand.run_until(("shuffle", 2))
     cheat = copying_last_shuffle(hand, 29, 13)  # seat 1's card into seat 2's hand
     hand.broadcast(cheat)
-    step_until(hand, None)
+    hand.run_until(None)
     hand.deal(deal_layout(3, 44))  # each seat alone sees nothing wrong
     errors = hand.broadcast(hand.seats[2].make_keys([29]), strict=False)
     assert list(errors) == [1]
@@ -312,7 +305,7 @@ def test_a_show_that_repeats_a_private_card_is_disputed_and_audited() -> None:
 
 def test_a_seed_that_does_not_match_its_commitment_is_rejected() -> None:
     hand = new_hand()
-    step_until(hand, None)
+    hand.run_until(None)
     assert_rejected(hand, SeedReveal(2, ROGUE), 2)
     assert_rejected(hand, SeedReveal(2, b"short"), 2)
     hand.broadcast(hand.seats[2].make_seed_reveal())
@@ -327,7 +320,7 @@ def test_a_seed_before_its_commitment_is_rejected() -> None:
 
 def test_the_audit_needs_every_seed() -> None:
     hand = new_hand()
-    step_until(hand, None)
+    hand.run_until(None)
     hand.broadcast(hand.seats[0].make_seed_reveal())
     with pytest.raises(ProtocolError, match="missing"):
         hand.observer.audit()
@@ -349,10 +342,10 @@ def rogue_pass(hand: LocalHand, kind: str, seat: int) -> ShufflePass | LockPass:
 )
 def test_a_pass_off_its_seed_is_blamed_by_the_audit(step: tuple[str, int]) -> None:
     hand = new_hand()
-    step_until(hand, step)
+    hand.run_until(step)
     cheat = rogue_pass(hand, *step)
     hand.broadcast(cheat)  # well formed: no one can tell yet
-    step_until(hand, None)
+    hand.run_until(None)
     disputes: dict[Any, GleekError] = {}
     for giver in range(3):
         for taker, slots in deal_layout(3, 44).items():
@@ -369,7 +362,7 @@ def test_a_pass_off_its_seed_is_blamed_by_the_audit(step: tuple[str, int]) -> No
 @pytest.mark.parametrize("slot", [0, 20, 43])
 def test_a_substituted_ciphertext_is_disputed_and_blamed(slot: int) -> None:
     hand = new_hand()
-    step_until(hand, ("lock", 1))
+    hand.run_until(("lock", 1))
     honest = hand.seats[1].make_lock()
     cheat = LockPass(1, tampered(honest.points, slot, other_point(slot)))
     hand.broadcast(cheat)
@@ -395,7 +388,7 @@ def test_a_substituted_ciphertext_is_disputed_and_blamed(slot: int) -> None:
 
 def test_an_honest_hand_with_a_dispute_free_audit_returns_the_deal() -> None:
     hand = new_hand()
-    step_until(hand, None)
+    hand.run_until(None)
     hand.deal(deal_layout(3, 44))
     hand.reveal_seeds()  # early, as on a dispute: the audit still works
     deal = hand.observer.audit()
@@ -404,13 +397,13 @@ def test_an_honest_hand_with_a_dispute_free_audit_returns_the_deal() -> None:
 
 def test_an_audit_of_an_unfinished_setup_checks_what_was_sent() -> None:
     hand = new_hand()
-    step_until(hand, ("shuffle", 2))
+    hand.run_until(("shuffle", 2))
     hand.broadcast(rogue_pass(hand, "shuffle", 2))
     hand.reveal_seeds()
     with pytest.raises(Cheating) as info:
         hand.observer.audit()
     assert info.value.seat == 2
     clean = new_hand()
-    step_until(clean, ("lock", 0))
+    clean.run_until(("lock", 0))
     clean.reveal_seeds()
     assert clean.observer.audit() == {}

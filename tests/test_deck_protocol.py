@@ -29,19 +29,24 @@ def dealt_hand(n: int = 3, cards: list[int] = PACK, order: list[int] | None = No
     return hand
 
 
-def test_setup_takes_five_hops_for_three_seats_in_the_given_order() -> None:
-    hand = LocalHand.new(seeds(3), PACK, b"h", [1, 2, 0])
-    steps = []
-    while (step := hand.observer.expected()) is not None:
-        steps.append(step)
-        kind, seat = step
-        hand.broadcast(getattr(hand.seats[seat], f"make_{kind}")())
+@pytest.mark.parametrize(
+    ("version", "last_locks"),
+    [(1, []), (2, [("lock", 0)])],
+    ids=["v1-five-hops", "v2-six-hops"],
+)
+def test_setup_steps_for_three_seats_in_the_given_order(
+    version: int, last_locks: list[tuple[str, int]]
+) -> None:
+    # v1: the last shuffler locks inside its shuffle; v2: every seat locks, with a proof.
+    hand = LocalHand.new(seeds(3), PACK, b"h", [1, 2, 0], version=version)
+    steps = hand.run_until(None)
     assert steps == [
         ("commit", 1), ("commit", 2), ("commit", 0),
         ("shuffle", 1), ("shuffle", 2), ("shuffle", 0),
-        ("lock", 1), ("lock", 2),
+        ("lock", 1), ("lock", 2), *last_locks,
     ]  # fmt: skip
     assert all(obj.setup_done for obj in hand.everyone)
+    assert hand.observer.version == version
     assert len({obj.final_deck for obj in hand.everyone}) == 1
 
 

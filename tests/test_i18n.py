@@ -85,7 +85,9 @@ def test_set_language_switches_every_later_message() -> None:
 ROOT = Path(__file__).resolve().parents[1]
 TRANSLATED = [lang for lang in i18n.LANGUAGES if lang != i18n.SOURCE_LANGUAGE]
 WRAPPED_MODULES = ["cli.py", "commands.py", "peer_commands.py", "report.py", "lobby.py",
-                   "peer.py", "rules_summary.py", "simulate.py", "bots/registry.py"]
+                   "peer.py", "rules_summary.py", "simulate.py", "bots/registry.py",
+                   "ui/app.py", "ui/choices.py", "ui/narrate.py", "ui/render.py", "ui/replay.py",
+                   "ui/screen.py", "ui/summary.py", "ui/words.py"]
 """Modules whose every shown sentence goes through the catalog."""
 
 
@@ -182,15 +184,17 @@ SHOWING_CALLS = {"print", "_say", "notes", "note", "_note", "write", "append", "
 """Calls whose string arguments reach a person's eyes."""
 ARGPARSE_CALLS = {"add_argument", "add_parser", "ArgumentParser"}
 """Calls that show only their help= and description= (the rest are option names)."""
-WRAPPERS = {"_", "ngettext", "N_"}
+WRAPPERS = {"_", "ngettext", "N_", "pgettext"}
 
 
 def _has_words(node: ast.AST) -> bool:
     texts = [node.value] if isinstance(node, ast.Constant) and isinstance(node.value, str) else [
         v.value for v in getattr(node, "values", [])
         if isinstance(v, ast.Constant) and isinstance(v.value, str)]
-    # "gleek:" opens an error line in every language: the program's name, not a word.
-    return any(re.search(r"[A-Za-z]{2,}", t.replace("gleek: ", "")) for t in texts)
+    # "gleek:" opens an error line in every language: the program's name, not a word;
+    # "class:..." names a style of the screen.
+    return any(re.search(r"[A-Za-z]{2,}", t.replace("gleek: ", "")) for t in texts
+               if not re.fullmatch(r"(class:[\w.]+ ?)+", t))
 
 
 def _unwrapped_literals(tree: ast.AST) -> list[tuple[int, str]]:
@@ -386,3 +390,17 @@ def test_argparse_speaks_the_chosen_language(capsys: pytest.CaptureFixture[str])
     with pytest.raises(SystemExit):
         main(["--lang", "en", "verify"])
     assert "the following arguments are required: file" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("lang", i18n.LANGUAGES)
+def test_gleek_local_starts_its_bots_in_the_players_language(lang: str, tmp_path: Path) -> None:
+    """The bot peers' printed notes follow the language of the person's screen."""
+    from gleek_p2p.cli import build_parser
+    from gleek_p2p.peer_commands import bot_command
+
+    i18n.set_language(None, {"LANG": f"{lang}_XX.UTF-8"})
+    local = build_parser().parse_args(["local", "--hands", "2"])
+    command = bot_command("Thomas", 4000, [4001], tmp_path, local, "t")
+    assert command[command.index("--lang") + 1] == lang
+    bot = build_parser().parse_args(command[3:])
+    assert (bot.command, bot.lang, bot.name) == ("bot", lang, "Thomas")

@@ -277,21 +277,26 @@ def test_cli_turns_an_unexpected_error_into_a_sentence(
 
 
 def test_an_event_whose_hand_audit_raises_changes_nothing() -> None:
-    """``receive`` rejects the last seed of a hand whose audit fails, and keeps nothing.
+    """``receive`` rejects the event that ends a hand whose audit fails, and keeps nothing.
 
-    The audit runs only when the last seed arrives; here the live copy scored
+    The audit runs only when the hand's last event arrives (deck v2: the last
+    keys of the unplayed cards; v1: the last seed); here the live copy scored
     the hand differently from the audit (a copy that went astray), so the
-    audit raises. Before the fix the seed was already in the log by then.
+    audit raises. Before the fix the event was already in the log by then.
     """
     records = selfplay(STANDARD, 2, b"atomic-audit", bots(3)).records
     envelopes = [decode_envelope(r) for r in records]
-    table = Table(Roster.from_body(envelopes[0].body))
+    probe = Table(Roster.from_body(envelopes[0].body))
     index = 0
-    while not (table.stage is Stage.SEEDS and table._m.seeds_done == 2):
-        table.receive(envelopes[index], records[index])
+    while not probe.hands:
+        probe.receive(envelopes[index], records[index])
         index += 1
+    index -= 1  # the event that completes the first hand
+    table = Table(Roster.from_body(envelopes[0].body))
+    for envelope, record in zip(envelopes[:index], records[:index], strict=True):
+        table.receive(envelope, record)
     last_seed = envelopes[index]
-    assert last_seed.kind == ev.SEED
+    assert last_seed.kind in (ev.SEED, ev.KEYS)
     state = table.state
     assert state is not None and state.ledgers
     astray = state._replace(ledgers=(*state.ledgers[:-1], dataclasses.replace(
@@ -312,11 +317,12 @@ def test_an_event_whose_hand_audit_raises_changes_nothing() -> None:
     for envelope, record in zip(envelopes[index + 1:], records[index + 1:], strict=True):
         table.receive(envelope, record)
     assert table.stage is Stage.OVER
-    # Each hand's record starts at its first deck event and ends at its last seed.
+    # Each hand's record starts at its first deck event and ends at its last event.
     first, second = table.hands
     assert envelopes[second.first_seq].kind == ev.COMMIT
     assert second.first_seq == first.last_seq + 1
-    assert envelopes[second.last_seq].kind == ev.SEED
+    # (deck v2: the last act when nobody holds an unplayed card)
+    assert envelopes[second.last_seq].kind in (ev.SEED, ev.KEYS, ev.ACT)
 
 
 def test_the_drive_helper_refuses_what_it_cannot_do() -> None:

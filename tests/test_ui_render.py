@@ -181,3 +181,28 @@ def test_help_and_leave_overlays() -> None:
     screen.press("q")
     screen.press("y")
     assert left == [1]
+
+
+def test_r_in_the_help_opens_the_rules_and_the_arrows_scroll_them() -> None:
+    from gleek_p2p.i18n import set_language
+    from gleek_p2p.rules_summary import rules_summary
+
+    set_language("it")
+    try:
+        screen = _screen(_scene(_mid_trick()))
+        screen.press("?")
+        screen.press("r")
+        assert screen.overlay == "panel"
+        first = screen.dump(80, 24)
+        assert "Asta" in first and "briscola" not in first.split("\n")[0]
+        lines = rules_summary(74)
+        assert lines[0] in first and lines[-1] not in first  # longer than a screen
+        screen.press("end")
+        last = screen.dump(80, 24)
+        assert lines[-1] in last and lines[0] not in last
+        screen.press("pageup")
+        assert screen.dump(80, 24) not in (first, last)
+        screen.press("x")
+        assert screen.overlay is None
+    finally:
+        set_language("en")

@@ -10,7 +10,7 @@ from gleek_p2p.ui.app import end_lines
 from gleek_p2p.ui.render import Scene, ledger_pane, plain, table_pane
 from gleek_p2p.ui.replay import mask_state
 from gleek_p2p.ui.screen import TableScreen
-from gleek_p2p.ui.words import pence, plural, wrap_words
+from gleek_p2p.ui.words import pence, points, tricks, wrap_words
 
 
 def _screen(scene: Scene) -> TableScreen:
@@ -34,7 +34,7 @@ def test_the_ledger_header_shows_whole_names_at_80_columns_and_more() -> None:
 
 
 def test_plurals_and_halfpence() -> None:
-    assert plural(1, "trick") == "1 trick" and plural(2, "trick") == "2 tricks"
+    assert tricks(1) == "1 trick" and tricks(2) == "2 tricks" and points(0) == "0 points"
     assert pence(1, True) == "+½" and pence(-1) == "-½" and pence(3, True) == "+1½"
     assert pence(0, True) == "0"
     s = mask_state(_mid_trick(), 0)

@@ -1,8 +1,9 @@
 """Mental-poker deck protocol: shuffle and deal with no trusted dealer (sans-IO).
 
 See SPEC.md §2. ``DeckProtocol`` is one seat's (or an observer's) view;
-``audit_transcript`` checks a finished hand's messages; ``harness`` runs all
-seats in one process.
+``audit_transcript`` checks a finished hand's messages; ``proofs`` holds the
+zero-knowledge proofs of version 2 (every shuffle and lock proved);
+``harness`` runs all seats in one process.
 """
 
 from .group import UnsafeLibsodium, self_test
@@ -15,6 +16,7 @@ from .messages import (
     ShufflePass,
     message_from_wire,
 )
+from .proofs import ProofError
 from .protocol import DealDispute, DeckProtocol, audit_transcript
 
 __all__ = [
@@ -24,6 +26,7 @@ __all__ = [
     "DeckProtocol",
     "Keys",
     "LockPass",
+    "ProofError",
     "SeedReveal",
     "ShufflePass",
     "UnsafeLibsodium",

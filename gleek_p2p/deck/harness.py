@@ -11,7 +11,9 @@ from dataclasses import dataclass, field
 
 from gleek_p2p.errors import GleekError
 
-from .messages import DeckMessage
+from .group import POINT_TO_CARD
+from .messages import CURRENT_VERSION, DeckMessage
+from .passes import lock_keys, unlock
 from .protocol import DeckProtocol
 
 #: Cards each seat is dealt in Gleek (and Gleek for two).
@@ -43,10 +45,11 @@ class LocalHand:
         cards: Sequence[int],
         hand_id: bytes,
         order: Sequence[int] | None = None,
+        version: int = CURRENT_VERSION,
     ) -> LocalHand:
         n = len(seeds)
         turn = list(range(n)) if order is None else list(order)
-        seats = [DeckProtocol(s, n, cards, hand_id, turn, seeds[s]) for s in range(n)]
+        seats = [DeckProtocol(s, n, cards, hand_id, turn, seeds[s], version) for s in range(n)]
         return cls(seats, DeckProtocol(None, n, cards, hand_id, turn, None))
 
     @property
@@ -73,7 +76,15 @@ class LocalHand:
 
     def run_setup(self) -> None:
         """Commits, shuffles and locks, each seat in its turn."""
-        while (step := self.observer.expected()) is not None:
+        self.run_until(None)
+
+    def run_until(self, target: tuple[str, int] | None) -> list[tuple[str, int]]:
+        """Run the honest set-up until ``target`` is the step due; return the steps taken."""
+        steps = []
+        while (step := self.observer.expected()) != target:
+            if step is None:
+                raise ValueError(f"the set-up ended before {target}")
+            steps.append(step)
             kind, seat = step
             obj = self.seats[seat]
             if kind == "commit":
@@ -82,6 +93,7 @@ class LocalHand:
                 self.broadcast(obj.make_shuffle())
             else:
                 self.broadcast(obj.make_lock())
+        return steps
 
     def deal(self, layout: dict[int, list[int]]) -> None:
         """Every seat publishes its keys for the slots dealt to each other seat."""
@@ -104,6 +116,18 @@ class LocalHand:
         """Every seat opens its seed, in seat order."""
         for obj in self.seats:
             self.broadcast(obj.make_seed_reveal())
+
+    def full_deal(self) -> dict[int, int]:
+        """Open every slot with every seat's keys: what full knowledge of the seeds gives."""
+        final = self.observer.final_deck
+        deal: dict[int, int] = {}
+        for slot, point in enumerate(final):
+            keys = [
+                lock_keys(seat._seed or b"", seat.hand_id, s, len(final))[slot]
+                for s, seat in enumerate(self.seats)
+            ]
+            deal[slot] = POINT_TO_CARD[unlock(point, keys)]
+        return deal
 
     def audit(self) -> list[dict[int, int]]:
         """Every seat's and the observer's audit (they must agree)."""

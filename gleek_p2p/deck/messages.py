@@ -14,45 +14,69 @@ from gleek_p2p.errors import ProtocolError
 
 from .group import POINT_BYTES, SCALAR_BYTES
 from .kdf import DIGEST_BYTES, SEED_BYTES
+from .proofs import LockProof, ShuffleProof
 
 #: No pack is larger: slots and passes are bounded by it on the wire.
 MAX_SLOTS = 44
 
+#: Deck protocol versions: 1 audits the deal after the hand from the seeds;
+#: 2 proves every pass and key as it is sent (SPEC.md §2.8).
+VERSIONS = (1, 2)
+CURRENT_VERSION = 2
+
 
 @dataclass(frozen=True)
 class Commit:
-    """A seat's commitment to its per-hand seed."""
+    """A seat's commitment to its per-hand seed, and the deck protocol version it runs."""
 
     seat: int
     digest: bytes
+    version: int = 1
 
     def to_wire(self) -> list[Any]:
-        return ["commit", self.seat, self.digest]
+        if self.version == 1:
+            return ["commit", self.seat, self.digest]
+        return ["commit", self.seat, self.digest, self.version]
 
 
 @dataclass(frozen=True)
 class ShufflePass:
     """A seat's shuffle: every card encrypted and the deck permuted.
 
-    The last seat in the order also locks in this pass.
+    Version 1: the last seat in the order also locks in this pass, and there
+    is no proof. Version 2: ``key`` is ``E = e·G`` and ``proof`` shows the
+    pass is a permutation of the previous deck under ``e``.
     """
 
     seat: int
     points: tuple[bytes, ...]
+    key: bytes | None = None
+    proof: ShuffleProof | None = None
 
     def to_wire(self) -> list[Any]:
-        return ["shuffle", self.seat, list(self.points)]
+        if self.proof is None:
+            return ["shuffle", self.seat, list(self.points)]
+        return ["shuffle", self.seat, list(self.points), self.key, self.proof.to_wire()]
 
 
 @dataclass(frozen=True)
 class LockPass:
-    """A seat's lock: its shuffle key removed, a per-card key on every slot."""
+    """A seat's lock: its shuffle key removed, a per-card key on every slot.
+
+    Version 2: ``keys`` are the commitments ``K_j = k_j·G`` to the per-card
+    keys, and ``proof`` shows every slot was locked under them.
+    """
 
     seat: int
     points: tuple[bytes, ...]
+    keys: tuple[bytes, ...] | None = None
+    proof: LockProof | None = None
 
     def to_wire(self) -> list[Any]:
-        return ["lock", self.seat, list(self.points)]
+        if self.proof is None:
+            return ["lock", self.seat, list(self.points)]
+        assert self.keys is not None
+        return ["lock", self.seat, list(self.points), list(self.keys), self.proof.to_wire()]
 
 
 @dataclass(frozen=True)
@@ -111,18 +135,65 @@ def _points(value: object) -> tuple[bytes, ...]:
     return tuple(_bytes(p, POINT_BYTES, "a point") for p in items)
 
 
+def _scalars(value: object, what: str) -> tuple[bytes, ...]:
+    items = _list(value, what, MAX_SLOTS)
+    return tuple(_bytes(s, SCALAR_BYTES, "a scalar") for s in items)
+
+
+def _shuffle_proof(value: object) -> ShuffleProof:
+    items = _list(value, "a shuffle proof", 9)
+    if len(items) != 9:
+        raise ProtocolError("a shuffle proof has nine parts")
+    return ShuffleProof(
+        commitments=_points(items[0]),
+        chain=_points(items[1]),
+        challenge=_bytes(items[2], SCALAR_BYTES, "a scalar"),
+        k_a=_bytes(items[3], SCALAR_BYTES, "a scalar"),
+        k_b=_scalars(items[4], "the link responses"),
+        k_c=_bytes(items[5], SCALAR_BYTES, "a scalar"),
+        k_d=_bytes(items[6], SCALAR_BYTES, "a scalar"),
+        k_v=_scalars(items[7], "the permutation responses"),
+        k_f=_bytes(items[8], SCALAR_BYTES, "a scalar"),
+    )
+
+
+def _lock_proof(value: object) -> LockProof:
+    items = _list(value, "a lock proof", 3)
+    if len(items) != 3:
+        raise ProtocolError("a lock proof has three parts")
+    return LockProof(
+        _bytes(items[0], SCALAR_BYTES, "a scalar"),
+        _bytes(items[1], SCALAR_BYTES, "a scalar"),
+        _scalars(items[2], "the key responses"),
+    )
+
+
 def message_from_wire(wire: object) -> DeckMessage:
     """Parse a wire list into a message; raise ProtocolError on anything malformed.
 
     Only the shape is checked here; whether the content is honest is the
-    protocol's business (``DeckProtocol.receive``).
+    protocol's business (``DeckProtocol.receive``). Version 1 messages have
+    three elements; version 2 adds a version to the commit and a key
+    commitment and a proof to each pass.
     """
-    if type(wire) is not list or len(wire) != 3:
-        raise ProtocolError("a deck message is a list of three elements")
-    kind, seat_value, body = wire
+    if type(wire) is not list or len(wire) < 3:
+        raise ProtocolError("a deck message is a list of three elements or more")
+    kind, seat_value, body, *extra = wire
     if type(kind) is not str:
         raise ProtocolError("a deck message starts with its kind")
     seat = _int(seat_value, "the seat")
+    if kind == "commit" and len(extra) == 1:
+        version = _int(extra[0], "the deck protocol version")
+        if version not in VERSIONS[1:]:
+            raise ProtocolError(f"unknown deck protocol version {version}")
+        return Commit(seat, _bytes(body, DIGEST_BYTES, "a commitment"), version)
+    if kind == "shuffle" and len(extra) == 2:
+        key = _bytes(extra[0], POINT_BYTES, "a key commitment")
+        return ShufflePass(seat, _points(body), key, _shuffle_proof(extra[1]))
+    if kind == "lock" and len(extra) == 2:
+        return LockPass(seat, _points(body), _points(extra[0]), _lock_proof(extra[1]))
+    if extra:
+        raise ProtocolError(f"a {kind} message has the wrong number of elements")
     if kind == "commit":
         return Commit(seat, _bytes(body, DIGEST_BYTES, "a commitment"))
     if kind == "shuffle":

@@ -20,8 +20,10 @@ from typing import Any
 from gleek_p2p.errors import Cheating, ProtocolError
 
 from .group import POINT_TO_CARD, card_point, is_valid_point, is_valid_scalar, self_test
-from .kdf import SEED_BYTES, commitment
+from .kdf import SEED_BYTES, commitment, permutation, shuffle_key
 from .messages import (
+    CURRENT_VERSION,
+    VERSIONS,
     Commit,
     DeckMessage,
     Keys,
@@ -31,6 +33,16 @@ from .messages import (
     message_from_wire,
 )
 from .passes import lock_keys, lock_pass, shuffle_pass, unlock
+from .proofs import (
+    ProofError,
+    context,
+    key_matches,
+    prove_lock,
+    prove_shuffle,
+    public_key,
+    verify_lock,
+    verify_shuffle,
+)
 
 Step = tuple[str, int]
 
@@ -55,6 +67,11 @@ class DeckProtocol:
     every derivation and commitment to this hand, ``order`` is the order in
     which the seats commit, shuffle and lock, and ``seed`` is this seat's
     32-byte secret for the hand (all its randomness derives from it).
+
+    ``version`` is the deck protocol version (1: passes audited from the
+    seeds after the hand; 2: every pass and key proved as it is sent). A
+    seat runs the version it is given (by default the current one); an
+    observer given None runs the version the first commit of the hand names.
     """
 
     def __init__(
@@ -65,6 +82,7 @@ class DeckProtocol:
         hand_id: bytes,
         order: Sequence[int],
         seed: bytes | None,
+        version: int | None = None,
     ) -> None:
         self_test()
         if n_seats < 2:
@@ -84,6 +102,11 @@ class DeckProtocol:
             raise ProtocolError(f"no seat {seat}")
         if seed is not None and (type(seed) is not bytes or len(seed) != SEED_BYTES):
             raise ProtocolError(f"the seed must be {SEED_BYTES} bytes")
+        if version is None and seat is not None:
+            version = CURRENT_VERSION
+        if version is not None and version not in VERSIONS:
+            raise ProtocolError(f"unknown deck protocol version {version!r}")
+        self.version: int | None = version
 
         self.seat = seat
         self.n_seats = n_seats
@@ -95,12 +118,6 @@ class DeckProtocol:
         self._deck0 = tuple(card_point(c) for c in card_list)
         self._pack = {card_point(c): c for c in card_list}
 
-        last = self.order[-1]
-        self._schedule: tuple[Step, ...] = (
-            tuple(("commit", s) for s in self.order)
-            + tuple(("shuffle", s) for s in self.order)
-            + tuple(("lock", s) for s in self.order if s != last)
-        )
         self._setup: list[DeckMessage] = []
         self._commits: dict[int, Commit] = {}
         self._keys: dict[tuple[int, int], bytes] = {}
@@ -110,6 +127,25 @@ class DeckProtocol:
         self._public: set[int] = set()
         self._disputed: set[int] = set()
         self._own_keys: tuple[bytes, ...] | None = None
+        # Version 2: each seat's E = e·G and K_j = k_j·G, and the last
+        # message this seat made (its own proofs are not checked again).
+        self._shuffle_keys: dict[int, bytes] = {}
+        self._key_commitments: dict[int, tuple[bytes, ...]] = {}
+        self._lock_messages: dict[int, LockPass] = {}
+        self._made: DeckMessage | None = None
+
+    @property
+    def _schedule(self) -> tuple[Step, ...]:
+        # Version 1: the last shuffler locks in its shuffle. Version 2: every
+        # seat shuffles, then every seat locks (a combined step is unproved).
+        # Before the first commit the version may be unknown: commits come
+        # first in both.
+        last = self.order[-1]
+        return (
+            tuple(("commit", s) for s in self.order)
+            + tuple(("shuffle", s) for s in self.order)
+            + tuple(("lock", s) for s in self.order if s != last or self.version != 1)
+        )
 
     # ----------------------------------------------------------------- state
 
@@ -154,22 +190,42 @@ class DeckProtocol:
     def make_commit(self) -> Commit:
         """This seat's commitment to its seed (its turn in the commit round)."""
         seed = self._own_turn("commit")
-        return Commit(self._me(), commitment(seed, self.hand_id, self._me()))
+        assert self.version is not None
+        return Commit(self._me(), commitment(seed, self.hand_id, self._me()), self.version)
 
     def make_shuffle(self) -> ShufflePass:
-        """This seat's shuffle pass (the last shuffler locks in it)."""
+        """This seat's shuffle pass (version 1: the last shuffler locks in it)."""
         seed = self._own_turn("shuffle")
         me = self._me()
-        points = shuffle_pass(
-            seed, self.hand_id, me, self._current_deck(), lock=me == self.order[-1]
-        )
-        return ShufflePass(me, points)
+        deck = self._current_deck()
+        if self.version == 1:
+            return ShufflePass(
+                me, shuffle_pass(seed, self.hand_id, me, deck, lock=me == self.order[-1])
+            )
+        points = shuffle_pass(seed, self.hand_id, me, deck, lock=False)
+        e = shuffle_key(seed, self.hand_id, me)
+        perm = permutation(seed, self.hand_id, me, self.n_slots)
+        proof = prove_shuffle(seed, self._context(me), deck, points, e, perm)
+        made = ShufflePass(me, points, public_key(e), proof)
+        self._made = made
+        return made
 
     def make_lock(self) -> LockPass:
-        """This seat's lock pass."""
+        """This seat's lock pass (version 2: with its key commitments and proof)."""
         seed = self._own_turn("lock")
         me = self._me()
-        return LockPass(me, lock_pass(seed, self.hand_id, me, self._current_deck()))
+        deck = self._current_deck()
+        points = lock_pass(seed, self.hand_id, me, deck)
+        if self.version == 1:
+            return LockPass(me, points)
+        keys = self._own_lock_keys()
+        big_k = tuple(public_key(k) for k in keys)
+        e = shuffle_key(seed, self.hand_id, me)
+        big_e = self._shuffle_keys[me]
+        proof = prove_lock(seed, self._context(me), deck, points, e, keys, big_e, big_k)
+        made = LockPass(me, points, big_k, proof)
+        self._made = made
+        return made
 
     def make_keys(self, slots: Iterable[int]) -> Keys:
         """This seat's per-card keys for ``slots`` (to deal, hand over or show them)."""
@@ -230,6 +286,16 @@ class DeckProtocol:
         self._check_turn("commit", msg)
         if type(msg.digest) is not bytes or len(msg.digest) != 32:
             raise Cheating(msg.seat, "its commitment is not a 32-byte digest", (msg,))
+        if msg.version not in VERSIONS:
+            raise ProtocolError(f"unknown deck protocol version {msg.version!r}")
+        if self.version is not None and msg.version != self.version:
+            # A downgrade to the unproved version is refused, not negotiated.
+            raise Cheating(
+                msg.seat,
+                f"runs deck protocol version {msg.version} in a version {self.version} hand",
+                (*self._commits.values(), msg),
+            )
+        self.version = msg.version
         self._setup.append(msg)
         self._commits[msg.seat] = msg
 
@@ -239,8 +305,15 @@ class DeckProtocol:
         points = msg.points
         if type(points) is not tuple or len(points) != self.n_slots:
             raise Cheating(msg.seat, f"its {kind} pass does not hold {self.n_slots} points", (msg,))
+        own = msg == self._made
+        if (msg.proof is None) != (self.version == 1):
+            proved = "an unproved" if msg.proof is None else "a proved"
+            raise Cheating(
+                msg.seat, f"sent {proved} {kind} pass in a version {self.version} hand", (msg,)
+            )
         for j, p in enumerate(points):
-            if not is_valid_point(p):
+            # Version 2 proofs multiply every point, which checks it anyway.
+            if not own and self.version == 1 and not is_valid_point(p):
                 raise Cheating(
                     msg.seat,
                     f"point {j} of its {kind} pass is not a valid prime-order point",
@@ -257,7 +330,42 @@ class DeckProtocol:
             raise Cheating(
                 msg.seat, f"its {kind} pass leaves a point of the previous pass", (previous, msg)
             )
+        if self.version != 1 and not own:
+            self._check_proof(msg, previous)
+        if isinstance(msg, ShufflePass) and msg.key is not None:
+            self._shuffle_keys[msg.seat] = msg.key
+        if isinstance(msg, LockPass) and msg.keys is not None:
+            self._key_commitments[msg.seat] = msg.keys
+            self._lock_messages[msg.seat] = msg
         self._setup.append(msg)
+
+    def _check_proof(self, msg: ShufflePass | LockPass, previous: DeckMessage | None) -> None:
+        """Verify a version 2 pass's proof against the deck it was applied to."""
+        evidence = (msg,) if previous is None else (previous, msg)
+        deck = self._current_deck()
+        ctx = self._context(msg.seat)
+        try:
+            if isinstance(msg, ShufflePass):
+                if type(msg.key) is not bytes or not is_valid_point(msg.key):
+                    raise ProofError("its shuffle key commitment is not a valid point")
+                assert msg.proof is not None
+                verify_shuffle(ctx, deck, msg.points, msg.key, msg.proof)
+            else:
+                assert msg.proof is not None and msg.keys is not None
+                verify_lock(
+                    ctx, deck, msg.points, self._shuffle_keys[msg.seat], msg.keys, msg.proof
+                )
+        except ProofError as exc:
+            kind = "shuffle" if isinstance(msg, ShufflePass) else "lock"
+            shuffle = next(
+                (m for m in self._setup if isinstance(m, ShufflePass) and m.seat == msg.seat),
+                None,
+            )
+            if kind == "lock" and shuffle is not None:
+                evidence = (shuffle, *evidence)
+            raise Cheating(
+                msg.seat, f"the proof of its {kind} pass fails: {exc}", evidence
+            ) from None
 
     def _receive_keys(self, msg: Keys) -> None:
         seat = msg.seat
@@ -280,6 +388,14 @@ class DeckProtocol:
                 )
             if (seat, slot) in self._keys or slot in new:
                 raise Cheating(seat, f"published its key for slot {slot} twice", (msg,))
+            # A seat does not check its own keys against its own commitments.
+            committed = self._key_commitments.get(seat) if seat != self.seat else None
+            if committed is not None and not key_matches(key, committed[slot]):
+                raise Cheating(
+                    seat,
+                    f"its key for slot {slot} does not match the commitment of its lock pass",
+                    (self._lock_messages[seat], msg),
+                )
             new[slot] = key
 
         keys_after = dict(self._keys)
@@ -366,7 +482,8 @@ class DeckProtocol:
             s = msg.seat
             if isinstance(msg, ShufflePass):
                 kind = "shuffle"
-                want = shuffle_pass(seeds[s], self.hand_id, s, deck, lock=s == self.order[-1])
+                last = self.version == 1 and s == self.order[-1]
+                want = shuffle_pass(seeds[s], self.hand_id, s, deck, lock=last)
             else:
                 kind = "lock"
                 want = lock_pass(seeds[s], self.hand_id, s, deck)
@@ -413,6 +530,10 @@ class DeckProtocol:
         if self.seat is None:
             raise ProtocolError("an observer sends no messages")
         return self.seat
+
+    def _context(self, seat: int) -> bytes:
+        """What a proof made now binds: the hand (with its session), the seat, the step."""
+        return context(self.hand_id, seat, len(self._setup))
 
     def _own_turn(self, kind: str) -> bytes:
         me = self._me()
@@ -498,9 +619,12 @@ def audit_transcript(
     ``messages`` are in the order they were sent (message objects or wire
     lists), seed reveals included. Returns slot -> card; raises ``Cheating``
     naming the first seat that deviated, ``ProtocolError`` on a malformed or
-    incomplete transcript.
+    incomplete transcript. A version 2 hand reveals no seed: every pass and
+    key was proved as it came in, and the result is the cards shown to all.
     """
     observer = DeckProtocol(None, n_seats, cards, hand_id, order, None)
     for message in messages:
         observer.receive(message)
+    if observer.version == 2 and len(observer._seeds) < n_seats:
+        return observer.public_cards()
     return observer.audit()

@@ -15,8 +15,11 @@ from typing import Any
 
 from .harness import LocalHand, deal_layout, talon_slots
 
-#: name -> (n_seats, cards, order, talon taker, shows as (seat, slots))
-SCENARIOS: dict[str, tuple[int, list[int], list[int], int, list[tuple[int, list[int]]]]] = {
+Scenario = tuple[int, list[int], list[int], int, list[tuple[int, list[int]]]]
+
+#: name -> (n_seats, cards, order, talon taker, shows as (seat, slots)); the
+#: deck protocol version is 1 for these (kept: old logs must still verify).
+_V1: dict[str, Scenario] = {
     # Gleek: 44 cards, three seats, eldest (seat 1) first.
     "deck-3seats": (3, list(range(44)), [1, 2, 0], 2, [(0, [0]), (2, [40, 24])]),
     # Gleek for two: no 4s or 5s (ranks 9 and 10 of each suit).
@@ -27,6 +30,13 @@ SCENARIOS: dict[str, tuple[int, list[int], list[int], int, list[tuple[int, list[
         0,
         [(1, [12])],
     ),
+}
+
+#: Every vector: the version 1 ones, and the same scenarios in version 2
+#: (every pass proved; no seed is revealed after the hand).
+SCENARIOS: dict[str, tuple[int, Scenario]] = {
+    **{name: (1, scenario) for name, scenario in _V1.items()},
+    **{name.replace("deck-", "deck-v2-"): (2, scenario) for name, scenario in _V1.items()},
 }
 
 
@@ -47,10 +57,10 @@ def _jsonable(value: Any) -> Any:
 
 def build_vector(name: str) -> dict[str, Any]:
     """Run a scenario and return its vector (inputs, every message, the deal)."""
-    n, cards, order, taker, shows = SCENARIOS[name]
+    version, (n, cards, order, taker, shows) = SCENARIOS[name]
     hand_id = f"gleek-p2p test vector {name}".encode()
     seeds = [vector_seed(name, s) for s in range(n)]
-    hand = LocalHand.new(seeds, cards, hand_id, order)
+    hand = LocalHand.new(seeds, cards, hand_id, order, version)
     hand.run_setup()
     layout = deal_layout(n, len(cards))
     hand.deal(layout)
@@ -58,11 +68,16 @@ def build_vector(name: str) -> dict[str, Any]:
     hand.give(talon, taker)
     for seat, slots in shows:
         hand.show(seat, slots)
-    hand.reveal_seeds()
-    deal = hand.observer.audit()
+    if version == 1:
+        hand.reveal_seeds()
+        deal = hand.observer.audit()
+    else:
+        # Nothing is revealed: the deal is what the seats' own full knowledge gives.
+        deal = hand.full_deal()
     vector: dict[str, Any] = _jsonable(
         {
             "name": name,
+            "version": version,
             "n_seats": n,
             "cards": cards,
             "hand_id": hand_id,

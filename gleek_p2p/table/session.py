@@ -62,6 +62,7 @@ class Stage(Enum):
     DECK = "deck"
     DEAL_KEYS = "deal-keys"
     PLAY = "play"
+    UNPLAYED = "unplayed"
     SEEDS = "seeds"
     OVER = "over"
     ABORTED = "aborted"
@@ -107,6 +108,9 @@ class HandRecord:
     cards: dict[int, int]
     first_seq: int
     last_seq: int
+    deck_version: int = 2
+    """1: the deal was audited from the seeds after the hand (every card known);
+    2: every pass and key was proved as it came, only public cards are known."""
 
 
 @dataclass
@@ -126,6 +130,8 @@ class _Mutable:
     talon_keys_from: set[int] = field(default_factory=set)
     public_slots: set[int] = field(default_factory=set)
     seeds_done: int = 0
+    unplayed: tuple[tuple[int, tuple[int, ...]], ...] = ()
+    """Deck v2, after the hand: (seat, slots) still to open, the cards held but never played."""
     hands: list[HandRecord] = field(default_factory=list)
     verdict: Verdict | None = None
     audit_failure: Cheating | None = None
@@ -273,6 +279,8 @@ class Table:
             actor = to_act(m.state)
             assert actor is not None
             return Expectation(actor, (ev.ACT,), f"a move ({m.state.phase.name.lower()})")
+        if m.stage is Stage.UNPLAYED:
+            return Expectation(m.unplayed[0][0], (ev.KEYS,), "the keys of the cards left unplayed")
         if m.stage is Stage.SEEDS:
             return Expectation(self.order[m.seeds_done % n], (ev.SEED,), "the seed of the hand")
         return None
@@ -364,6 +372,8 @@ class Table:
         exp_seat = self.expected()
         assert exp_seat is not None
         seat = exp_seat.seat
+        if m.stage is Stage.UNPLAYED:
+            return m.unplayed[0][1]
         layout = deal_layout(m.state.variant, m.state.dealer)
         if m.stage is Stage.DEAL_KEYS:
             return tuple(s for s, owner in enumerate(layout) if owner not in (TALON, seat))
@@ -434,7 +444,7 @@ class Table:
             # whatever is wrong with it, that seat said it.
             self._m = saved
             raise Cheating(envelope.seat, str(exc), (envelope.encode(),)) from exc
-        if self._m.stage is Stage.SEEDS and self._m.seeds_done == self.roster.seats:
+        if self._hand_complete():
             # The hand's audit belongs to this event: it runs before the event
             # is committed, so whatever it raises leaves the table as it was.
             # (A violation it finds is kept as ``audit_failure``, not raised.)
@@ -445,6 +455,13 @@ class Table:
                 raise
         self._append(envelope, encoded)
         return applied
+
+    def _hand_complete(self) -> bool:
+        """Every seed is in (v1, or a dispute), or every unplayed card is open (v2)."""
+        m = self._m
+        if m.stage is Stage.SEEDS:
+            return m.seeds_done == self.roster.seats
+        return m.stage is Stage.UNPLAYED and not m.unplayed
 
     def _append(self, envelope: Envelope, encoded: bytes | None) -> None:
         self.envelopes.append(envelope)
@@ -588,6 +605,9 @@ class Table:
         if tuple(slot for slot, _ in message.keys) != wanted:
             raise ProtocolError(f"seat {seat} published keys for the wrong slots")
         self._receive_keys(message)
+        if m.stage is Stage.UNPLAYED:
+            m.unplayed = m.unplayed[1:]
+            return []
         if m.stage is Stage.DEAL_KEYS:
             m.deal_keys_done += 1
             if m.deal_keys_done < self.roster.seats:
@@ -684,23 +704,52 @@ class Table:
         m.hand_actions.append((seq, act.action))
         out.append(act.action)
         if m.state.phase in (Phase.HAND_OVER, Phase.SESSION_OVER):
-            m.stage = Stage.SEEDS
+            self._end_of_hand()
         return out
 
+    def _end_of_hand(self) -> None:
+        """Version 1: every seed is revealed. Version 2: only the cards held and never played.
+
+        With every pass and key proved, the seeds would show nothing more
+        about the deal, only the discards and the unused talon, which the
+        rules keep secret. The full replay needs every card a seat held, so
+        a seat still holding unplayed cards (the talon taker's 13th) opens
+        them, and nothing else is opened (SPEC.md 2.9).
+        """
+        m = self._m
+        assert m.deck is not None and m.state is not None
+        if m.deck.version == 1:
+            m.stage = Stage.SEEDS
+            return
+        m.unplayed = tuple(
+            (seat, tuple(x for x in m.state.holding[seat] if x not in m.public_slots))
+            for seat in self.order
+            if any(x not in m.public_slots for x in m.state.holding[seat])
+        )
+        m.stage = Stage.UNPLAYED
+
     def _finish_hand(self, last_seq: int) -> None:
-        """All seeds are in (the last at ``last_seq``, not yet committed): audit the
-        hand with full information, then deal the next."""
+        """The hand is complete (its last event at ``last_seq``, not yet committed):
+        replay it with every card held, then deal the next.
+
+        Deck v1 (or a dispute): the seeds are in and the audit gives every
+        card. Deck v2: the cards played, shown and left unplayed are public.
+        """
         m = self._m
         assert m.deck is not None and m.state is not None and m.hand_start is not None
         try:
-            cards = m.deck.audit()
+            # Deck v2: every pass and key was proved as it came; what is public
+            # now (every card played or shown, and the unplayed ones just
+            # opened) is all a rule check needs.
+            cards = m.deck.public_cards() if m.stage is Stage.UNPLAYED else m.deck.audit()
             if m.disputed_by is not None:
                 raise Cheating(m.disputed_by, "disputed a deal that the seeds show was sound")
             self._replay_full(cards)
         except Cheating as exc:
             m.audit_failure = Cheating(exc.seat, exc.reason, _as_evidence((), exc.evidence))
             return
-        m.hands.append(HandRecord(m.hand, m.state, dict(cards), m.hand_first_seq, last_seq))
+        m.hands.append(HandRecord(m.hand, m.state, dict(cards), m.hand_first_seq, last_seq,
+                                  m.deck.version or 1))
         if m.state.phase is Phase.SESSION_OVER:
             m.stage = Stage.OVER
         else:

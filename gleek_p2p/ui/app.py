@@ -30,37 +30,40 @@ from prompt_toolkit.input import Input
 from prompt_toolkit.output import Output
 
 from gleek_p2p.errors import GleekError
+from gleek_p2p.i18n import N_, _, ngettext
 from gleek_p2p.lobby_status import LobbyStatus
 from gleek_p2p.log.keys import fingerprint
 from gleek_p2p.peer import Outcome, SessionRunner
 from gleek_p2p.rules import Deal, Event, Phase, Play, State, apply, new_session, session_winner
-from gleek_p2p.table.session import Decision, Table
+from gleek_p2p.table import events as ev
+from gleek_p2p.table.session import Decision, Expectation, Table
 
 from .choices import Chooser
 from .narrate import narrate
-from .render import Fragments
+from .render import Fragments, phase_words
 from .screen import Panel, TableScreen
 from .summary import history_lines, summary_lines
-from .words import Namer, pence, plural
+from .words import Namer, pence
 
 __all__ = ["HELP", "HumanPlayer", "UserQuit", "end_lines", "run_with_ui"]
 
 T = TypeVar("T")
 
 HELP = (
-    "←/→ (or ↑/↓)  move between the cards or choices you may pick",
-    "Enter         play the card or make the choice (a typed amount first)",
-    "Space         mark or unmark a card to discard; Enter confirms them",
-    "0-9           type a bid or a raise on the ruff; Esc clears it",
-    "s h d c       jump to a suit (cards, trump); p pass; k Kiss; n done/no",
-    "v             the session's past hands and the running totals",
-    "i             who is at the table, with each player's key",
-    "Home/End      first/last choice     Backspace  undo a typed digit",
-    "?             this help             q          leave the table",
+    N_("←/→ (or ↑/↓)  move between the cards or choices you may pick"),
+    N_("Enter         play the card or make the choice (a typed amount first)"),
+    N_("Space         mark or unmark a card to discard; Enter confirms them"),
+    N_("0-9           type a bid or a raise on the ruff; Esc clears it"),
+    N_("s h d c       jump to a suit (cards, trump); p pass; k Kiss; n done/no"),
+    N_("v             the session's past hands and the running totals"),
+    N_("i             who is at the table, with each player's key"),
+    N_("Home/End      first/last choice     Backspace  undo a typed digit"),
+    N_("r             the rules of the game, in short"),
+    N_("?             this help             q          leave the table"),
     "",
-    "Hand rows: the cards (♥ ♦ red), what each is worth in the tricks,",
-    "then ^ under the cursor and · under every card you may pick.",
-    "Amounts are pence; ½ is a halfpenny. ▶ marks whose turn it is.",
+    N_("Hand rows: the cards (♥ ♦ red), what each is worth in the tricks, then ^ under "
+       "the cursor and · under every card you may pick. Amounts are pence; ½ is a "
+       "halfpenny. ▶ marks whose turn it is."),
 )
 
 
@@ -179,7 +182,8 @@ class HumanPlayer:
         log_path = getattr(result, "log_path", None) or self.log_path
         if table is None:
             text = error or (outcome.reason if isinstance(outcome, Outcome) else "")
-            return [("class:error" if error else "", f"The session stopped: {text}")]
+            return [("class:error" if error else "",
+                     _("The session stopped: {reason}").format(reason=text))]
         return end_lines(table, outcome if isinstance(outcome, Outcome) else None,
                          log_path, error)
 
@@ -261,12 +265,15 @@ class HumanPlayer:
         if exp is None or table.finished:
             self._waiting = None
         elif exp.seat != self.seat:
-            what = f"waiting for {self.names[exp.seat]}: {exp.what}"
+            what = _("waiting for {name}: {what}").format(name=self.names[exp.seat],
+                                                          what=_expected(exp, self._state))
             if self._waiting is None or self._waiting[0] != what:
                 self._waiting = (what, time.monotonic())
         else:
-            self._waiting = (f"your turn: {exp.what}" if exp.kinds == ("act",)
-                             else f"sending {exp.what}", time.monotonic())
+            what = _expected(exp, self._state)
+            self._waiting = (_("your turn: {what}").format(what=what)
+                             if exp.kinds == (ev.ACT,)
+                             else _("sending {what}").format(what=what), time.monotonic())
         self.screen.refresh()
 
     # ------------------------------------------------------------ internals
@@ -307,7 +314,8 @@ class HumanPlayer:
             return False
 
         self.screen.show_panel(Panel(
-            f"Hand {state.ledgers[-1].hand + 1} is over (any key: close, v: all hands)",
+            _("Hand {number} is over (any key: close, v: all hands)").format(
+                number=state.ledgers[-1].hand + 1),
             lambda width: summary_lines(state, self.names, self.seat, width), key))
 
     def show_history(self, selected: int | None = None) -> None:
@@ -327,7 +335,7 @@ class HumanPlayer:
             return False
 
         self.screen.show_panel(Panel(
-            "Past hands",
+            _("Past hands"),
             lambda width: history_lines(self.past_hands, self.names, self.seat, width,
                                         cursor[0]), key))
 
@@ -336,20 +344,23 @@ class HumanPlayer:
         def draw(width: int) -> list[Fragments]:
             table = self._table
             if table is not None:
-                rows = [(f"seat {seat}: {name}" + (" (you)" if seat == self.seat else ""),
+                rows = [(_("seat {seat}: {name}").format(
+                            seat=seat, name=_("{name} (you)").format(name=name)
+                            if seat == self.seat else name),
                          fingerprint(public))
                         for seat, (name, public) in enumerate(
                             zip(table.roster.names, table.roster.publics, strict=True))]
             else:
                 rows = list(self.lobby)
             if not rows:
-                return [[("", "Nobody is connected yet.")]]
-            lines: list[Fragments] = [[("class:prompt", "Compare these keys with the other"
-                                        " players (by voice, not by chat).")]]
-            lines += [[("", f"{who:<28}"), ("class:total", f"key {key}")] for who, key in rows]
+                return [[("", _("Nobody is connected yet."))]]
+            lines: list[Fragments] = [[("class:prompt", _("Compare these keys with the other"
+                                                          " players (by voice, not by chat)."))]]
+            lines += [[("", f"{who:<28}"), ("class:total", _("key {fingerprint}").format(
+                fingerprint=key))] for who, key in rows]
             return lines
 
-        self.screen.show_panel(Panel("Who is at the table (any key: close)", draw))
+        self.screen.show_panel(Panel(_("Who is at the table (any key: close)"), draw))
 
     def _tell(self, text: str | None) -> None:
         if text:
@@ -357,11 +368,11 @@ class HumanPlayer:
 
     def _status_text(self) -> str:
         if self.finished:
-            return "the session is over"
+            return _("the session is over")
         if self._chooser is not None:
-            return "your turn"
+            return _("your turn")
         if self._waiting is None:
-            return "connecting…" if self._state is None else ""
+            return _("connecting…") if self._state is None else ""
         what, since = self._waiting
         waited = int(time.monotonic() - since)
         return f"{what} ({waited} s)" if waited >= 2 else what
@@ -375,7 +386,7 @@ class HumanPlayer:
             return
         chooser = self._chooser
         if chooser is None or self._future is None or self._future.done():
-            text = f"The key {key} does nothing now: it is not your turn."
+            text = _("The key {key} does nothing now: it is not your turn.").format(key=key)
             if len(key) == 1 and key.isprintable() and not self.finished \
                     and self.screen.log[-1:] != [("class:hint", text)]:
                 self.screen.add_log(text, "class:hint")
@@ -397,11 +408,33 @@ class HumanPlayer:
 
     def _leave_question(self) -> str:
         if self.finished or self._state is None:
-            return "Leave?"
-        return "Leave the table? The others will be told and the session ends."
+            return _("Leave?")
+        return _("Leave the table? The others will be told and the session ends.")
 
 
 _OVER = (Phase.HAND_OVER, Phase.SESSION_OVER)
+
+_EXPECTED = {
+    ev.ROSTER: N_("the roster"),
+    ev.CUT_COMMIT: N_("a commitment for the cut"),
+    ev.CUT_REVEAL: N_("the cut"),
+    ev.COMMIT: N_("the commit step of the shuffle"),
+    ev.SHUFFLE: N_("the shuffle step of the shuffle"),
+    ev.LOCK: N_("the lock step of the shuffle"),
+    ev.SEED: N_("the seed of the hand"),
+}
+
+
+def _expected(exp: Expectation, state: State | None) -> str:
+    """What the table waits for, in the chosen language, from its kind (not its English words)."""
+    kind = exp.kinds[0] if exp.kinds else ""
+    if kind == ev.ACT and state is not None:
+        return _("a move ({phase})").format(phase=phase_words(state))
+    if kind == ev.KEYS:
+        talon = state is not None and state.phase is Phase.DISCARD
+        return _("the keys of the talon") if talon else _("the keys of the deal")
+    words = _EXPECTED.get(kind)
+    return _(words) if words else exp.what
 
 
 def _is_bad_news(note: str) -> bool:
@@ -420,35 +453,44 @@ def end_lines(
     who = Namer(names, table.seat)
     lines: list[tuple[str, str]] = []
     if error:
-        lines.append(("class:error", f"The session stopped: {error}"))
+        lines.append(("class:error", _("The session stopped: {reason}").format(reason=error)))
     elif outcome is not None and outcome.finished:
-        lines.append(("class:prompt", "The session is over."))
+        lines.append(("class:prompt", _("The session is over.")))
     elif outcome is not None:
-        lines.append(("class:error", f"The session ended early: {outcome.reason}."))
+        lines.append(("class:error", _("The session ended early: {reason}.").format(
+            reason=outcome.reason)))
     state = table.hands[-1].state if table.hands else table.state
     if state is not None and state.ledgers:
-        lines.append(("", f"Totals after {plural(len(state.ledgers), 'hand')}, in pence:"))
+        hands = len(state.ledgers)
+        lines.append(("", ngettext("Totals after {n} hand, in pence:",
+                                   "Totals after {n} hands, in pence:", hands).format(n=hands)))
         for seat, total in enumerate(state.totals):
             lines.append(("class:total", f"  {who.short(seat, 20):<20} {pence(total, True):>8}"))
         best = session_winner(state)
-        lines.append(("", "  A tie for first place." if best is None
-                      else f"  {who.says(best, 'win')} the session."))
+        lines.append(("", "  " + (_("A tie for first place.") if best is None
+                                  else who.act(best, N_("You win the session."),
+                                               N_("{name} wins the session.")))))
     verdict = table.verdict
     if verdict is not None:
-        blamed = "nobody" if verdict.blamed is None else who(verdict.blamed)
-        lines.append(("class:error",
-                      f"{who.subject(verdict.signer)} ended the session, blaming {blamed}: "
-                      f"{verdict.reason}"))
+        fields = {"reason": verdict.reason,
+                  "blamed": who(verdict.blamed) if verdict.blamed is not None else ""}
+        if verdict.blamed is None:
+            said = who.act(verdict.signer, N_("You ended the session, blaming nobody: {reason}"),
+                           N_("{name} ended the session, blaming nobody: {reason}"), **fields)
+        else:
+            said = who.act(verdict.signer, N_("You ended the session, blaming {blamed}: {reason}"),
+                           N_("{name} ended the session, blaming {blamed}: {reason}"), **fields)
+        lines.append(("class:error", said))
     if table.audit_failure is not None:
         failure = table.audit_failure
-        lines.append(("class:error",
-                      f"A hand audit failed: {who(failure.seat)} - {failure.reason}"))
+        lines.append(("class:error", _("A hand audit failed: {name} - {reason}").format(
+            name=who(failure.seat), reason=failure.reason)))
     if verdict is None and table.audit_failure is None and outcome is not None \
             and outcome.finished:
-        lines.append(("", "Every hand was audited: the deals were fair."))
+        lines.append(("", _("Every hand was audited: the deals were fair.")))
     if log_path is not None:
-        lines.append(("", "The log, to check any time with gleek verify (its path is printed"
-                      " again when you leave):"))
+        lines.append(("", _("The log, to check any time with gleek verify (its path is printed"
+                            " again when you leave):")))
         lines.append(("class:path", str(log_path)))
     return lines
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from gleek_p2p.i18n import _, ngettext
 from gleek_p2p.rules import (
     MAX_BID,
     MAX_RAISE,
@@ -41,7 +42,7 @@ from gleek_p2p.rules import (
 )
 from gleek_p2p.rules.cards import RANKS_PER_SUIT
 
-from .words import RANK_PLURALS, SUIT_NAMES, SUIT_SYMBOLS
+from .words import SUIT_SYMBOLS, rank_plural, suit_name
 
 __all__ = ["FAR_ABOVE", "Chooser", "Option"]
 
@@ -102,19 +103,21 @@ class Chooser:
                 self.prompt = self._discard_prompt()
             elif state.trick_plays:
                 led = card_suit(cards[state.trick_plays[0]])
-                self.prompt = f"Play a card ({SUIT_NAMES[led]} {SUIT_SYMBOLS[led]} led)"
+                self.prompt = _("Play a card ({suit} led)").format(
+                    suit=f"{suit_name(led)} {SUIT_SYMBOLS[led]}")
             else:
-                self.prompt = "Lead a card to the trick"
+                self.prompt = _("Lead a card to the trick")
             return
         if isinstance(first, Bid | PassBid):
             self.options = [
-                Option("pass", e, ("p",)) if isinstance(e, PassBid)
-                else Option(f"bid {e.amount}", e, number=e.amount)
+                Option(_("pass"), e, ("p",)) if isinstance(e, PassBid)
+                else Option(_("bid {amount}").format(amount=e.amount), e, number=e.amount)
                 for e in self.legal
                 if isinstance(e, Bid | PassBid)
             ]
             low = min((o.number for o in self.options if o.number is not None), default=0)
-            self.prompt = f"The auction for the talon: bid {low} to 99 (type it) or pass"
+            self.prompt = _("The auction for the talon: bid {low} to 99 (type it) or pass").format(
+                low=low)
         elif isinstance(first, Vie | See | PassRuff):
             order = {PassRuff: 0, See: 1, Vie: 2}
             self.options = sorted(
@@ -122,11 +125,12 @@ class Chooser:
                 key=lambda o: (order[type(o.event)], o.number or 0),
             )
             raises = [o.number for o in self.options if o.number is not None]
-            vie = f"vie (type {min(raises)}-{max(raises)}), " if raises else ""
-            self.prompt = (
-                f"The ruff: stake {state.ruff_stake}, you have put {state.ruff_put[self.seat]};"
-                f" {vie}see or pass"
-            )
+            fields = {"stake": state.ruff_stake, "put": state.ruff_put[self.seat],
+                      "low": min(raises, default=0), "high": max(raises, default=0)}
+            self.prompt = (_("The ruff: stake {stake}, you have put {put}; vie (type {low}-{high}),"
+                             " see or pass") if raises else
+                           _("The ruff: stake {stake}, you have put {put}; see or pass")
+                           ).format(**fields)
         elif isinstance(first, ShowRuff):
             self.options = []
             for e in self.legal:
@@ -135,50 +139,50 @@ class Chooser:
                 label = (f"{SUIT_SYMBOLS[e.suit]} {' '.join(card_label(c) for c in shown)}"
                          f" = {ruff_value(shown)}")
                 self.options.append(Option(label, e, (_SUIT_KEYS[e.suit],), slots=e.slots))
-            self.prompt = "Ruff showdown: show all your cards of one suit"
+            self.prompt = _("Ruff showdown: show all your cards of one suit")
         elif isinstance(first, Declare | EndDeclare):
             self.options = []
             for e in self.legal:
                 if isinstance(e, Declare):
                     rank = cards[e.slots[0]] % RANKS_PER_SUIT
-                    kind = "mournival" if len(e.slots) == 4 else "gleek"
-                    self.options.append(
-                        Option(f"{kind} of {RANK_PLURALS[rank]}", e, slots=e.slots))
+                    label = (_("mournival of {ranks}") if len(e.slots) == 4
+                             else _("gleek of {ranks}")).format(ranks=rank_plural(rank))
+                    self.options.append(Option(label, e, slots=e.slots))
                 else:
-                    self.options.append(Option("done declaring", e, ("n",)))
-            self.prompt = "Combinations: declare those you want paid, then done"
+                    self.options.append(Option(_("done declaring"), e, ("n",)))
+            self.prompt = _("Combinations: declare those you want paid, then done")
         elif isinstance(first, NameTrump):
             self.options = []
             for e in self.legal:
                 assert isinstance(e, NameTrump)
                 if e.suit is None:
-                    self.options.append(Option("Kiss (no trump)", e, ("k",)))
+                    self.options.append(Option(_("Kiss (no trump)"), e, ("k",)))
                 else:
-                    label = f"{SUIT_SYMBOLS[e.suit]} {SUIT_NAMES[e.suit]}"
+                    label = f"{SUIT_SYMBOLS[e.suit]} {suit_name(e.suit)}"
                     self.options.append(Option(label, e, (_SUIT_KEYS[e.suit],)))
-            self.prompt = "Name the trump suit"
+            self.prompt = _("Name the trump suit")
         elif isinstance(first, ClaimTiddy | NoTiddy):
             self.options = []
             for e in self.legal:
                 if isinstance(e, ClaimTiddy):
-                    label = f"claim Tiddy ({card_label(cards[e.slot])})"
+                    label = _("claim Tiddy ({card})").format(card=card_label(cards[e.slot]))
                     self.options.append(Option(label, e, ("y",), slots=(e.slot,)))
                 else:
-                    self.options.append(Option("no claim", e, ("n",)))
+                    self.options.append(Option(_("no claim"), e, ("n",)))
             self.options.sort(key=lambda o: not isinstance(o.event, ClaimTiddy))
-            self.prompt = "Tiddy: show the Four of trump for 2 pence from each?"
+            self.prompt = _("Tiddy: show the Four of trump for 2 pence from each?")
         else:  # pragma: no cover - every decision kind is listed above
             self.options = [Option(type(e).__name__, e) for e in self.legal]
-            self.prompt = "Choose"
+            self.prompt = _("Choose")
         self.cursor = self._default(state)
 
     @staticmethod
     def _ruff_option(e: Event, state: State) -> Option:
         if isinstance(e, Vie):
-            return Option(f"vie +{e.raise_by}", e, number=e.raise_by)
+            return Option(_("vie +{amount}").format(amount=e.raise_by), e, number=e.raise_by)
         if isinstance(e, See):
-            return Option(f"see {state.ruff_stake}", e, ("s",))
-        return Option("pass", e, ("p",))
+            return Option(_("see {stake}").format(stake=state.ruff_stake), e, ("s",))
+        return Option(_("pass"), e, ("p",))
 
     def _default(self, state: State) -> int:
         """Where the cursor starts: the move least likely to cost if Enter is hit at once."""
@@ -288,8 +292,9 @@ class Chooser:
         elif len(key) == 1 and self.letter(key):
             pass
         else:
-            shown = "Space" if key == " " else key
-            self.message = f"The key {shown} does nothing here; ? lists the keys."
+            shown = _("Space") if key == " " else key
+            self.message = _("The key {key} does nothing here; ? lists the keys.").format(
+                key=shown)
         return ()
 
     def _numbers(self) -> dict[int, int]:
@@ -298,7 +303,7 @@ class Chooser:
     def _digit_key(self, d: str) -> None:
         numbered = self._numbers()
         if not numbered:
-            self.message = "There is no amount to type here."
+            self.message = _("There is no amount to type here.")
             return
         self.digit(d)
         typed = int(self.typed)
@@ -309,10 +314,12 @@ class Chooser:
         numbers = self._numbers()
         low, high = min(numbers), max(numbers)
         if isinstance(self.options[numbers[low]].event, Bid):
-            return (f"{amount} is not a bid you may make: bids go from {low} to {high}"
-                    f" pence (at most {MAX_BID}).")
-        return (f"{amount} is not a raise you may make: raise by {low} to {high}"
-                f" (a raise is at most {MAX_RAISE}, the stake {MAX_STAKE}).")
+            return _("{amount} is not a bid you may make: bids go from {low} to {high}"
+                     " pence (at most {most}).").format(amount=amount, low=low, high=high,
+                                                       most=MAX_BID)
+        return _("{amount} is not a raise you may make: raise by {low} to {high}"
+                 " (a raise is at most {most}, the stake {stake}).").format(
+            amount=amount, low=low, high=high, most=MAX_RAISE, stake=MAX_STAKE)
 
     def _enter(self, asked: Event | None) -> tuple[Event, ...]:
         if self.typed:
@@ -328,8 +335,9 @@ class Chooser:
             low = min(self._numbers())
             if event.amount >= low + FAR_ABOVE:
                 self._asked = event
-                self.message = (f"Bid {event.amount}, {event.amount - low} above the lowest"
-                                f" ({low})? Enter: yes, any other key: change.")
+                self.message = _("Bid {amount}, {above} above the lowest ({low})? Enter: yes,"
+                                 " any other key: change.").format(
+                    amount=event.amount, above=event.amount - low, low=low)
                 return ()
         self.typed = ""
         return (event,)
@@ -339,9 +347,14 @@ class Chooser:
     def _discard_prompt(self) -> str:
         n = self.picks
         if len(self.marked) == n:
-            return f"Discard these {n} face down? Enter: yes · Space: change one"
-        return (f"Mark {n} cards to discard face down: {len(self.marked)} marked"
-                " (Space or Enter marks or unmarks)")
+            return ngettext("Discard this card face down? Enter: yes · Space: change it",
+                            "Discard these {n} face down? Enter: yes · Space: change one",
+                            n).format(n=n)
+        return ngettext("Mark {n} card to discard face down: {marked} marked"
+                        " (Space or Enter marks or unmarks)",
+                        "Mark {n} cards to discard face down: {marked} marked"
+                        " (Space or Enter marks or unmarks)", n).format(n=n,
+                                                                        marked=len(self.marked))
 
     def _mark(self, enter: bool) -> tuple[Event, ...]:
         if enter and len(self.marked) == self.picks:
@@ -354,8 +367,10 @@ class Chooser:
         elif len(self.marked) < self.picks:
             self.marked.append(self.cursor)
         else:
-            self.message = (f"{self.picks} cards are marked already: unmark one (Space)"
-                            " or discard them (Enter).")
+            self.message = ngettext("{n} card is marked already: unmark it (Space)"
+                                    " or discard it (Enter).",
+                                    "{n} cards are marked already: unmark one (Space)"
+                                    " or discard them (Enter).", self.picks).format(n=self.picks)
         self.prompt = self._discard_prompt()
         return ()
 

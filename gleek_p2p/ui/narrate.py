@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from gleek_p2p.i18n import N_, _
 from gleek_p2p.rules import (
     Bid,
     ClaimTiddy,
@@ -37,12 +38,14 @@ from gleek_p2p.rules import (
 from gleek_p2p.rules.cards import RANKS_PER_SUIT
 
 from .words import (
-    RANK_PLURALS,
-    SUIT_NAMES,
     SUIT_SYMBOLS,
     Namer,
+    and_list,
     card_worth,
     pence,
+    points,
+    rank_plural,
+    suit_name,
     tib_card,
     tom_card,
 )
@@ -62,7 +65,7 @@ def narrate(
     """One sentence telling ``event`` (None for events not worth telling, like reveals).
 
     ``before``/``after`` are the engine states around the event; ``you`` is
-    the seat reading the log (named "you").
+    the seat reading the log (named "you"). The words are the chosen language's.
     """
     who = Namer(names, you)
     text = _event_text(event, before, after, who)
@@ -73,16 +76,20 @@ def narrate(
     return text
 
 
+def _signed_list(who: Namer, amounts: Sequence[int]) -> str:
+    return ", ".join(f"{who(s)} {pence(v, signed=True)}" for s, v in enumerate(amounts))
+
+
 def hand_summary(state: State, who: Namer) -> str:
     """The result of the hand just scored, and the end of the session if it is."""
     if not state.ledgers:
         return ""
     ledger = state.ledgers[-1]
-    parts = ", ".join(f"{who(s)} {pence(v, signed=True)}" for s, v in enumerate(ledger.net))
-    text = f"Hand {ledger.hand + 1} is over: {parts}."
+    text = _("Hand {number} is over: {results}.").format(
+        number=ledger.hand + 1, results=_signed_list(who, ledger.net))
     if state.phase is Phase.SESSION_OVER:
-        totals = ", ".join(f"{who(s)} {pence(v, signed=True)}" for s, v in enumerate(state.totals))
-        text += f" The session is over: {totals}."
+        text += " " + _("The session is over: {totals}.").format(
+            totals=_signed_list(who, state.totals))
     return text
 
 
@@ -91,27 +98,27 @@ def _card(state: State, slot: int) -> int | None:
     return c if c >= 0 else None
 
 
+def _suit(suit: int) -> str:
+    return f"{suit_name(suit)} {SUIT_SYMBOLS[suit]}"
+
+
 def _event_text(event: Event, before: State, after: State, who: Namer) -> str | None:
     if isinstance(event, Reveal):
         return None
     if isinstance(event, Cut):
         cut = ", ".join(f"{who(s)} {card_label(c)}" for s, c in enumerate(event.cards))
-        return f"The cut: {cut}. {who.says(after.dealer, 'deal')} first."
+        return who.act(after.dealer, N_("The cut: {cut}. You deal first."),
+                       N_("The cut: {cut}. {name} deals first."), cut=cut)
     if isinstance(event, Deal):
-        eldest = (after.dealer + 1) % after.variant.players
-        return (
-            f"Hand {after.hand_no + 1} of {after.session_hands}: "
-            f"{who.says(after.dealer, 'deal')}; {who(eldest)} {who.verb(eldest, 'speak')} first."
-        )
+        return _deal(after, who)
     if isinstance(event, Bid | PassBid):
         return _auction(event, after, who)
     if isinstance(event, Discard):
         c = _card(after, event.slot)
-        what = card_label(c) if c is not None else "a card"
-        return (
-            f"{who.says(event.seat, 'discard')} {what} "
-            f"({len(after.discards)} of {after.variant.discard_count})."
-        )
+        return who.act(event.seat, N_("You discard {card} ({count} of {total})."),
+                       N_("{name} discards {card} ({count} of {total})."),
+                       card=card_label(c) if c is not None else _("a card"),
+                       count=len(after.discards), total=after.variant.discard_count)
     if isinstance(event, Vie | See | PassRuff):
         return _ruff(event, before, after, who)
     if isinstance(event, ShowRuff):
@@ -119,105 +126,133 @@ def _event_text(event: Event, before: State, after: State, who: Namer) -> str | 
     if isinstance(event, Declare):
         return _declare(event, after, who)
     if isinstance(event, EndDeclare):
-        if any(seat == event.seat for seat, _ in after.declarations):
+        if any(seat == event.seat for seat, _slots in after.declarations):
             return None
-        return f"{who.says(event.seat, 'declare')} no combination."
+        return who.act(event.seat, N_("You declare no combination."),
+                       N_("{name} declares no combination."))
     if isinstance(event, NameTrump):
         if event.suit is None:
-            return f"{who.says(event.seat, 'call')} Kiss: no trump this hand."
-        suit = event.suit
-        return f"{who.says(event.seat, 'name')} {SUIT_NAMES[suit]} {SUIT_SYMBOLS[suit]} trump."
+            return who.act(event.seat, N_("You call Kiss: no trump this hand."),
+                           N_("{name} calls Kiss: no trump this hand."))
+        return who.act(event.seat, N_("You name {suit} trump."), N_("{name} names {suit} trump."),
+                       suit=_suit(event.suit))
     if isinstance(event, ClaimTiddy):
         c = _card(after, event.slot)
-        return (
-            f"{who.says(event.seat, 'show')} Tiddy, the {card_label(c) if c is not None else '4'}, "
-            f"and {who.verb(event.seat, 'take')} 2 pence from each."
-        )
+        return who.act(event.seat, N_("You show Tiddy, the {card}, and take 2 pence from each."),
+                       N_("{name} shows Tiddy, the {card}, and takes 2 pence from each."),
+                       card=card_label(c) if c is not None else "4")
     if isinstance(event, NoTiddy):
         if after.phase is not Phase.TIDDY and after.tiddy_claimant < 0:
-            return "Nobody claims Tiddy."
+            return _("Nobody claims Tiddy.")
         return None
     if isinstance(event, Play):
         return _play(event, before, after, who)
     return None  # pragma: no cover - every event kind is handled above
 
 
+def _deal(after: State, who: Namer) -> str:
+    eldest = (after.dealer + 1) % after.variant.players
+    fields = {"number": after.hand_no + 1, "hands": after.session_hands,
+              "dealer": who(after.dealer), "eldest": who(eldest)}
+    if after.dealer == who.you:
+        return _("Hand {number} of {hands}: You deal; {eldest} speaks first.").format(**fields)
+    if eldest == who.you:
+        return _("Hand {number} of {hands}: {dealer} deals; you speak first.").format(**fields)
+    return _("Hand {number} of {hands}: {dealer} deals; {eldest} speaks first.").format(**fields)
+
+
 def _auction(event: Bid | PassBid, after: State, who: Namer) -> str:
     if isinstance(event, Bid):
-        text = f"{who.says(event.seat, 'bid')} {event.amount}."
+        text = who.act(event.seat, N_("You bid {amount}."), N_("{name} bids {amount}."),
+                       amount=event.amount)
     else:
-        text = f"{who.says(event.seat, 'pass')}."
+        text = who.act(event.seat, N_("You pass."), N_("{name} passes."))
     if after.phase is not Phase.AUCTION:
         if after.talon_taker >= 0:
-            text += (
-                f" {who.says(after.talon_taker, 'take')} the talon for {after.high_bid} pence"
-                f" and {who.verb(after.talon_taker, 'discard')} {after.variant.discard_count}."
-            )
+            text += " " + who.act(
+                after.talon_taker,
+                N_("You take the talon for {bid} pence and discard {count}."),
+                N_("{name} takes the talon for {bid} pence and discards {count}."),
+                bid=after.high_bid, count=after.variant.discard_count)
         else:
-            text += " Nobody bids: the talon is dead."
+            text += " " + _("Nobody bids: the talon is dead.")
     return text
 
 
 def _ruff(event: Vie | See | PassRuff, before: State, after: State, who: Namer) -> str:
     if isinstance(event, Vie):
-        text = f"{who.says(event.seat, 'vie')} {event.raise_by}: the stake is {after.ruff_stake}."
+        text = who.act(event.seat, N_("You vie {amount}: the stake is {stake}."),
+                       N_("{name} vies {amount}: the stake is {stake}."),
+                       amount=event.raise_by, stake=after.ruff_stake)
     elif isinstance(event, See):
-        text = f"{who.says(event.seat, 'see')} the stake of {after.ruff_stake}."
+        text = who.act(event.seat, N_("You see the stake of {stake}."),
+                       N_("{name} sees the stake of {stake}."), stake=after.ruff_stake)
     else:
-        text = f"{who.says(event.seat, 'pass')} on the ruff."
+        text = who.act(event.seat, N_("You pass on the ruff."), N_("{name} passes on the ruff."))
     if after.phase is Phase.RUFF_SHOW:
-        text += " Showdown: each seat still in shows a suit."
+        text += " " + _("Showdown: each seat still in shows a suit.")
     elif before.phase is Phase.RUFF and after.phase is not Phase.RUFF and after.ruff_winner >= 0:
-        text += (
-            f" {who.says(after.ruff_winner, 'take')} the ruff pot of {ruff_pot(after)} pence."
-        )
+        text += " " + who.act(after.ruff_winner, N_("You take the ruff pot of {pot} pence."),
+                              N_("{name} takes the ruff pot of {pot} pence."),
+                              pot=ruff_pot(after))
     return text
 
 
 def _show(event: ShowRuff, after: State, who: Namer) -> str:
     cards = [c for x in event.slots if (c := _card(after, x)) is not None]
-    value = ruff_value(cards)
-    listed = " ".join(card_label(c) for c in cards)
-    text = (
-        f"{who.says(event.seat, 'show')} {SUIT_NAMES[event.suit]}: {listed}, worth {value}."
-    )
+    text = who.act(event.seat, N_("You show {suit}: {cards}, worth {value}."),
+                   N_("{name} shows {suit}: {cards}, worth {value}."),
+                   suit=suit_name(event.suit), cards=" ".join(card_label(c) for c in cards),
+                   value=ruff_value(cards))
     if after.phase is not Phase.RUFF_SHOW and after.ruff_winner >= 0:
-        text += f" {who.says(after.ruff_winner, 'win')} the ruff pot of {ruff_pot(after)} pence."
+        text += " " + who.act(after.ruff_winner, N_("You win the ruff pot of {pot} pence."),
+                              N_("{name} wins the ruff pot of {pot} pence."),
+                              pot=ruff_pot(after))
     return text
 
 
 def _declare(event: Declare, after: State, who: Namer) -> str:
     first = _card(after, event.slots[0])
-    kind = "mournival" if len(event.slots) == 4 else "gleek"
+    mournival = len(event.slots) == 4
     if first is None:
-        return f"{who.says(event.seat, 'declare')} a {kind}."
+        if mournival:
+            return who.act(event.seat, N_("You declare a mournival."),
+                           N_("{name} declares a mournival."))
+        return who.act(event.seat, N_("You declare a gleek."), N_("{name} declares a gleek."))
     rank = first % RANKS_PER_SUIT
     value = combination_value(rank, len(event.slots))
     v = after.variant
     if not v.modern_combinations:
-        worth = f"{value} pence from each"
+        worth = _("{value} pence from each").format(value=value)
     elif v.score_sheet_combinations:
-        worth = f"{value} points on the score sheet"
+        worth = _("{value} points on the score sheet").format(value=value)
     else:
-        worth = f"{value} pence in all"
-    return f"{who.says(event.seat, 'declare')} a {kind} of {RANK_PLURALS[rank]} ({worth})."
+        worth = _("{value} pence in all").format(value=value)
+    if mournival:
+        return who.act(event.seat, N_("You declare a mournival of {ranks} ({worth})."),
+                       N_("{name} declares a mournival of {ranks} ({worth})."),
+                       ranks=rank_plural(rank), worth=worth)
+    return who.act(event.seat, N_("You declare a gleek of {ranks} ({worth})."),
+                   N_("{name} declares a gleek of {ranks} ({worth})."),
+                   ranks=rank_plural(rank), worth=worth)
 
 
 def _play(event: Play, before: State, after: State, who: Namer) -> str:
     c = _card(after, event.slot)
-    text = f"{who.says(event.seat, 'play')} {card_label(c) if c is not None else 'a card'}."
+    text = who.act(event.seat, N_("You play {card}."), N_("{name} plays {card}."),
+                   card=card_label(c) if c is not None else _("a card"))
     if len(after.tricks) > len(before.tricks):
         _leader, plays, winner = after.tricks[-1]
         cards = [after.cards[x] for x in plays]
-        points = sum(card_worth(x, after) for x in cards if x >= 0)
-        extra = []
-        if tib_card(after) in cards:
-            extra.append("Tib")
-        if tom_card(after) in cards:
-            extra.append("Tom")
-        with_ = f", with {' and '.join(extra)}" if extra else ""
-        text += (
-            f" {who.says(winner, 'take')} trick {len(after.tricks)} "
-            f"({points} points{with_})."
-        )
+        worth = points(sum(card_worth(x, after) for x in cards if x >= 0))
+        extra = [h for h, card in (("Tib", tib_card(after)), ("Tom", tom_card(after)))
+                 if card in cards]
+        fields = {"number": len(after.tricks), "points": worth, "honours": and_list(extra)}
+        if extra:
+            text += " " + who.act(winner, N_("You take trick {number} ({points}, with {honours})."),
+                                  N_("{name} takes trick {number} ({points}, with {honours})."),
+                                  **fields)
+        else:
+            text += " " + who.act(winner, N_("You take trick {number} ({points})."),
+                                  N_("{name} takes trick {number} ({points})."), **fields)
     return text

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
+from gleek_p2p.i18n import N_, _, ngettext, pgettext
 from gleek_p2p.lobby_status import LobbyStatus
 from gleek_p2p.rules import (
     PHASE_NAMES,
@@ -30,13 +31,13 @@ from gleek_p2p.rules.summary import suit_ruff_values
 
 from .choices import Chooser
 from .words import (
-    RANK_PLURALS,
-    SUIT_NAMES,
     SUIT_SYMBOLS,
     Namer,
     card_text,
     card_worth,
     honours,
+    rank_plural,
+    suit_name,
 )
 from .words import pence as _pence
 
@@ -79,18 +80,18 @@ def ledger_width(names: Sequence[str], width: int) -> int:
     return max(LEDGER_WIDTH, min(wanted, width - _TABLE_NEEDS - 1))
 
 _PHASE_WORDS = {
-    Phase.CUT: "the cut",
-    Phase.DEAL: "shuffling",
-    Phase.AUCTION: "auction",
-    Phase.DISCARD: "discard",
-    Phase.RUFF: "ruff: vying",
-    Phase.RUFF_SHOW: "ruff: showdown",
-    Phase.DECLARE: "combinations",
-    Phase.TRUMP: "trump",
-    Phase.TIDDY: "Tiddy",
-    Phase.TRICKS: "tricks",
-    Phase.HAND_OVER: "hand over",
-    Phase.SESSION_OVER: "session over",
+    Phase.CUT: N_("the cut"),
+    Phase.DEAL: N_("shuffling"),
+    Phase.AUCTION: N_("auction"),
+    Phase.DISCARD: N_("discard"),
+    Phase.RUFF: N_("ruff: vying"),
+    Phase.RUFF_SHOW: N_("ruff: showdown"),
+    Phase.DECLARE: N_("combinations"),
+    Phase.TRUMP: N_("trump"),
+    Phase.TIDDY: N_("Tiddy"),
+    Phase.TRICKS: N_("tricks"),
+    Phase.HAND_OVER: N_("hand over"),
+    Phase.SESSION_OVER: N_("session over"),
 }
 
 
@@ -123,8 +124,8 @@ class Scene:
 def phase_words(state: State | None) -> str:
     """A short name for where the hand stands."""
     if state is None:
-        return "joining"
-    return _PHASE_WORDS[state.phase]
+        return _("joining")
+    return _(_PHASE_WORDS[state.phase])
 
 
 # ------------------------------------------------------------------ helpers
@@ -177,32 +178,40 @@ def plain(lines: Sequence[Fragments]) -> str:
 
 
 def _cards(n: int) -> str:
-    return f"{n:>2} card " if n == 1 else f"{n:>2} cards"
+    return ngettext("{n} card", "{n} cards", n).format(n=f"{n:>2}")
 
 
-def lobby_lines(status: LobbyStatus) -> list[str]:
-    """Who is at the table and their key fingerprints, while it forms or after."""
+def lobby_lines(status: LobbyStatus, width: int = 80) -> list[str]:
+    """Who is at the table and their key fingerprints, while it forms or after.
+
+    A player whose line would not fit ``width`` gets its key on a second line.
+    """
     if status.formed:
-        head = f"Table {status.table!r}: seated."
+        head = _("Table {table}: seated.").format(table=repr(status.table))
     else:
-        others = status.missing
-        head = (f"Table {status.table!r}: waiting for {others} more "
-                f"player{'' if others == 1 else 's'}.")
+        head = ngettext("Table {table}: waiting for {n} more player.",
+                        "Table {table}: waiting for {n} more players.",
+                        status.missing).format(table=repr(status.table), n=status.missing)
     people = sorted([status.me, *status.peers],
                     key=lambda p: (p.seat is None, p.seat or 0, p is not status.me))
     lines = [head]
     for p in people:
-        seat = f"seat {p.seat}  " if p.seat is not None else ""
-        you = " (you)" if p is status.me else ""
-        state = "" if p.connected else "  (link down)"
-        lines.append(f"  {seat}{p.name}{you}  key {p.fingerprint}{state}")
+        seat = _("seat {seat}").format(seat=p.seat) + "  " if p.seat is not None else ""
+        name = _("{name} (you)").format(name=p.name) if p is status.me else p.name
+        state = "  " + _("(link down)") if not p.connected else ""
+        key = _("key {fingerprint}").format(fingerprint=p.fingerprint)
+        line = f"  {seat}{name}  {key}{state}"
+        if len(line) <= width:
+            lines.append(line)
+        else:
+            lines.extend([f"  {seat}{name}{state}", f"  {' ' * len(seat)}{key}"])
     if not status.formed and status.port is not None:
-        lines.append(f"Others can join with --peer HOST:{status.port}.")
+        lines.append(_("Others can join with --peer HOST:{port}.").format(port=status.port))
     return lines
 
 
 def _pad(lines: list[Fragments], rows: int) -> list[Fragments]:
-    return lines[:rows] + [[] for _ in range(rows - len(lines))]
+    return lines[:rows] + [[] for _row in range(rows - len(lines))]
 
 
 class _Short:
@@ -215,8 +224,9 @@ class _Short:
     def __call__(self, seat: int) -> str:
         return self.namer.short(seat, self.width)
 
-    def verb(self, seat: int, base: str) -> str:
-        return self.namer.verb(seat, base)
+    def act(self, seat: int, you: str, other: str, **fields: object) -> str:
+        """Like ``Namer.act``, with the name cut to fit."""
+        return _(you if seat == self.namer.you else other).format(name=self(seat), **fields)
 
 
 def _card_style(c: int | None) -> str:
@@ -239,15 +249,16 @@ def header(scene: Scene, width: int) -> Fragments:
     parts = [scene.title]
     if s is not None:
         if s.hand_no >= 0:
-            parts.append(f"hand {s.hand_no + 1}/{s.session_hands}")
+            parts.append(_("hand {number}/{hands}").format(number=s.hand_no + 1,
+                                                           hands=s.session_hands))
         parts.append(variant_name(s.variant))
         parts.append(phase_words(s))
         actor = to_act(s)
         if actor is not None:
             if actor == scene.viewer and scene.chooser is not None:
-                parts.append("YOUR TURN")
+                parts.append(_("YOUR TURN"))
             else:
-                parts.append(f"{scene.who(actor)} to act")
+                parts.append(_("{name} to act").format(name=scene.who(actor)))
     text = " " + " · ".join(parts)
     return clip([("class:header", text.ljust(width))], width)
 
@@ -261,76 +272,115 @@ def table_pane(scene: Scene, width: int) -> list[Fragments]:
     who = scene.who
     if s is None or s.hand_no < 0:
         if scene.lobby is not None:
-            return _pad([clip([("", line)], width) for line in lobby_lines(scene.lobby)],
+            return _pad([clip([("", line)], width) for line in lobby_lines(scene.lobby, width)],
                         TABLE_ROWS)
-        names = ", ".join(who(i) for i in range(len(scene.names))) or "nobody yet"
-        return _pad([clip([("", f"At the table: {names}.")], width)], TABLE_ROWS)
+        names = ", ".join(who(i) for i in range(len(scene.names)))
+        text = (_("At the table: {names}.").format(names=names) if names
+                else _("At the table: nobody yet."))
+        return _pad([clip([("", text)], width)], TABLE_ROWS)
     n = s.variant.players
     actor = to_act(s)
     won = tricks_won(s)
-    lines = []
+    columns = []
     for seat in range(n):
-        mark = "▶ " if seat == actor else "  "
-        role = "dealer" if seat == s.dealer else ("eldest" if seat == (s.dealer + 1) % n else "")
+        role = (pgettext("column", "dealer") if seat == s.dealer else
+                pgettext("column", "eldest") if seat == (s.dealer + 1) % n else "")
         extra = ""
         if s.phase in (Phase.RUFF, Phase.RUFF_SHOW):
-            extra = f" ruff: put {s.ruff_put[seat]}" if s.ruff_in[seat] else " ruff: out"
-        tricks = f"{won[seat]:>2} trick " if won[seat] == 1 else f"{won[seat]:>2} tricks"
-        name_w = max(8, min(16, width - 44))
-        text = (f"{mark}{who.short(seat, name_w):<{name_w}} {_cards(len(s.holding[seat]))}"
-                f" {tricks} {role:<6}{extra}")
+            extra = " " + (_("ruff: put {amount}").format(amount=s.ruff_put[seat])
+                           if s.ruff_in[seat] else _("ruff: out"))
+        tricks = ngettext("{n} trick", "{n} tricks", won[seat]).format(n=f"{won[seat]:>2}")
+        columns.append((_cards(len(s.holding[seat])), tricks, role, extra))
+    # Each column as wide as its longest entry in this language; names take the rest.
+    widths = [max(len(row[i]) for row in columns) for i in range(3)]
+    rest = 2 + 3 + sum(widths) + max(len(row[3]) for row in columns)
+    name_w = max(6, min(16, width - 1 - rest))
+    lines = []
+    for seat, (cards, tricks, role, extra) in enumerate(columns):
+        mark = "▶ " if seat == actor else "  "
+        text = (f"{mark}{who.short(seat, name_w):<{name_w}} {cards:<{widths[0]}}"
+                f" {tricks:<{widths[1]}} {role:<{widths[2]}}{extra}")
         style = "class:turn" if seat == actor else ("class:you" if seat == scene.viewer else "")
-        lines.append(clip([(style, text)], width))
+        lines.append(clip([(style, text.rstrip())], width))
     lines.extend(_bidding_lines(s, who, width))
     lines.extend(_trick_lines(s, who, width))
     return _pad(lines, TABLE_ROWS)
 
 
+_TABLE_LABELS = (N_("Auction"), N_("Ruff"), N_("Combos"), N_("Trump"), N_("Last"))
+
+
+def _label_width(labels: Sequence[str]) -> int:
+    """The label column: 8 wide, or one more than the longest label in this language."""
+    return max(_LABEL, 1 + max(len(_(label)) for label in labels))
+
+
+def _label(text: str, width: int) -> Fragments:
+    return [("class:label", _(text).ljust(width))]
+
+
+_RUFF_MOVES = {"vie": N_("vie"), "see": N_("see"), "pass": N_("pass")}
+
+
 def _bidding_lines(s: State, namer: Namer, width: int) -> list[Fragments]:
     lines: list[Fragments] = []
     who = _Short(namer)
+    lw = _label_width(_TABLE_LABELS)
     v = s.variant
     if v.has_auction:
-        calls = [f"{who(seat)} {amount or 'pass'}" for seat, amount in s.bids]
+        passes = _("pass")
+        calls = [f"{who(seat)} {amount or passes}" for seat, amount in s.bids]
         tail = ""
         if s.phase is not Phase.AUCTION:
             # Once decided, the outcome alone (the calls are in the log and the summary).
             calls = []
-            tail = (f"{who(s.talon_taker)} took the talon at {s.high_bid}"
-                    if s.talon_taker >= 0 else "everybody passed: the talon is dead")
+            tail = (who.act(s.talon_taker, N_("you took the talon at {bid}"),
+                            N_("{name} took the talon at {bid}"), bid=s.high_bid)
+                    if s.talon_taker >= 0 else _("everybody passed: the talon is dead"))
         if not calls and s.phase is Phase.AUCTION:
-            calls = ["no bid yet (13 opens)"]
-        lines.append([("class:label", "Auction "), ("", fit("", calls, tail, width - 8))])
+            calls = [_("no bid yet (13 opens)")]
+        lines.append([*_label(N_("Auction"), lw), ("", fit("", calls, tail, width - lw))])
     if v.has_ruff:
         if s.ruff_played:
-            head = f"stake {s.ruff_stake}, pot {ruff_pot(s)}: "
-            moves = [f"{who(seat)} {kind}" + (f" {stake}" if kind == "vie" else "")
+            head = _("stake {stake}, pot {pot}: ").format(stake=s.ruff_stake, pot=ruff_pot(s))
+            said = {kind: _(word) for kind, word in _RUFF_MOVES.items()}
+            moves = [f"{who(seat)} {said[kind]}" + (f" {stake}" if kind == "vie" else "")
                      for seat, kind, stake in s.ruff_log]
-            moves += [f"{who(seat)} {who.verb(seat, 'show')} {SUIT_SYMBOLS[suit]}"
+            moves += [who.act(seat, N_("you show {suit}"), N_("{name} shows {suit}"),
+                              suit=SUIT_SYMBOLS[suit])
                       for seat, suit, _x in s.ruff_shows]
             if s.ruff_winner >= 0:
                 shown = [f"{SUIT_SYMBOLS[suit]}" for seat, suit, _x in s.ruff_shows
                          if seat == s.ruff_winner]
-                text = (f"{who(s.ruff_winner)} won the pot of {ruff_pot(s)}"
-                        + (f" showing {shown[0]}" if shown else "") + f" (stake {s.ruff_stake})")
+                fields = {"pot": ruff_pot(s), "stake": s.ruff_stake,
+                          "suit": shown[0] if shown else ""}
+                if shown:
+                    text = who.act(s.ruff_winner,
+                                   N_("you won the pot of {pot} showing {suit} (stake {stake})"),
+                                   N_("{name} won the pot of {pot} showing {suit} (stake {stake})"),
+                                   **fields)
+                else:
+                    text = who.act(s.ruff_winner, N_("you won the pot of {pot} (stake {stake})"),
+                                   N_("{name} won the pot of {pot} (stake {stake})"), **fields)
             else:
-                text = fit(head, moves or ["nobody has spoken"], "", width - 8)
+                text = fit(head, moves or [_("nobody has spoken")], "", width - lw)
         else:
-            text = "after the auction"
-        lines.append([("class:label", "Ruff    "), ("", text)])
+            text = _("after the auction")
+        lines.append([*_label(N_("Ruff"), lw), ("", text)])
     if s.phase in (Phase.DECLARE, Phase.TRUMP, Phase.TIDDY, Phase.TRICKS,
                    Phase.HAND_OVER, Phase.SESSION_OVER):
         combos = []
         for seat, slots in s.declarations:
             c = _known(s, slots[0])
-            kind = "mournival" if len(slots) == 4 else "gleek"
-            rank = RANK_PLURALS[c % 11] if c is not None else "?"
-            combos.append(f"{who(seat)} {kind} of {rank}")
-        text = fit("", combos or ["none"], "", width - 8)
-        lines.append([("class:label", "Combos  "), ("", text)])
+            rank = rank_plural(c % 11) if c is not None else "?"
+            kind = (N_("{name} mournival of {ranks}") if len(slots) == 4
+                    else N_("{name} gleek of {ranks}"))
+            combos.append(_(kind).format(name=who(seat), ranks=rank))
+        text = fit("", combos or [_("none")], "", width - lw)
+        lines.append([*_label(N_("Combos"), lw), ("", text)])
     if s.trump_named:
-        trump = ("Kiss, no trump" if s.trump is None
-                 else f"{SUIT_SYMBOLS[s.trump]} {SUIT_NAMES[s.trump]}")
+        trump = (_("Kiss, no trump") if s.trump is None
+                 else f"{SUIT_SYMBOLS[s.trump]} {suit_name(s.trump)}")
         took = honours(s)
         names = "  ".join(
             f"{h} {who(seat) if seat is not None else '-'}" for h, seat in took.items()
@@ -338,18 +388,21 @@ def _bidding_lines(s: State, namer: Namer, width: int) -> list[Fragments]:
                 h == "Tiddy" and not s.variant.has_fours)
         )
         body = trump if s.trump is None else f"{trump}   {names}"
-        lines.append(clip([("class:label", "Trump   "), ("class:trump", body)], width))
+        lines.append(clip([*_label(N_("Trump"), lw), ("class:trump", body)], width))
     return [clip(line, width) for line in lines]
 
 
 def _trick_lines(s: State, namer: Namer, width: int) -> list[Fragments]:
     lines: list[Fragments] = []
     who = _Short(namer)
+    lw = _label_width(_TABLE_LABELS)
     n = s.variant.players
     if s.phase is Phase.TRICKS:
-        line: Fragments = [("class:label", f"Trick {len(s.tricks) + 1:<2} ")]
-        line.append(("", f"{who(s.trick_leader)} led: " if s.trick_plays
-                     else f"{who(s.trick_leader)} to lead"))
+        number = _("Trick {number}").format(number=len(s.tricks) + 1)
+        line: Fragments = [("class:label", number.ljust(lw + 1))]
+        line.append(("", who.act(s.trick_leader, N_("you led: "), N_("{name} led: "))
+                     if s.trick_plays else
+                     who.act(s.trick_leader, N_("you to lead"), N_("{name} to lead"))))
         for i, slot in enumerate(s.trick_plays):
             seat = (s.trick_leader + i) % n
             c = _known(s, slot)
@@ -358,7 +411,7 @@ def _trick_lines(s: State, namer: Namer, width: int) -> list[Fragments]:
         lines.append(clip(line, width))
     if s.tricks:
         leader, plays, winner = s.tricks[-1]
-        line = [("class:label", "Last    ")]
+        line = _label(N_("Last"), lw)
         for i, slot in enumerate(plays):
             seat = (leader + i) % n
             c = _known(s, slot)
@@ -380,24 +433,26 @@ def ledger_pane(scene: Scene, width: int) -> list[Fragments]:
     n = len(scene.names)
     label_w = 8 if width > LEDGER_WIDTH else 7
     col = max(4, (width - label_w) // max(1, n))
-    head = "pence".ljust(label_w) + "".join(who.short(i, col - 1).rjust(col) for i in range(n))
+    head = pgettext("ledger", "pence").ljust(label_w) + "".join(
+        who.short(i, col - 1).rjust(col) for i in range(n))
     lines: list[Fragments] = [clip([("class:label", head)], width)]
     if s is None:
         return _pad(lines, TABLE_ROWS)
     ledger = running_ledger(s)
-    labels = {"tiddy": "Tiddy", "auction": "auction", "ruff": "ruff",
-              "combinations": "combos", "tricks": "tricks"}
+    labels = {"tiddy": pgettext("ledger", "Tiddy"), "auction": pgettext("ledger", "auction"),
+              "ruff": pgettext("ledger", "ruff"), "combinations": pgettext("ledger", "combos"),
+              "tricks": pgettext("ledger", "tricks")}
     for phase in PHASE_NAMES:
         row = ledger.phases[phase] if ledger is not None else (0,) * n
         text = labels[phase].ljust(label_w) + "".join(_pence(v).rjust(col) for v in row)
         lines.append(clip([("", text)], width))
     net = ledger.net if ledger is not None else (0,) * n
-    lines.append(clip([("class:label", "hand".ljust(label_w)),
+    lines.append(clip([("class:label", pgettext("ledger", "hand").ljust(label_w)),
                        ("", "".join(_pence(v, True).rjust(col) for v in net))], width))
     # Finished hands are in the totals already; add the hand being played.
     live = s.phase not in (Phase.HAND_OVER, Phase.SESSION_OVER) and ledger is not None
     totals = [t + (net[i] if live else 0) for i, t in enumerate(s.totals)]
-    lines.append(clip([("class:label", "session".ljust(label_w)),
+    lines.append(clip([("class:label", pgettext("ledger", "session").ljust(label_w)),
                        ("class:total", "".join(_pence(v, True).rjust(col) for v in totals))],
                       width))
     return _pad(lines, TABLE_ROWS)
@@ -477,13 +532,16 @@ def _card_cells(
     return cards_row, worth_row, mark_row
 
 
+_HAND_LABELS = (N_("Hand"), N_("worth"), N_("Ruff"), N_("Discard"), N_("Talon"), N_("t: talon"))
+
+
 def hand_pane(scene: Scene, width: int) -> list[Fragments]:
     """The viewer's hand with worth and markers, or every hand when all cards are shown."""
     s = scene.state
     who = scene.who
     if s is None or s.hand_no < 0 or s.phase is Phase.CUT:
         return _pad([], HAND_ROWS)
-    label = _LABEL
+    label = _label_width(_HAND_LABELS)
     lines: list[Fragments] = []
     if scene.viewer is None:
         for seat in range(s.variant.players):
@@ -492,13 +550,13 @@ def hand_pane(scene: Scene, width: int) -> list[Fragments]:
                               width))
     else:
         chooser = scene.chooser
-        hand_label = who.short(scene.viewer, label - 1) if scene.named else "Hand"
+        hand_label = who.short(scene.viewer, label - 1) if scene.named else _("Hand")
         ordered = _ordered(s, s.holding[scene.viewer])
         rows = _split_rows(s, ordered, width - label, 4)
         if len(rows) == 1:
             cards, worth, marks = _card_cells(s, ordered, chooser, 4)
             lines.append(clip([("class:label", hand_label.ljust(label)), *cards], width))
-            lines.append(clip([("class:label", "worth".ljust(label)), *worth], width))
+            lines.append(clip([("class:label", _("worth").ljust(label)), *worth], width))
             lines.append(clip([("", " " * label), *marks], width))
         else:
             # Too many cards for a row (the taker before discarding): two rows
@@ -507,22 +565,23 @@ def hand_pane(scene: Scene, width: int) -> list[Fragments]:
                 cards, _worth, marks = _card_cells(s, row, chooser, 4)
                 head = hand_label if i == 0 else ""
                 lines.append(clip([("class:label", head.ljust(label)), *cards], width))
-                lines.append(clip([("class:hint", ("t: talon" if i == 0 and chooser
+                lines.append(clip([("class:hint", (_("t: talon") if i == 0 and chooser
                                                    and chooser.picks else "").ljust(label)),
                                    *marks], width))
             return _pad(lines, HAND_ROWS)
-    lines.append(clip(_talon_line(s, scene.viewer, who), width))
+    lines.append(clip(_talon_line(s, scene.viewer, who, label, width), width))
     return _pad(lines, HAND_ROWS)
 
 
-def _ruff_line(s: State, viewer: int) -> Fragments:
+def _ruff_line(s: State, viewer: int, label: int) -> Fragments:
     """What showing each suit would be worth in the ruff, for the viewer's hand."""
     values = suit_ruff_values(c for x in s.holding[viewer] if (c := _known(s, x)) is not None)
-    line: Fragments = [("class:label", "Ruff".ljust(_LABEL))]
+    line: Fragments = _label(N_("Ruff"), label)
     for suit, value in enumerate(values):
         line += [(_card_style(suit * 11), SUIT_SYMBOLS[suit]), ("class:total", f" {value:<3}  ")]
     best = max(values)
-    line.append(("class:hint", f"a suit's ruff value; your best show is {best}"))
+    line.append(("class:hint", _("a suit's ruff value; your best show is {best}").format(
+        best=best)))
     return line
 
 
@@ -536,16 +595,17 @@ def _unplayed_note(s: State) -> str:
     extra = len(s.holding[taker]) - (s.variant.tricks - len(s.tricks) - played)
     if extra <= 0 or not s.variant.has_tricks:
         return ""
-    cards = "one card" if extra == 1 else f"{extra} cards"
-    return f"  {cards} more than the tricks: never played"
+    return "  " + ngettext("one card more than the tricks: never played",
+                           "{n} cards more than the tricks: never played", extra).format(n=extra)
 
 
-def _talon_line(s: State, viewer: int | None, who: Namer) -> Fragments:
+def _talon_line(s: State, viewer: int | None, who: Namer, label: int,
+                width: int) -> Fragments:
     sees = viewer is None or viewer == s.talon_taker
     if viewer is not None and s.phase in (Phase.RUFF, Phase.RUFF_SHOW) and s.variant.has_ruff:
-        return _ruff_line(s, viewer)
+        return _ruff_line(s, viewer, label)
     if s.discards:
-        line: Fragments = [("class:label", "Discard".ljust(_LABEL))]
+        line: Fragments = _label(N_("Discard"), label)
         note = _unplayed_note(s)
         if sees:
             for x in s.discards:
@@ -553,19 +613,26 @@ def _talon_line(s: State, viewer: int | None, who: Namer) -> Fragments:
                 line += [(_card_style(c), card_text(c)), ("", " ")]
             line.append(("class:hint", note))
         else:
-            line.append(("", f"{who(s.talon_taker)} discarded {len(s.discards)} face down"))
+            said = who.act(s.talon_taker, N_("you discarded {count} face down"),
+                           N_("{name} discarded {count} face down"), count=len(s.discards))
+            if note and len(said) + len(note) + label > width:
+                # The note is what the others need to read: the shorter sentence makes room.
+                said = who.act(s.talon_taker, N_("you discarded {count}"),
+                               N_("{name} discarded {count}"), count=len(s.discards))
+            line.append(("", said))
             line.append(("class:hint", ";" + note[1:] if note else ""))
         return line
     if s.talon and s.talon_taker < 0:
         if viewer is None:
-            line = [("class:label", "Talon".ljust(_LABEL))]
+            line = _label(N_("Talon"), label)
             for x in sorted(s.talon, key=lambda x: _known(s, x) or 0):
                 c = _known(s, x)
                 line += [(_card_style(c), card_text(c)), ("", " ")]
             return line
         dead = s.phase is not Phase.AUCTION and s.variant.has_auction
-        state = "dead" if dead else "face down"
-        return [("class:label", "Talon".ljust(_LABEL)), ("", f"{len(s.talon)} cards, {state}")]
+        text = (_("{count} cards, dead") if dead
+                else _("{count} cards, face down")).format(count=len(s.talon))
+        return [*_label(N_("Talon"), label), ("", text)]
     return []
 
 
@@ -577,15 +644,16 @@ def choice_pane(scene: Scene, width: int) -> list[Fragments]:
     chooser = scene.chooser
     if chooser is None:
         return _pad([clip([("class:status", scene.status)], width)], CHOICE_ROWS)
-    typed = f"  [typed {chooser.typed}, Enter commits it]" if chooser.typed else ""
+    typed = ("  " + _("[typed {typed}, Enter commits it]").format(typed=chooser.typed)
+             if chooser.typed else "")
     prompt = clip([("class:prompt", "▶ " + chooser.prompt + typed)], width)
     if chooser.message:
         return [prompt, clip([("class:error", "  " + chooser.message)], width)]
     if chooser.picks:
-        hint = "←/→ a card, Space/Enter mark it (X), t came from the talon, Esc unmark all"
+        hint = _("←/→ a card, Space/Enter mark it (X), t came from the talon, Esc unmark all")
         return [prompt, clip([("class:hint", "  " + hint)], width)]
     if chooser.cards:
-        hint = "←/→ choose a card (s h d c: suit), Enter to confirm, ? help"
+        hint = _("←/→ choose a card (s h d c: suit), Enter to confirm, ? help")
         return [prompt, clip([("class:hint", "  " + hint)], width)]
     return [prompt, menu_line(chooser, width)]
 

@@ -19,7 +19,9 @@ from prompt_toolkit.input import Input
 from prompt_toolkit.output import Output
 
 from gleek_p2p.errors import GleekError
+from gleek_p2p.i18n import N_, _
 from gleek_p2p.log.envelope import decode_envelope
+from gleek_p2p.report import violation_sentence
 from gleek_p2p.rules import Cut, Deal, Event, Reveal, State, apply, new_session, seat_view
 from gleek_p2p.table.roster import Roster
 from gleek_p2p.table.session import Table
@@ -32,12 +34,13 @@ from .screen import TableScreen
 __all__ = ["Replay", "Step", "mask_state", "run_replay"]
 
 REPLAY_HELP = (
-    "←/→ (or ↑/↓)   one event back / forward",
-    "PgUp/PgDn      previous / next hand",
-    "Home/End       the start / the end of the session",
-    "v              change the view: all cards, then each seat in turn",
-    "a or 0-2       all cards, or seat 0, 1, 2's view",
-    "?              this help           q   leave the replay",
+    N_("←/→ (or ↑/↓)   one event back / forward"),
+    N_("PgUp/PgDn      previous / next hand"),
+    N_("Home/End       the start / the end of the session"),
+    N_("v              change the view: all cards, then each seat in turn"),
+    N_("a or 0-2       all cards, or seat 0, 1, 2's view"),
+    N_("r              the rules of the game, in short"),
+    N_("?              this help           q   leave the replay"),
 )
 
 
@@ -81,7 +84,7 @@ class Replay:
         """Verify ``records`` and rebuild every step; ``GleekError`` if it is not a log."""
         report = verify_records(records)
         if not report.readable or report.roster is None:
-            raise GleekError(report.error or "not a session log")
+            raise GleekError(report.error or _("not a session log"))
         roster = report.roster
         cards = {h.number: h.cards for h in report.hands}
         observer = Table(roster)
@@ -150,11 +153,12 @@ class Replay:
         """What the verification found, in sentences."""
         report = self.report
         if report.fair:
-            return ["The log verifies: every deal was fair and every move legal."]
+            return [_("The log verifies: every deal was fair and every move legal.")]
         if report.incomplete:
-            return [f"The log is incomplete: every event checks out, but {report.stopped}."]
-        return [v.sentence(self.roster.names) for v in report.violations] or [
-            "The log does not verify."]
+            return [_("The log is incomplete: every event checks out, but {stopped}.").format(
+                stopped=report.stopped)]
+        return [violation_sentence(v, self.roster.names) for v in report.violations] or [
+            _("The log does not verify.")]
 
     def transcript(self, viewer: int | None) -> list[str]:
         """Every step in words (the replay without a terminal)."""
@@ -175,20 +179,22 @@ class ReplayScreen:
         self.screen = TableScreen(
             self.press, REPLAY_HELP,
             on_leave=lambda: self.screen.close(),
-            leave_question=lambda: "Leave the replay?",
+            leave_question=lambda: _("Leave the replay?"),
             status=self._status,
             input=input, output=output, color=color,
         )
-        self.screen.scene.title = "Gleek replay"
+        self.screen.scene.title = _("Gleek replay")
         self.screen.scene.named = True
         self.show()
 
     def _status(self) -> str:
         n = len(self.replay.steps)
         names = self.replay.roster.names
-        view = "all cards" if self.viewer is None else f"{names[self.viewer]}'s view"
-        fair = "log fair" if self.replay.report.fair else "log NOT fair"
-        return f"step {self.index + 1}/{n} · {view} (v) · {fair} · ←→ PgUp PgDn"
+        view = (_("all cards") if self.viewer is None
+                else _("{name}'s view").format(name=names[self.viewer]))
+        fair = _("log fair") if self.replay.report.fair else _("log NOT fair")
+        return _("step {number}/{steps} · {view} (v) · {fair} · ←→ PgUp PgDn").format(
+            number=self.index + 1, steps=n, view=view, fair=fair)
 
     def show(self) -> None:
         """Put the current step on the screen."""
@@ -197,7 +203,7 @@ class ReplayScreen:
         scene.names = replay.roster.names
         scene.viewer = self.viewer
         if not replay.steps:
-            scene.status = "The log holds no move."
+            scene.status = _("The log holds no move.")
             self.screen.log = [("class:note", t) for t in replay.verdict()]
             return
         scene.state = replay.state(self.index, self.viewer)
@@ -245,13 +251,14 @@ def run_replay(args: argparse.Namespace) -> int:
 
     path = Path(args.file)
     if not path.exists():
-        print(f"gleek: no such file: {path}", file=sys.stderr)
+        print("gleek: " + _("no such file: {file}").format(file=path), file=sys.stderr)
         return 2
     records, _note = read_log(path)
     replay = Replay.load(records)
     seat: int | None = args.seat
     if seat is not None and not 0 <= seat < replay.roster.seats:
-        print(f"gleek: no seat {seat}; this table has seats 0 to {replay.roster.seats - 1}",
+        print("gleek: " + _("no seat {seat}; this table has seats 0 to {last}").format(
+            seat=seat, last=replay.roster.seats - 1),
               file=sys.stderr)
         return 2
     if not (sys.stdin.isatty() and sys.stdout.isatty()):

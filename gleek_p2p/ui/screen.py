@@ -44,6 +44,8 @@ from prompt_toolkit.output import ColorDepth, Output
 from prompt_toolkit.styles import Style
 from prompt_toolkit.widgets import Frame
 
+from gleek_p2p.i18n import N_, _
+from gleek_p2p.rules_summary import rules_summary
 from gleek_p2p.text import printable
 
 from .render import (
@@ -260,8 +262,9 @@ class TableScreen:
 
     def _small_text(self) -> Fragments:
         width, height = MIN_SIZE
-        text = (f"The table needs a terminal of at least {width}x{height}; this one is "
-                f"{self._width()}x{self._height()}. Make it larger (q leaves).")
+        text = _("The table needs a terminal of at least {width}x{height}; this one is "
+                 "{columns}x{rows}. Make it larger (q leaves).").format(
+            width=width, height=height, columns=self._width(), rows=self._height())
         return [("class:error", "\n".join(wrap_words(text, self._width() - 1, "")))]
 
     def _log_text(self) -> Fragments:
@@ -277,7 +280,7 @@ class TableScreen:
 
     def _status_line(self) -> Fragments:
         width = self._width()
-        keys = "? help  q leave"
+        keys = _("? help  q leave")
         status = self._status()
         room = width - len(keys) - 2
         text = status if len(status) <= room else status[: max(0, room - 1)] + "…"
@@ -287,14 +290,24 @@ class TableScreen:
     def _overlay_title(self) -> str:
         if self.overlay == "panel" and self.panel is not None:
             return self.panel.title
-        return {"help": "Keys", "leave": "Leave?", "end": "The end"}.get(self.overlay or "", "")
+        titles = {"help": N_("Keys"), "leave": N_("Leave?"), "end": N_("The end")}
+        title = titles.get(self.overlay or "")
+        return _(title) if title else ""
 
     def _overlay_text(self) -> Fragments:
         if self.overlay == "help":
-            return join([[("", line)] for line in [*self._help, "", "Press any key."]])
+            # The lines are marked N_ by their owners; translated here, as they are shown.
+            inner = self._overlay_inner()
+            lines: list[str] = []
+            for line in [*self._help, "", N_("Press any key.")]:
+                text = _(line) if line else ""
+                # A key's description wraps under its column; a paragraph under itself.
+                indent = " " * 14 if text[12:14] == "  " else ""
+                lines.extend(wrap_words(text, inner, indent) if text else [""])
+            return join([[("", line)] for line in lines])
         if self.overlay == "leave":
             return join([[("", self._leave_question())], [("", "")],
-                         [("class:prompt", "y: leave   n or Esc: stay")]])
+                         [("class:prompt", _("y: leave   n or Esc: stay"))]])
         if self.overlay == "end":
             inner = self._overlay_inner()
             return join([[(style, _fit_path(printable(text), inner) if style == "class:path"
@@ -332,6 +345,8 @@ class TableScreen:
             return
         if self.overlay == "help":
             self.overlay = None
+            if key in ("r", "R"):
+                self.show_rules()
         elif self.overlay == "panel" and key not in ("q", "Q", "c-c"):
             if self.panel is None or not self.panel.on_key(key):
                 self.close_panel()
@@ -360,7 +375,7 @@ class TableScreen:
 
     def show_end(self, lines: Sequence[tuple[str, str]]) -> None:
         """Show the end box (after an open panel is closed); the next key closes the application."""
-        self.end_lines = [*lines, ("", ""), ("class:prompt", "Press any key to leave.")]
+        self.end_lines = [*lines, ("", ""), ("class:prompt", _("Press any key to leave."))]
         if self.overlay == "panel":
             self._end_waiting = True
         else:
@@ -374,6 +389,35 @@ class TableScreen:
         self.panel = panel
         self.overlay = "panel"
         self.app.invalidate()
+
+    def show_rules(self) -> None:
+        """Open the rules summary in the chosen language, scrolled with the arrows and pages."""
+        top = [0]
+
+        def rows() -> int:
+            # The frame's two borders, the hint line and a row of the table above.
+            return max(3, self._height() - 4)
+
+        def draw(width: int) -> list[Fragments]:
+            lines = rules_summary(width)
+            top[0] = max(0, min(top[0], len(lines) - rows()))
+            shown: list[Fragments] = [[("", line)] for line in lines[top[0]:top[0] + rows()]]
+            shown += [[("", "")]] * (rows() - len(shown))
+            where = _("lines {first}-{last} of {count}").format(
+                first=top[0] + 1, last=min(len(lines), top[0] + rows()), count=len(lines))
+            hint = _("↑/↓ PgUp/PgDn scroll, any other key closes")
+            text = f"{hint}  ({where})"
+            return [*shown, [("class:hint", text if len(text) <= width else hint)]]
+
+        def key(k: str) -> bool:
+            step = {"down": 1, "up": -1, "pagedown": rows() - 1, "pageup": 1 - rows(),
+                    "home": -10_000, "end": 10_000, " ": rows() - 1}.get(k)
+            if step is None:
+                return False
+            top[0] = max(0, top[0] + step)  # draw() clamps the bottom
+            return True
+
+        self.show_panel(Panel(_("The rules"), draw, key))
 
     def close_panel(self) -> None:
         """Close the open panel; the end box follows if the session ended meanwhile."""

@@ -8,26 +8,29 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from gleek_p2p.i18n import N_, _, ngettext, pgettext
 from gleek_p2p.rules import State
 from gleek_p2p.rules.summary import HandSummary, hand_summary
 
 from .render import Fragments
 from .words import (
-    RANK_PLURALS,
-    SUIT_NAMES,
     SUIT_SYMBOLS,
     Namer,
     card_text,
     pence,
-    plural,
+    rank_plural,
+    suit_name,
     wrap_words,
 )
 
 __all__ = ["history_lines", "summary_lines"]
 
 _LABEL = 14
-_PHASE_LABELS = {"tiddy": "Tiddy", "auction": "auction", "ruff": "ruff",
-                 "combinations": "combinations", "tricks": "tricks"}
+"""The label column of the summary; every label fits in one less (tests/test_ui_width.py)."""
+ROW_LABELS = (N_("in pence"), N_("this hand"), N_("tricks won"), N_("trick points"))
+"""Row labels besides the phases' and the session's (for the width test)."""
+_PHASE_LABELS = {"tiddy": N_("Tiddy"), "auction": N_("auction"), "ruff": N_("ruff"),
+                 "combinations": N_("combinations"), "tricks": N_("tricks")}
 
 
 def _columns(who: Namer, n: int, width: int) -> int:
@@ -50,17 +53,19 @@ def summary_lines(state: State, names: Sequence[str], viewer: int | None,
     who = Namer(names, viewer)
     n = len(s.net)
     col = _columns(who, n, width)
-    lines: list[Fragments] = [[("class:prompt",
-                                f"Hand {s.hand + 1} of {s.hands}: "
-                                f"{who.subject(s.dealer)} dealt.")]]
-    lines.append(_names_row(who, n, col, "in pence"))
+    title = who.act(s.dealer, N_("Hand {number} of {hands}: You dealt."),
+                    N_("Hand {number} of {hands}: {name} dealt."), number=s.hand + 1,
+                    hands=s.hands)
+    lines: list[Fragments] = [[("class:prompt", title)]]
+    lines.append(_names_row(who, n, col, _("in pence")))
     for phase, row in s.phases:
-        lines.append(_row(_PHASE_LABELS[phase], [pence(v) for v in row], col))
-    lines.append(_row("this hand", [pence(v, True) for v in s.net], col, "class:total"))
-    lines.append(_row("session", [pence(v, True) for v in s.totals], col, "class:total"))
+        lines.append(_row(_(_PHASE_LABELS[phase]), [pence(v) for v in row], col))
+    lines.append(_row(_("this hand"), [pence(v, True) for v in s.net], col, "class:total"))
+    lines.append(_row(pgettext("ledger", "session"), [pence(v, True) for v in s.totals], col,
+                      "class:total"))
     if s.trick_points and any(s.tricks_won):
-        lines.append(_row("tricks won", [str(x) for x in s.tricks_won], col))
-        lines.append(_row("trick points", [str(x) for x in s.trick_points], col))
+        lines.append(_row(_("tricks won"), [str(x) for x in s.tricks_won], col))
+        lines.append(_row(_("trick points"), [str(x) for x in s.trick_points], col))
     lines.extend([[("", text)] for text in _story(s, state, who)])
     return [_wrap_fragment(line, width) for line in lines]
 
@@ -69,38 +74,58 @@ def _story(s: HandSummary, state: State, who: Namer) -> list[str]:
     out: list[str] = []
     if state.variant.has_auction:
         if s.auction is None:
-            out.append("Auction: everybody passed; the talon was dead.")
+            out.append(_("Auction: everybody passed; the talon was dead."))
         else:
             taker, bid = s.auction
-            out.append(f"Auction: {who(taker)} took the talon for {plural(bid, 'penny', 'pence')}"
-                       f" (paid to the others).")
+            out.append(who.act(taker, N_("Auction: you took the talon for {pence} (paid to the "
+                                         "others)."),
+                               N_("Auction: {name} took the talon for {pence} (paid to the "
+                                  "others)."), pence=_pence(bid)))
     if s.ruff is not None:
         winner, pot, suit = s.ruff
-        shown = f" showing {SUIT_NAMES[suit]} {SUIT_SYMBOLS[suit]}" if suit is not None else ""
-        out.append(f"Ruff: {who(winner)} won the pot of {plural(pot, 'penny', 'pence')}{shown}.")
+        fields = {"pence": _pence(pot), "suit": "" if suit is None
+                  else f"{suit_name(suit)} {SUIT_SYMBOLS[suit]}"}
+        if suit is None:
+            out.append(who.act(winner, N_("Ruff: you won the pot of {pence}."),
+                               N_("Ruff: {name} won the pot of {pence}."), **fields))
+        else:
+            out.append(who.act(winner, N_("Ruff: you won the pot of {pence} showing {suit}."),
+                               N_("Ruff: {name} won the pot of {pence} showing {suit}."),
+                               **fields))
     if s.declarations:
         combos = []
         for seat, slots in s.declarations:
             c = state.cards[slots[0]]
-            kind = "mournival" if len(slots) == 4 else "gleek"
-            combos.append(f"a {kind} of {RANK_PLURALS[c % 11] if c >= 0 else '?'}"
-                          f" ({who(seat)})")
-        out.append("Combinations: " + ", ".join(combos) + ".")
+            kind = (N_("a mournival of {ranks} ({name})") if len(slots) == 4
+                    else N_("a gleek of {ranks} ({name})"))
+            combos.append(_(kind).format(ranks=rank_plural(c % 11) if c >= 0 else "?",
+                                         name=who(seat)))
+        out.append(_("Combinations: {combinations}.").format(combinations=", ".join(combos)))
     if s.trump_named:
-        trump = ("Kiss (no trump)" if s.trump is None
-                 else f"{SUIT_NAMES[s.trump]} {SUIT_SYMBOLS[s.trump]}")
-        honours = ", ".join(f"{h} {who(seat) if seat is not None else 'not in play'}"
-                            for h, seat in s.honours)
-        out.append(f"Trump: {trump}." + (f" {honours}." if s.trump is not None else ""))
+        if s.trump is None:
+            out.append(_("Trump: {trump}.").format(trump=_("Kiss (no trump)")))
+        else:
+            absent = _("not in play")
+            honours = ", ".join(f"{h} {who(seat) if seat is not None else absent}"
+                                for h, seat in s.honours)
+            out.append(_("Trump: {trump}. {honours}.").format(
+                trump=f"{suit_name(s.trump)} {SUIT_SYMBOLS[s.trump]}", honours=honours))
     if s.last_trick is not None:
         leader, plays, winner = s.last_trick
         n = len(s.net)
         cards = ", ".join(f"{who((leader + i) % n)} {card_text(state.cards[x])}"
                           for i, x in enumerate(plays))
         count = len(state.tricks)
-        out.append(f"Trick {count}: {cards}; {who(winner)} took it and the last trick's"
-                   f" {s.last_trick_bonus} points.")
+        out.append(who.act(winner, N_("Trick {number}: {cards}; you took it and the last "
+                                      "trick's {points} points."),
+                           N_("Trick {number}: {cards}; {name} took it and the last trick's "
+                              "{points} points."),
+                           number=count, cards=cards, points=s.last_trick_bonus))
     return out
+
+
+def _pence(amount: int) -> str:
+    return ngettext("{n} penny", "{n} pence", amount).format(n=amount)
 
 
 def _wrap_fragment(line: Fragments, width: int) -> Fragments:
@@ -123,11 +148,13 @@ def history_lines(states: Sequence[State], names: Sequence[str], viewer: int | N
     n = len(names)
     col = max(6, min(12, (width - 8 - 2) // max(1, 2 * n)))
     names_row = "".join(who.short(s, col - 1).rjust(col) for s in range(n))
-    groups: Fragments = [("class:label", " " * 8 + "the hand".rjust(n * col) + "  "
-                          + "the session".rjust(n * col))]
-    head: Fragments = [("class:label", "hand".ljust(8) + names_row + "  " + names_row)]
-    lines: list[Fragments] = [[("class:prompt", "The session so far, in pence "
-                                "(↑/↓ a hand, Enter its summary, Esc close)")], groups, head]
+    groups: Fragments = [("class:label", " " * 8 + _("the hand").rjust(n * col) + "  "
+                          + _("the session").rjust(n * col))]
+    head: Fragments = [("class:label", pgettext("ledger", "hand").ljust(8) + names_row + "  "
+                        + names_row)]
+    lines: list[Fragments] = [[("class:prompt", _("The session so far, in pence "
+                                                  "(↑/↓ a hand, Enter its summary, Esc close)"))],
+                              groups, head]
     summaries = [hand_summary(s) for s in states]
     for i, s in enumerate(summaries):
         style = "class:cursor" if i == selected else ""
@@ -135,7 +162,7 @@ def history_lines(states: Sequence[State], names: Sequence[str], viewer: int | N
         text += "  " + "".join(pence(v, True).rjust(col) for v in s.totals)
         lines.append([(style, text)])
     if not summaries:
-        lines.append([("", "No hand has finished yet.")])
+        lines.append([("", _("No hand has finished yet."))])
         return lines
     lines.append([("", "")])
     totals = summaries[-1].totals

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from gleek_p2p.i18n import N_, _, ngettext
 from gleek_p2p.rules import State, card_label
 from gleek_p2p.rules.scoring import TIB, TOM, card_points, ruff_points
 from gleek_p2p.rules.summary import honour_takers, tib_card, tiddy_card, tom_card
@@ -18,23 +19,46 @@ __all__ = [
     "SUIT_NAMES",
     "SUIT_SYMBOLS",
     "Namer",
+    "and_list",
     "card_text",
     "card_worth",
     "honours",
     "pence",
-    "plural",
+    "points",
+    "rank_plural",
+    "suit_name",
     "tib_card",
     "tiddy_card",
     "tom_card",
+    "tricks",
     "wrap_words",
 ]
 
 SUIT_SYMBOLS = ("♠", "♥", "♦", "♣")
-SUIT_NAMES = ("spades", "hearts", "diamonds", "clubs")
+SUIT_NAMES = (N_("spades"), N_("hearts"), N_("diamonds"), N_("clubs"))
+"""Marked for the catalog: show them through ``suit_name``."""
 RANK_PLURALS = (
-    "Aces", "Kings", "Queens", "Jacks", "Tens", "Nines",
-    "Eights", "Sevens", "Sixes", "Fives", "Fours",
+    N_("Aces"), N_("Kings"), N_("Queens"), N_("Jacks"), N_("Tens"), N_("Nines"),
+    N_("Eights"), N_("Sevens"), N_("Sixes"), N_("Fives"), N_("Fours"),
 )
+"""Marked for the catalog: show them through ``rank_plural``."""
+
+
+def suit_name(suit: int) -> str:
+    """The suit's name in the chosen language ("spades", "pique", "picche"...)."""
+    return _(SUIT_NAMES[suit])
+
+
+def rank_plural(rank: int) -> str:
+    """The rank as a plural noun in the chosen language ("Kings", "Rois"...)."""
+    return _(RANK_PLURALS[rank])
+
+
+def and_list(items: Sequence[str]) -> str:
+    """"Tib", "Tib and Tom", "a, b and c" in the chosen language."""
+    if len(items) <= 1:
+        return "".join(items)
+    return _("{items} and {last}").format(items=", ".join(items[:-1]), last=items[-1])
 
 
 class Namer:
@@ -47,26 +71,23 @@ class Namer:
     def __call__(self, seat: int) -> str:
         """The seat's name inside a sentence ("you" for the viewer)."""
         if seat == self.you:
-            return "you"
-        return self.names[seat] if 0 <= seat < len(self.names) else f"seat {seat}"
+            return _("you")
+        if 0 <= seat < len(self.names):
+            return self.names[seat]
+        return _("seat {seat}").format(seat=seat)
 
     def subject(self, seat: int) -> str:
         """The seat's name at the start of a sentence."""
-        return "You" if seat == self.you else self(seat)
+        return _("You") if seat == self.you else self(seat)
 
-    def verb(self, seat: int, base: str) -> str:
-        """``base`` agreed with the seat: "you pass" but "Bob passes"."""
-        if seat == self.you:
-            return base
-        if base == "have":
-            return "has"
-        if base.endswith(("s", "sh", "ch", "x")):
-            return base + "es"
-        return base + "s"
+    def act(self, seat: int, you: str, other: str, **fields: object) -> str:
+        """A whole sentence about ``seat``: ``you`` for the viewer, else ``other``.
 
-    def says(self, seat: int, base: str) -> str:
-        """Subject and verb: "You bid", "Bob bids"."""
-        return f"{self.subject(seat)} {self.verb(seat, base)}"
+        Both are catalog messages marked with ``N_`` by the caller; ``other``
+        names the seat with ``{name}``. Two messages rather than a verb agreed
+        in code, so every language words each one its own way.
+        """
+        return _(you if seat == self.you else other).format(name=self(seat), **fields)
 
     def short(self, seat: int, width: int) -> str:
         """The name cut to ``width`` characters, for table columns."""
@@ -83,9 +104,14 @@ def pence(halfpence: int, signed: bool = False) -> str:
     return f"{sign}{whole}{'½' if half else ''}"
 
 
-def plural(count: int, one: str, many: str | None = None) -> str:
-    """"1 trick", "2 tricks": the count with its noun agreed."""
-    return f"{count} {one if count == 1 else (many or one + 's')}"
+def points(count: int) -> str:
+    """"1 point", "12 points" in the chosen language."""
+    return ngettext("{n} point", "{n} points", count).format(n=count)
+
+
+def tricks(count: int) -> str:
+    """"1 trick", "2 tricks" in the chosen language."""
+    return ngettext("{n} trick", "{n} tricks", count).format(n=count)
 
 
 def card_text(c: int | None) -> str:

@@ -21,7 +21,7 @@ from gleek_p2p.rules import VARIANTS, Event, Phase, Variant, apply, shown_slots
 from gleek_p2p.selfplay import make_seats
 from gleek_p2p.table import events as ev
 from gleek_p2p.table.drive import sign_next
-from gleek_p2p.table.session import Decision, Stage, Table
+from gleek_p2p.table.session import Decision, Table
 from gleek_p2p.table.shown import shown_slots_of
 
 # (cheater's table, the envelope it would honestly sign or None for a decision,
@@ -68,7 +68,7 @@ class LiarTable(Table):
         m.state = after._replace(cards=state.cards, where=state.where)
         m.hand_actions.append((seq, act.action))
         if m.state.phase in (Phase.HAND_OVER, Phase.SESSION_OVER):
-            m.stage = Stage.SEEDS
+            self._end_of_hand()
         return [act.action]
 
 

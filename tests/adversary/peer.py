@@ -7,11 +7,17 @@ own lies into its own log, as a cheater would.
 
 from __future__ import annotations
 
+import asyncio
+from pathlib import Path
 from typing import Any
 
+from gleek_p2p.bots.strategy import RandomStrategy
 from gleek_p2p.errors import GleekError
 from gleek_p2p.log.envelope import Envelope
-from gleek_p2p.rules import Event
+from gleek_p2p.log.store import LogStore
+from gleek_p2p.peer import BotPlayer, MemoryMesh, SessionRunner
+from gleek_p2p.rules import VARIANTS, Event, Variant
+from gleek_p2p.selfplay import make_seats
 
 from .forge import LiarTable, Tamper
 
@@ -50,3 +56,31 @@ class CheatingTable(LiarTable):
             # Its own lie: keep it in its log as it was sent.
             self._append(envelope, encoded)
             return []
+
+
+async def play_cheater(
+    tmp_path: Path, label: str, tamper: Tamper, seed: bytes, cheater: int,
+    variant: Variant = VARIANTS["standard"],
+) -> tuple[list[SessionRunner], bool]:
+    """One standard hand over the real peer shell, ``cheater`` signing through ``tamper``.
+
+    Returns the runners once the honest ones have ended, and whether the
+    cheat happened.
+    """
+    tables = make_seats(variant, 1, seed)
+    honest = tables[cheater]
+    tables[cheater] = CheatingTable(honest.roster, honest.seat, honest._identity,
+                                    honest._secret, tamper=tamper)
+    meshes = MemoryMesh.create(3)
+    runners = [
+        SessionRunner(table, LogStore.open(tmp_path / f"{label}-{seed.hex()}-{s}.gleeklog"),
+                      mesh, BotPlayer(RandomStrategy(seed + bytes([s]))), timeout=10)
+        for s, (table, mesh) in enumerate(zip(tables, meshes, strict=True))
+    ]
+    tasks = [asyncio.create_task(r.run()) for r in runners]
+    honest_tasks = [tasks[s] for s in range(3) if s != cheater]
+    await asyncio.wait_for(asyncio.gather(*honest_tasks), 60)
+    tasks[cheater].cancel()
+    await asyncio.gather(tasks[cheater], return_exceptions=True)
+    cheating = tables[cheater]
+    return runners, isinstance(cheating, CheatingTable) and cheating.cheated

@@ -11,7 +11,7 @@ import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from gleek_p2p.deck import Keys, SeedReveal
+from gleek_p2p.deck import Keys
 from gleek_p2p.deck.group import scalar_from_wide
 from gleek_p2p.log.envelope import Envelope, sign_envelope
 from gleek_p2p.rules import (
@@ -84,10 +84,15 @@ def _illegal_bid(table: Table, honest: Envelope | None, index: int) -> Envelope 
     return act_envelope(table, Bid(CHEATER, 5))
 
 
-def _bad_seed(table: Table, honest: Envelope | None, index: int) -> Envelope | None:
-    if honest is None or honest.kind != ev.SEED:
+def _bad_unplayed_key(table: Table, honest: Envelope | None, index: int) -> Envelope | None:
+    """Deck v2: the talon taker opens its unplayed card with a key it never committed to."""
+    if honest is None or honest.kind != ev.KEYS or table.stage is not Stage.UNPLAYED:
         return None
-    return sign_as(table, ev.SEED, [SeedReveal(CHEATER, bytes(32)).to_wire()])
+    keys = ev.deck_from_body(ev.KEYS, CHEATER, honest.body)
+    assert isinstance(keys, Keys)
+    bad = scalar_from_wide(hashlib.sha512(b"not my key").digest())
+    (slot, _key), *rest = keys.keys
+    return sign_as(table, ev.KEYS, [Keys(CHEATER, ((slot, bad), *rest)).to_wire()])
 
 
 def _wrong_deal_key(table: Table, honest: Envelope | None, index: int) -> Envelope | None:
@@ -191,8 +196,8 @@ SCENARIOS = {
         Scenario("hidden-combination", _with(_hidden_combination), CHEATER, "in the audit",
                  FIRST_RULINGS),
         Scenario("illegal-bid", _with(_illegal_bid), CHEATER, "at once"),
-        Scenario("bad-seed", _with(_bad_seed), CHEATER, "at once"),
-        Scenario("wrong-deal-key", _with(_wrong_deal_key), CHEATER, "in the audit"),
+        Scenario("bad-unplayed-key", _with(_bad_unplayed_key), CHEATER, "at once"),
+        Scenario("wrong-deal-key", _with(_wrong_deal_key), CHEATER, "at once"),
         Scenario("out-of-turn", _with(inject=_out_of_turn), CHEATER, "at once"),
         Scenario("equivocation", _equivocation, CHEATER, "at once"),
         Scenario("spliced-session", _with(inject=_spliced_session), None, "rejected"),

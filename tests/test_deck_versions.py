@@ -1,0 +1,44 @@
+"""Logs of deck protocol v1 still verify, and say their deal was only audited after each hand."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from gleek_p2p.commands import verify_file
+from gleek_p2p.log.envelope import decode_envelope
+from gleek_p2p.report import json_report, text_report
+from gleek_p2p.table import events as ev
+
+SESSIONS = Path(__file__).resolve().parent.parent / "protocol" / "vectors" / "sessions"
+
+
+def test_a_version_1_log_verifies_and_is_reported_as_audited_after_the_hand() -> None:
+    report = verify_file(SESSIONS / "valid-standard-deck-v1.gleeklog")
+    assert report.fair
+    assert [h.deck_version for h in report.hands] == [1]
+    assert "deal audited after each hand" in text_report(report)
+    assert json_report(report)["hands"][0]["deck_version"] == 1
+    # Every card was known after the hand, the discards included.
+    assert len(report.hands[0].cards) == 44
+
+
+def test_a_version_2_log_is_proved_and_keeps_the_discards_secret() -> None:
+    path = SESSIONS / "valid-standard.gleeklog"
+    report = verify_file(path)
+    assert report.fair
+    assert [h.deck_version for h in report.hands] == [2]
+    assert "proved pass by pass" in text_report(report)
+    record = report.hands[0]
+    state = record.state
+    # No seed in the log, and no discard (nor an untaken talon) was ever opened.
+    kinds = {decode_envelope(r).kind for r in _records(path)}
+    assert ev.SEED not in kinds
+    assert not set(state.discards) & set(record.cards)
+    assert len(record.cards) < 44
+
+
+def _records(path: Path) -> list[bytes]:
+    from gleek_p2p.commands import read_log
+
+    records, _tail = read_log(path)
+    return records
