@@ -1,4 +1,7 @@
-"""Strategies by name: ``random``, ``heuristic``, ``module:Class``, ``exec:'CMD'``."""
+"""Strategies by name: ``random``, ``heuristic``, ``strong``, ``module:Class``, ``exec:'CMD'``.
+
+Levels for people: ``easy`` (random), ``normal`` (heuristic), ``strong`` (search).
+"""
 
 from __future__ import annotations
 
@@ -8,10 +11,23 @@ import importlib
 from gleek_p2p.bots.strategy import RandomStrategy, Strategy
 from gleek_p2p.errors import GleekError
 
+LEVELS = {"easy": "random", "normal": "heuristic", "strong": "strong"}
+DEFAULT = "strong"
 
-def make_strategy(spec: str, seed: bytes = b"", seat: int = 0) -> Strategy:
-    """Build one strategy from its command-line spelling."""
-    spec = spec.strip()
+
+def make_strategy(
+    spec: str,
+    seed: bytes = b"",
+    seat: int = 0,
+    think_ms: float | None = None,
+    reproducible: bool = False,
+) -> Strategy:
+    """Build one strategy from its command-line spelling.
+
+    ``think_ms`` is the search bot's budget per decision; ``reproducible``
+    turns it into a fixed number of playouts instead of a deadline (the arena).
+    """
+    spec = LEVELS.get(spec.strip(), spec.strip())
     seat_seed = hashlib.sha256(b"gleek-p2p/bot-seed\x00" + seed + bytes([seat])).digest()
     if spec == "random":
         return RandomStrategy(seat_seed)
@@ -19,6 +35,10 @@ def make_strategy(spec: str, seed: bytes = b"", seat: int = 0) -> Strategy:
         from gleek_p2p.bots.heuristic import HeuristicStrategy
 
         return HeuristicStrategy(seat_seed)
+    if spec in ("strong", "search"):
+        from gleek_p2p.bots.search import SearchStrategy, budget_for
+
+        return SearchStrategy(seat_seed, budget_for(think_ms, reproducible))
     if spec.startswith("exec:"):
         from gleek_p2p.bots.exec_bot import ExecStrategy
 
@@ -33,15 +53,18 @@ def make_strategy(spec: str, seed: bytes = b"", seat: int = 0) -> Strategy:
             raise GleekError(f"{spec!r} is not a gleek_p2p.bots.Strategy subclass")
         return cls()
     raise GleekError(
-        f"unknown strategy {spec!r}: use random, heuristic, module:Class or exec:'COMMAND'"
+        f"unknown strategy {spec!r}: use easy, normal, strong, random, heuristic, "
+        "module:Class or exec:'COMMAND'"
     )
 
 
-def make_strategies(specs: str, players: int, seed: bytes) -> list[Strategy]:
+def make_strategies(
+    specs: str, players: int, seed: bytes, think_ms: float | None = None
+) -> list[Strategy]:
     """One strategy per seat from 'a,b,c' (a single name is used for every seat)."""
     names = [s for s in specs.split(",") if s.strip()] or ["heuristic"]
     if len(names) == 1:
         names = names * players
     if len(names) != players:
         raise GleekError(f"this variant needs {players} strategies, got {len(names)}")
-    return [make_strategy(name, seed, seat) for seat, name in enumerate(names)]
+    return [make_strategy(name, seed, seat, think_ms) for seat, name in enumerate(names)]
