@@ -60,6 +60,13 @@ def _add_peer_options(parser: argparse.ArgumentParser) -> None:
     _add_variant(parser)
 
 
+def _add_think(parser: argparse.ArgumentParser, text: str | None = None) -> None:
+    parser.add_argument(
+        "--think", type=float, default=None, metavar="MS",
+        help=text or "the strong bot's thinking time per decision (default 300)",
+    )
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="gleek",
@@ -71,7 +78,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--hands", type=int, default=DEFAULT_HANDS)
     p.add_argument("--name", default="you")
     p.add_argument("--data-dir", default=None)
-    p.add_argument("--bots", default="heuristic", help="strategy of the two bots")
+    p.add_argument(
+        "--bots", default="strong",
+        help="the two bots: easy, normal or strong (default), or any --strategy of gleek bot",
+    )
+    _add_think(p)
     p.add_argument(
         "--autoplay", default=None, metavar="STRATEGY", help="let a bot play for you (no screen)"
     )
@@ -87,9 +98,10 @@ def build_parser() -> argparse.ArgumentParser:
     _add_peer_options(p)
     p.add_argument(
         "--strategy",
-        default="heuristic",
-        help="random | heuristic | module:Class | exec:'COMMAND ARGS'",
+        default="strong",
+        help="strong (default) | heuristic | random | module:Class | exec:'COMMAND ARGS'",
     )
+    _add_think(p)
     p.add_argument("--seed", default=None, help="seed for a random strategy")
 
     p = sub.add_parser("simulate", help="bots play with full information and no crypto")
@@ -99,6 +111,22 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--bots", default="heuristic", help="strategy for every seat, or one per seat: a,b,c"
     )
+    _add_variant(p)
+
+    p = sub.add_parser("arena", help="which bot is better: duplicate hands, 95% intervals")
+    p.add_argument(
+        "--bots", default="strong,heuristic,random",
+        help="2 or 3 strategies, comma-separated (names, module:Class, exec:'COMMAND')",
+    )
+    p.add_argument("--hands", type=int, default=300, help="hands to play in all (default 300)")
+    p.add_argument("--seed", default="0")
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--procs", type=int, default=1, help="local worker processes (default 1)")
+    p.add_argument(
+        "--scheduler", default=None, metavar="ADDRESS",
+        help="run the games on this Dask scheduler (needs the 'arena' extra)",
+    )
+    _add_think(p, "search bots' budget per decision, as a fixed playout count (default 300)")
     _add_variant(p)
 
     p = sub.add_parser("selfplay", help="bots play a signed session in one process")
@@ -161,6 +189,10 @@ def _dispatch(args: argparse.Namespace) -> int:
         from gleek_p2p.simulate import run_simulate
 
         return run_simulate(args)
+    if command == "arena":
+        from gleek_p2p.arena import run_arena
+
+        return run_arena(args)
     if command == "selfplay":
         from gleek_p2p.commands import run_selfplay
 
