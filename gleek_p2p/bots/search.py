@@ -432,5 +432,5 @@ def budget_for(think_ms: float | None, reproducible: bool) -> Budget:
         think_ms = 300.0
     playouts = max(8, int(think_ms * PLAYOUTS_PER_MS))
     if reproducible:
-        return Budget(playouts=playouts)
+        return Budget(playouts=playouts, min_samples=2)
     return Budget(playouts=playouts * 4, think_ms=think_ms, clock=time.perf_counter)
