@@ -117,9 +117,15 @@ class SearchStrategy(Strategy):
         candidates = _candidates(view, legal)
         if len(candidates) == 1:
             return candidates[0]
-        return self._search(view, candidates)
+        means = self._search(view, candidates)
+        best = max(range(len(candidates)), key=lambda i: (means[i], -i))
+        move = candidates[best]
+        if isinstance(move, Bid) and isinstance(candidates[0], PassBid):
+            return _raise_to(legal, move, means[best] - means[0])
+        return move
 
-    def _search(self, view: SeatView, candidates: list[Event]) -> Event:
+    def _search(self, view: SeatView, candidates: list[Event]) -> list[float]:
+        """Each candidate's mean net for this seat (halfpence) over the samples."""
         b = self.budget
         rng = random.Random(_decision_seed(self._seed, view))
         clock = b.clock
@@ -145,8 +151,23 @@ class SearchStrategy(Strategy):
                 break
             if deadline is not None and clock is not None and clock() >= deadline:
                 break
-        best = max(range(len(candidates)), key=lambda i: (totals[i], -i))
-        return candidates[best]
+        return [x / samples for x in totals]
+
+
+def _raise_to(legal: Sequence[Event], lowest: Bid, margin: float) -> Event:
+    """A bid a quarter of the way from the lowest to what the talon is worth over passing.
+
+    The auction's money is linear in the bid, so one search prices every
+    bid: taking the talon at ``lowest + k`` pence is worth ``margin`` minus
+    ``k`` pence (``margin`` is in halfpence). Jumping keeps two strong bots
+    from bidding a penny at a time to the limit.
+    """
+    jump = int(margin / 2 / 4)
+    amount = lowest.amount + max(0, jump)
+    for move in legal:
+        if isinstance(move, Bid) and move.amount == amount:
+            return move
+    return legal[-1]
 
 
 def _decision_seed(seed: bytes, view: SeatView) -> bytes:
