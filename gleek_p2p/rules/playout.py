@@ -590,43 +590,22 @@ def random_playout(hand: FastHand, random: Callable[[], float]) -> HandLedger:
 
 
 def _random_tricks(h: FastHand, random: Callable[[], float]) -> None:
-    """The rest of the trick phase with random moves: ``_play`` and ``legal`` inlined.
+    """The rest of the trick phase with random moves, without building ``legal`` lists.
 
     Each hand is also kept split by suit, so following suit is a lookup.
     """
-    suit, cards, trump, n = h.suit, h.cards, h.trump, h.n
-    holding, tricks, plays = h.holding, h.tricks, h.trick_plays
-    leader, seat, total = h.trick_leader, h.turn, h.v.tricks
+    suit, holding = h.suit, h.holding
     by_suit = []
     for hand in holding:
         split: list[list[int]] = [[], [], [], []]
         for x in hand:
             split[suit[x]].append(x)
         by_suit.append(split)
-    while True:
+    while h.ledger is None:
+        seat = h.turn
         hand = holding[seat]
+        plays = h.trick_plays
         opts = (by_suit[seat][suit[plays[0]]] or hand) if plays else hand
         x = opts[int(random() * len(opts))]
-        hand.remove(x)
         by_suit[seat][suit[x]].remove(x)
-        plays.append(x)
-        if len(plays) < n:
-            seat = (seat + 1) % n
-            continue
-        best_i, best, best_suit = 0, cards[plays[0]], suit[plays[0]]
-        for i in range(1, n):
-            y = plays[i]
-            c, cs = cards[y], suit[y]
-            if cs == best_suit:
-                if c < best:
-                    best_i, best = i, c
-            elif cs == trump:
-                best_i, best, best_suit = i, c, cs
-        seat = (leader + best_i) % n
-        tricks.append((leader, tuple(plays), seat))
-        leader = seat
-        plays.clear()
-        if len(tricks) == total:
-            break
-    h.turn = h.trick_leader = seat
-    h._end_hand()
+        h._play(x)
