@@ -108,11 +108,11 @@ class SearchStrategy(Strategy):
         if len(legal) == 1:
             return legal[0]
         first = legal[0]
-        if isinstance(first, Discard | ShowRuff) or view.phase == Phase.TIDDY.value:
-            # Discards by rule of thumb (twenty candidates each, seven times);
-            # the best ruff is the highest show; the Tiddy is always claimed.
-            if isinstance(first, ShowRuff | Discard):
-                return self._discarder.choose(view, legal)
+        if isinstance(first, Discard | ShowRuff):
+            # Discards by rule of thumb (twenty candidates each, seven times in a
+            # row); the best ruff is the highest show.
+            return self._discarder.choose(view, legal)
+        if view.phase == Phase.TIDDY.value:
             return next((m for m in legal if isinstance(m, ClaimTiddy)), first)
         candidates = _candidates(view, legal)
         if len(candidates) == 1:
@@ -157,8 +157,8 @@ class SearchStrategy(Strategy):
 def _raise_to(legal: Sequence[Event], lowest: Bid, margin: float) -> Event:
     """A bid a quarter of the way from the lowest to what the talon is worth over passing.
 
-    The auction's money is linear in the bid, so one search prices every
-    bid: taking the talon at ``lowest + k`` pence is worth ``margin`` minus
+    Under the scoring rules the auction's money is linear in the bid (the
+    taker pays it), so one search prices every bid: taking the talon at ``lowest + k`` pence is worth ``margin`` minus
     ``k`` pence (``margin`` is in halfpence). Jumping keeps two strong bots
     from bidding a penny at a time to the limit.
     """
