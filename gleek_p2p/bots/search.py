@@ -158,9 +158,10 @@ def _raise_to(legal: Sequence[Event], lowest: Bid, margin: float) -> Event:
     """A bid a quarter of the way from the lowest to what the talon is worth over passing.
 
     Under the scoring rules the auction's money is linear in the bid (the
-    taker pays it), so one search prices every bid: taking the talon at ``lowest + k`` pence is worth ``margin`` minus
-    ``k`` pence (``margin`` is in halfpence). Jumping keeps two strong bots
-    from bidding a penny at a time to the limit.
+    taker pays it), so one search prices every bid: taking the talon at
+    ``lowest + k`` pence is worth ``margin`` minus ``k`` pence (``margin``
+    is in halfpence). Jumping keeps two strong bots from bidding a penny at
+    a time to the limit.
     """
     jump = int(margin / 2 / 4)
     amount = lowest.amount + max(0, jump)
