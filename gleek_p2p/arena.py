@@ -37,6 +37,8 @@ from gleek_p2p.simulate import Simulation
 
 __all__ = ["ArenaResult", "GameResult", "arena_json", "play_chunk", "run_arena", "seatings"]
 
+ARENA_THINK_MS = 20.0
+"""The search bots' default ``--think`` in the arena: a few hundred hands in minutes."""
 CHUNK_DEALS = 2
 """Deals per task: small enough to spread and to move the progress bar."""
 
@@ -344,6 +346,7 @@ def _names(text: str) -> list[str]:
 def run_arena(args: argparse.Namespace) -> int:
     """The ``gleek arena`` command."""
     names = _names(args.bots)
+    think = ARENA_THINK_MS if args.think is None else args.think
     if not 1 <= args.hands <= 10_000_000:
         raise GleekError("--hands must be from 1 to 10000000")
     if args.procs < 1:
@@ -351,12 +354,12 @@ def run_arena(args: argparse.Namespace) -> int:
     v = VARIANTS[args.variant]
     seatings(len(names), v.players)  # the count error, before any work
     for name in names:
-        make_strategy(name, b"check", 0, args.think, True)  # a bad name fails now, not in a worker
+        make_strategy(name, b"check", 0, think, True)  # a bad name fails now, not in a worker
     per_deal = len(seatings(len(names), v.players))
     deals = max(1, -(-args.hands // per_deal))
     bar = _progress(len(_chunks(deals)), sys.stderr.isatty() and not args.json)
     result = run_games(
-        names, args.variant, args.hands, str(args.seed), args.think, args.procs,
+        names, args.variant, args.hands, str(args.seed), think, args.procs,
         args.scheduler, bar,
     )  # fmt: skip
     if args.json:

@@ -126,7 +126,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--scheduler", default=None, metavar="ADDRESS",
         help="run the games on this Dask scheduler (needs the 'arena' extra)",
     )
-    _add_think(p, "search bots' budget per decision, as a fixed playout count (default 300)")
+    _add_think(p, "search bots' budget per decision, as a fixed playout count (default 20)")
     _add_variant(p)
 
     p = sub.add_parser("selfplay", help="bots play a signed session in one process")

@@ -12,7 +12,6 @@ from gleek_p2p.bots.strategy import RandomStrategy, Strategy
 from gleek_p2p.errors import GleekError
 
 LEVELS = {"easy": "random", "normal": "heuristic", "strong": "strong"}
-DEFAULT = "strong"
 
 
 def make_strategy(
