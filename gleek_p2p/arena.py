@@ -357,7 +357,7 @@ def run_arena(args: argparse.Namespace) -> int:
         make_strategy(name, b"check", 0, think, True)  # a bad name fails now, not in a worker
     per_deal = len(seatings(len(names), v.players))
     deals = max(1, -(-args.hands // per_deal))
-    bar = _progress(len(_chunks(deals)), sys.stderr.isatty() and not args.json)
+    bar = _progress(len(_chunks(deals)), sys.stderr.isatty())
     result = run_games(
         names, args.variant, args.hands, str(args.seed), think, args.procs,
         args.scheduler, bar,
