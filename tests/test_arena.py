@@ -88,3 +88,15 @@ def test_bad_arguments_are_a_sentence(
 ) -> None:
     assert main(["arena", *argv]) == 1
     assert message in capsys.readouterr().err
+
+
+def test_progress_bar_only_on_a_terminal(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert main(["arena", "--bots", "random,heuristic", "--hands", "24", "--json"]) == 0
+    assert "arena [" not in capsys.readouterr().err
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    assert main(["arena", "--bots", "random,heuristic", "--hands", "24", "--json"]) == 0
+    captured = capsys.readouterr()
+    assert "arena [" in captured.err and "100%" in captured.err
+    assert json.loads(captured.out)["hands"] == 24
