@@ -72,7 +72,7 @@ class FastHand:
 
     __slots__ = (
         "bids", "cards", "dealer", "declarations", "discards", "high_bid", "high_bidder",
-        "holding", "ledger", "n", "ndiscard", "passed", "phase", "ruff_acted", "ruff_in",
+        "holding", "ledger", "n", "ndiscard", "ntricks", "passed", "phase", "ruff_acted", "ruff_in",
         "ruff_log", "ruff_played", "ruff_put", "ruff_shows", "ruff_stake", "ruff_winner",
         "state", "suit", "talon", "talon_taker", "tiddy_asked", "tiddy_claimant", "tiddy_slot",
         "trick_leader", "trick_plays", "tricks", "trump", "trump_named", "turn", "v",
@@ -88,6 +88,7 @@ class FastHand:
     ledger: HandLedger | None
     n: int
     ndiscard: int
+    ntricks: int
     passed: list[bool]
     phase: Phase
     ruff_acted: list[bool]
@@ -129,6 +130,7 @@ class FastHand:
         h.v = s.variant
         h.n = s.variant.players
         h.ndiscard = s.variant.discard_count
+        h.ntricks = s.variant.tricks
         h.phase = s.phase
         h.turn = s.turn
         h.dealer = s.dealer
@@ -188,39 +190,18 @@ class FastHand:
 
     # ------------------------------------------------------------ back to the engine
 
-    def _fields(self) -> dict[str, Any]:
-        return {
-            "phase": self.phase,
-            "turn": self.turn,
-            "holding": tuple(tuple(x) for x in self.holding),
-            "talon_taker": self.talon_taker,
-            "discards": tuple(self.discards),
-            "bids": tuple(self.bids),
-            "high_bid": self.high_bid,
-            "high_bidder": self.high_bidder,
-            "passed": tuple(self.passed),
-            "ruff_played": self.ruff_played,
-            "ruff_stake": self.ruff_stake,
-            "ruff_put": tuple(self.ruff_put),
-            "ruff_in": tuple(self.ruff_in),
-            "ruff_acted": tuple(self.ruff_acted),
-            "ruff_log": tuple(self.ruff_log),
-            "ruff_shows": tuple(self.ruff_shows),
-            "ruff_winner": self.ruff_winner,
-            "declarations": tuple(self.declarations),
-            "trump": self.trump,
-            "trump_named": self.trump_named,
-            "tiddy_claimant": self.tiddy_claimant,
-            "tiddy_slot": self.tiddy_slot,
-            "tiddy_asked": self.tiddy_asked,
-            "trick_leader": self.trick_leader,
-            "trick_plays": tuple(self.trick_plays),
-            "tricks": tuple(self.tricks),
-        }
+    def _engine_state(self) -> State:
+        """The hand's fields over the state it came from (``_replace`` by index, faster)."""
+        fields = list(self.state)
+        for i, name in _OWN:
+            value = getattr(self, name)
+            fields[i] = tuple(value) if type(value) is list else value
+        fields[_HOLDING] = tuple([tuple(x) for x in self.holding])
+        return _new(State, fields)
 
     def to_state(self) -> State:
         """The ``State`` the engine holds at this point of the hand."""
-        s = self.state._replace(**self._fields())
+        s = self._engine_state()
         if self.ledger is not None:
             net = self.ledger.net
             s = s._replace(
@@ -233,7 +214,7 @@ class FastHand:
         self.turn = NO_SEAT
         s = self.state
         self.phase = _SESSION_OVER if s.hand_no + 1 >= s.session_hands else _HAND_OVER
-        self.ledger = hand_ledger(self.state._replace(**self._fields()))
+        self.ledger = hand_ledger(self._engine_state())
 
     # ------------------------------------------------------------ legal moves
 
@@ -352,11 +333,16 @@ class FastHand:
                 return
             self._end_auction()
             return
-        npassed = sum(self.passed)
+        passed = self.passed
+        npassed = sum(passed)
         if npassed == n or (npassed == n - 1 and self.high_bidder >= 0):
             self._end_auction()
-        else:
-            self.turn = self._next_seat(seat, [not p for p in self.passed])
+            return
+        for k in range(1, n):
+            if not passed[(seat + k) % n]:
+                self.turn = (seat + k) % n
+                return
+        self.turn = seat  # only the seat that just bid is still in
 
     def _end_auction(self) -> None:
         w = self.high_bidder
@@ -512,7 +498,7 @@ class FastHand:
         self.trick_plays = []
         self.trick_leader = winner
         self.turn = winner
-        if len(self.tricks) == self.v.tricks:
+        if len(self.tricks) == self.ntricks:
             self._end_hand()
 
 
@@ -523,6 +509,22 @@ def _has_three(ranks: list[int]) -> bool:
         if seen[r] == 3:
             return True
     return False
+
+
+_new = tuple.__new__
+# The State fields a hand changes, by index: everything but these comes from
+# the state the hand was built from (rules that add a field to the state
+# show up in the property test, which compares whole states).
+_OWN = tuple(
+    (State._fields.index(name), name)
+    for name in (
+        "phase", "turn", "talon_taker", "discards", "bids", "high_bid", "high_bidder", "passed",
+        "ruff_played", "ruff_stake", "ruff_put", "ruff_in", "ruff_acted", "ruff_log",
+        "ruff_shows", "ruff_winner", "declarations", "trump", "trump_named", "tiddy_claimant",
+        "tiddy_slot", "tiddy_asked", "trick_leader", "trick_plays", "tricks",
+    )
+)  # fmt: skip
+_HOLDING = State._fields.index("holding")
 
 
 _SLOW: dict[type[Any], Callable[[FastHand, Any], None]] = {
