@@ -145,3 +145,14 @@ def test_the_strong_bot_bids_and_vies(seed: bytes) -> None:
         vied |= type(move).__name__ == "Vie"
         sim.act(seat, move)
     assert bid and vied
+
+
+def test_simulate_with_the_strong_bot_is_reproducible() -> None:
+    """Seeded simulations count playouts, never a clock: the same seed, the same game."""
+    from gleek_p2p.bots.registry import make_strategies
+
+    def run() -> tuple[int, ...]:
+        bots = make_strategies("strong,heuristic,random", 3, b"r", think_ms=4)
+        return simulate(VARIANTS["standard"], 2, b"r", bots).totals
+
+    assert run() == run()

@@ -60,10 +60,14 @@ def make_strategy(
 def make_strategies(
     specs: str, players: int, seed: bytes, think_ms: float | None = None
 ) -> list[Strategy]:
-    """One strategy per seat from 'a,b,c' (a single name is used for every seat)."""
+    """One strategy per seat from 'a,b,c' (a single name is used for every seat).
+
+    For seeded in-process games (simulate, selfplay): a search bot counts
+    playouts instead of watching a clock, so the same seed plays the same game.
+    """
     names = [s for s in specs.split(",") if s.strip()] or ["heuristic"]
     if len(names) == 1:
         names = names * players
     if len(names) != players:
         raise GleekError(f"this variant needs {players} strategies, got {len(names)}")
-    return [make_strategy(name, seed, seat, think_ms) for seat, name in enumerate(names)]
+    return [make_strategy(name, seed, seat, think_ms, True) for seat, name in enumerate(names)]
