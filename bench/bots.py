@@ -36,7 +36,7 @@ def main() -> None:
     times: dict[str, list[float]] = {}
     for bot in bots:
         assert isinstance(bot, SearchStrategy)
-        for phase, ts in bot.stats.times.items():
+        for phase, ts in bot.times.items():
             times.setdefault(phase, []).extend(ts)
     out = {
         phase: {

@@ -23,15 +23,15 @@ on every machine and on a Dask cluster); a person's table adds the clock.
 from __future__ import annotations
 
 import hashlib
+import itertools
 import random
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from gleek_p2p.bots.heuristic import HeuristicStrategy, ruff_strength, suit_strength
 from gleek_p2p.bots.strategy import Strategy
 from gleek_p2p.rules import (
-    VARIANTS,
     Bid,
     ClaimTiddy,
     Declare,
@@ -51,6 +51,7 @@ from gleek_p2p.rules import (
     deal_layout,
     new_session,
     pack,
+    variant_name,
 )
 from gleek_p2p.rules.playout import FastHand
 
@@ -67,7 +68,7 @@ _VALUE = (11, 3, 3, 3, 10, 9, 8, 7, 6, 5, 0)
 _POWER = (8, 6, 5, 4, 3, 2, 1, 1, 0, 0, 0)
 
 
-@dataclass
+@dataclass(frozen=True)
 class Budget:
     """How long one decision may think: playouts, and a deadline if a clock is given.
 
@@ -81,11 +82,6 @@ class Budget:
     min_samples: int = 4
 
 
-@dataclass
-class _Stats:
-    times: dict[str, list[float]] = field(default_factory=dict)
-
-
 class SearchStrategy(Strategy):
     """Determinized search over whole-hand playouts; see the module docstring."""
 
@@ -95,13 +91,14 @@ class SearchStrategy(Strategy):
         self._seed = seed if isinstance(seed, bytes) else str(seed).encode()
         self.budget = budget if budget is not None else Budget()
         self._discarder = HeuristicStrategy(self._seed)
-        self.stats = _Stats()
+        self.times: dict[str, list[float]] = {}
+        """Seconds each decision took, per phase (statistics only: nothing reads them back)."""
 
     def choose(self, view: SeatView, legal: Sequence[Event]) -> Event:
         # The statistics read the real clock; no decision depends on them.
         start = time.perf_counter()
         move = self._choose(view, legal)
-        self.stats.times.setdefault(view.phase, []).append(time.perf_counter() - start)
+        self.times.setdefault(view.phase, []).append(time.perf_counter() - start)
         return move
 
     def _choose(self, view: SeatView, legal: Sequence[Event]) -> Event:
@@ -202,21 +199,19 @@ def _candidates(view: SeatView, legal: Sequence[Event]) -> list[Event]:
 
 
 def variant_of(name: str) -> Variant:
-    """The ``Variant`` a view names (a preset, or presets joined by ``+``)."""
-    got = VARIANTS.get(name)
-    if got is not None:
-        return got
-    flags = {"players": 3}
-    switches = {
-        "two": ("players", 2), "historical": ("discard_all", True), "no-kiss": ("kiss", False),
-        "modern": ("modern_combinations", True), "post-and-pair": ("post_and_pair", True),
-        "simplified": ("simplified", True), "whist": ("whist_ranking", True),
-    }  # fmt: skip
-    out: dict[str, object] = dict(flags)
-    for part in name.split("+"):
-        k, v = switches[part]
-        out[k] = v
-    return Variant(**out)  # type: ignore[arg-type]
+    """The ``Variant`` a view names: the inverse of ``variant_name`` (``KeyError`` if none)."""
+    if not _BY_NAME:
+        for players in (3, 2):
+            for switches in itertools.product((False, True), repeat=6):
+                try:
+                    v = Variant(players, *switches)
+                except ValueError:
+                    continue  # a combination the rules forbid
+                _BY_NAME[variant_name(v)] = v
+    return _BY_NAME[name]
+
+
+_BY_NAME: dict[str, Variant] = {}
 
 
 def _holdings(view: SeatView, v: Variant) -> list[list[int]]:
