@@ -39,6 +39,8 @@ __all__ = ["ArenaResult", "GameResult", "arena_json", "play_chunk", "run_arena",
 
 ARENA_THINK_MS = 20.0
 """The search bots' default ``--think`` in the arena: a few hundred hands in minutes."""
+CONNECT_TIMEOUT_S = 10
+"""Seconds to reach a Dask scheduler before giving up with a sentence."""
 CHUNK_DEALS = 2
 """Deals per task: small enough to spread and to move the progress bar."""
 
@@ -322,7 +324,11 @@ def _run_dask(
         raise GleekError(
             "--scheduler needs the optional Dask support: pip install 'gleek-p2p[arena]'"
         ) from None
-    with distributed.Client(address, set_as_default=False) as client:
+    try:
+        client = distributed.Client(address, set_as_default=False, timeout=CONNECT_TIMEOUT_S)
+    except OSError as exc:  # TimeoutError included
+        raise GleekError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
+    with client:
         futures = [
             client.submit(play_chunk, *a, pure=False, key=f"gleek-arena-{i}-{_key(a)}")
             for i, a in enumerate(args)

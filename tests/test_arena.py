@@ -100,3 +100,20 @@ def test_progress_bar_only_on_a_terminal(
     captured = capsys.readouterr()
     assert "arena [" in captured.err and "100%" in captured.err
     assert json.loads(captured.out)["hands"] == 24
+
+
+def test_an_unreachable_scheduler_is_a_sentence(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pytest.importorskip("distributed", reason="the optional 'arena' extra is not installed")
+    import socket
+
+    import gleek_p2p.arena
+
+    monkeypatch.setattr(gleek_p2p.arena, "CONNECT_TIMEOUT_S", 2)
+    with socket.socket() as s:  # a port on 127.0.0.1 that nobody listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    argv = ["arena", "--bots", "random,heuristic", "--hands", "6"]
+    assert main([*argv, "--scheduler", f"tcp://127.0.0.1:{port}"]) == 1
+    assert "cannot reach the Dask scheduler" in capsys.readouterr().err
