@@ -19,6 +19,7 @@ misses fails there.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable
 from typing import Any
 
@@ -282,6 +283,7 @@ class FastHand:
         cards = self.cards
         hold = self.holding[seat]
         ranks = [cards[x] % _R for x in hold]
+        optional = self.v.optional_declaring
         out: list[Event] = []
         # Three of a rank needs two repeats at least: most hands stop at this test.
         if len(set(ranks)) <= len(ranks) - 2 and _has_three(ranks):
@@ -290,7 +292,11 @@ class FastHand:
                 if rank not in done and ranks.count(rank) >= 3:
                     group = tuple(x for x, r in zip(hold, ranks, strict=True) if r == rank)
                     out.append(Declare(seat, group))
-        if not out:
+                    if len(group) == 4 and optional:
+                        # Under optional declaring three of four may be shown (a gleek).
+                        out.extend(Declare(seat, three)
+                                   for three in itertools.combinations(group, 3))
+        if optional or not out:
             out.append(EndDeclare(seat))
         return out
 
