@@ -228,10 +228,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--bots", default="strong,heuristic,random", metavar="A,B[,C]",
                    help=_("2 or 3 strategies, comma-separated (names, module:Class, "
                           "exec:'COMMAND')"))
-    p.add_argument("--hands", type=positive_int, default=300, help=_("hands to play in all"))
+    # The arena checks its own numbers, with sentences of its own.
+    p.add_argument("--hands", type=int, default=300, help=_("hands to play in all"))
     p.add_argument("--seed", default="0", help=_("seed of the deals and the strategies"))
     p.add_argument("--json", action="store_true", help=_("print the results as JSON"))
-    p.add_argument("--procs", type=positive_int, default=1, help=_("local worker processes"))
+    p.add_argument("--procs", type=int, default=1, help=_("local worker processes"))
     p.add_argument("--scheduler", default=None, metavar="ADDRESS",
                    help=_("run the games on this Dask scheduler (needs the 'arena' extra)"))
     _add_think(p, _("search bots' budget per decision, as a fixed playout count "

@@ -198,9 +198,10 @@ def chart(series: Sequence[Sequence[int]], names: Sequence[str], height: int = 1
 
 #: How each deck protocol version's deal was checked, in the report's words.
 DECK_CHECKS = {
-    1: "deal audited after each hand (deck protocol v1: every seed revealed, discards shown)",
-    2: "deal proved pass by pass (deck protocol v2: every shuffle, lock and key proved; "
-       "discards never shown)",
+    1: N_("deal audited after each hand (deck protocol v1: every seed revealed, discards "
+          "shown)"),
+    2: N_("deal proved pass by pass (deck protocol v2: every shuffle, lock and key proved; "
+          "discards never shown)"),
 }
 
 
@@ -233,7 +234,8 @@ def text_report(report: VerifyReport) -> str:
             number=record.number + 1, name=_name(names, state.dealer),
             first=record.first_seq, last=record.last_seq))
         out.extend("  " + line for line in describe_hand(state, names))
-        out.append("  " + DECK_CHECKS.get(record.deck_version, "deal: unknown deck protocol"))
+        out.append("  " + _(DECK_CHECKS.get(record.deck_version,
+                                             N_("deal: unknown deck protocol"))))
         out.extend(ledger_rows(state, names))
     if report.hands:
         totals = report.hands[-1].state.totals
