@@ -120,13 +120,21 @@ def _add_peer_options(parser: argparse.ArgumentParser) -> None:
     _add_variant(parser)
 
 
-_STRATEGIES = N_("random | heuristic | module:Class (a module in the current folder or on "
-                 "the path) | exec:'COMMAND ARGS' (a program speaking JSON lines)")
+_STRATEGIES = N_("strong | normal | easy | heuristic | random | module:Class (a module in "
+                 "the current folder or on the path) | exec:'COMMAND ARGS' (a program "
+                 "speaking JSON lines)")
 
 _VERIFY_EPILOG = N_("""exit codes:
   0  the session is complete and fair: every signature, shuffle, key and move checks out
   1  a violation (the event, the seat to blame, the evidence) or an incomplete log
   2  not a readable session log (or no such file)""")
+
+
+def _add_think(parser: argparse.ArgumentParser, text: str | None = None) -> None:
+    parser.add_argument(
+        "--think", type=positive_float, default=None, metavar="MS",
+        help=text or _("the strong bot's thinking time per decision (default: 300)"),
+    )
 
 
 def _version() -> str:
@@ -162,9 +170,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help=_("your name at the table and in the log (your screen says \"you\")"))
     p.add_argument("--data-dir", default=None,
                    help=_("identity key, secrets and session logs (default: the user data folder)"))
-    p.add_argument("--bots", default="heuristic", metavar="STRATEGY",
-                   help=_("strategy of the two bots: {strategies}").format(
-                       strategies=_(_STRATEGIES)))
+    p.add_argument("--bots", default="strong", metavar="STRATEGY",
+                   help=_("the two bots: easy, normal or strong, or any strategy of gleek bot: "
+                          "{strategies}").format(strategies=_(_STRATEGIES)))
+    _add_think(p)
     p.add_argument(
         "--autoplay", default=None, metavar="STRATEGY",
         help=_("let a bot with this strategy play for you, without a screen"),
@@ -184,7 +193,8 @@ def build_parser() -> argparse.ArgumentParser:
                 _("A bot that joins a table like a player, with no screen; it prints what "
                 "happens and, last, the log's path."))
     _add_peer_options(p)
-    p.add_argument("--strategy", default="heuristic", metavar="STRATEGY", help=_(_STRATEGIES))
+    p.add_argument("--strategy", default="strong", metavar="STRATEGY", help=_(_STRATEGIES))
+    _add_think(p)
     p.add_argument("--seed", default=None,
                    help=_("seed for a random strategy (default: a fresh random seed)"))
 
@@ -208,6 +218,25 @@ def build_parser() -> argparse.ArgumentParser:
         help=_("play the hands under the first and the current rulings; print each phase's "
                "mean absolute result and share of the money"),
     )
+    _add_variant(p)
+
+    p = command("arena", _("which bot is better: duplicate hands, 95% intervals"),
+                _("Play the same deals with the strategies in every seating, so that the luck "
+                  "of the cards cancels, and report each strategy's mean pence per hand with "
+                  "a 95% confidence interval, its auction and ruff rates and a head-to-head "
+                  "table."))
+    p.add_argument("--bots", default="strong,heuristic,random", metavar="A,B[,C]",
+                   help=_("2 or 3 strategies, comma-separated (names, module:Class, "
+                          "exec:'COMMAND')"))
+    # The arena checks its own numbers, with sentences of its own.
+    p.add_argument("--hands", type=int, default=300, help=_("hands to play in all"))
+    p.add_argument("--seed", default="0", help=_("seed of the deals and the strategies"))
+    p.add_argument("--json", action="store_true", help=_("print the results as JSON"))
+    p.add_argument("--procs", type=int, default=1, help=_("local worker processes"))
+    p.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                   help=_("run the games on this Dask scheduler (needs the 'arena' extra)"))
+    _add_think(p, _("search bots' budget per decision, as a fixed playout count "
+                    "(default: 20)"))
     _add_variant(p)
 
     p = command("selfplay", _("bots play a signed session in one process"),
@@ -305,6 +334,10 @@ def _dispatch(args: argparse.Namespace) -> int:
         from gleek_p2p.simulate import run_simulate
 
         return run_simulate(args)
+    if command == "arena":
+        from gleek_p2p.arena import run_arena
+
+        return run_arena(args)
     if command == "selfplay":
         from gleek_p2p.commands import run_selfplay
 

@@ -297,7 +297,7 @@ def run(args: argparse.Namespace) -> int:
     identity = load_or_create_identity(data_dir, os.urandom)
     if args.command == "bot":
         seed = (args.seed or os.urandom(8).hex()).encode()
-        player: Player = BotPlayer(make_strategy(args.strategy, seed))
+        player: Player = BotPlayer(make_strategy(args.strategy, seed, think_ms=args.think))
         notes = _say
     else:
         from gleek_p2p.ui.app import HumanPlayer
@@ -406,6 +406,8 @@ def bot_command(
         "--hands", str(args.hands), "--variant", args.variant, "--strategy", args.bots,
         "--timeout", str(args.timeout),
     ]
+    if args.think is not None:
+        command += ["--think", str(args.think)]
     for peer in peers:
         command += ["--peer", f"127.0.0.1:{peer}"]
     return command
@@ -431,7 +433,9 @@ def run_local(args: argparse.Namespace) -> int:
                 procs.append(subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT,
                                               stdin=subprocess.DEVNULL))
         if args.autoplay:
-            player: Player = BotPlayer(make_strategy(args.autoplay, os.urandom(8)))
+            player: Player = BotPlayer(
+                make_strategy(args.autoplay, os.urandom(8), think_ms=args.think)
+            )
             notes: Callable[[str], None] = _say
         else:
             from gleek_p2p.ui.app import HumanPlayer

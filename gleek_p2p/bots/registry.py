@@ -1,4 +1,7 @@
-"""Strategies by name: ``random``, ``heuristic``, ``module:Class``, ``exec:'CMD'``."""
+"""Strategies by name: ``random``, ``heuristic``, ``strong``, ``module:Class``, ``exec:'CMD'``.
+
+Levels for people: ``easy`` (random), ``normal`` (heuristic), ``strong`` (search).
+"""
 
 from __future__ import annotations
 
@@ -9,10 +12,22 @@ from gleek_p2p.bots.strategy import RandomStrategy, Strategy
 from gleek_p2p.errors import GleekError
 from gleek_p2p.i18n import _, ngettext
 
+LEVELS = {"easy": "random", "normal": "heuristic", "strong": "strong"}
 
-def make_strategy(spec: str, seed: bytes = b"", seat: int = 0) -> Strategy:
-    """Build one strategy from its command-line spelling."""
-    spec = spec.strip()
+
+def make_strategy(
+    spec: str,
+    seed: bytes = b"",
+    seat: int = 0,
+    think_ms: float | None = None,
+    reproducible: bool = False,
+) -> Strategy:
+    """Build one strategy from its command-line spelling.
+
+    ``think_ms`` is the search bot's budget per decision; ``reproducible``
+    turns it into a fixed number of playouts instead of a deadline (the arena).
+    """
+    spec = LEVELS.get(spec.strip(), spec.strip())
     seat_seed = hashlib.sha256(b"gleek-p2p/bot-seed\x00" + seed + bytes([seat])).digest()
     if spec == "random":
         return RandomStrategy(seat_seed)
@@ -20,6 +35,10 @@ def make_strategy(spec: str, seed: bytes = b"", seat: int = 0) -> Strategy:
         from gleek_p2p.bots.heuristic import HeuristicStrategy
 
         return HeuristicStrategy(seat_seed)
+    if spec in ("strong", "search"):
+        from gleek_p2p.bots.search import SearchStrategy, budget_for
+
+        return SearchStrategy(seat_seed, budget_for(think_ms, reproducible))
     if spec.startswith("exec:"):
         from gleek_p2p.bots.exec_bot import ExecStrategy
 
@@ -36,8 +55,8 @@ def make_strategy(spec: str, seed: bytes = b"", seat: int = 0) -> Strategy:
                 spec=repr(spec)))
         return cls()
     raise GleekError(
-        _("unknown strategy {spec}: use random, heuristic, module:Class or "
-          "exec:'COMMAND'").format(spec=repr(spec))
+        _("unknown strategy {spec}: use easy, normal, strong, random, heuristic, "
+          "module:Class or exec:'COMMAND'").format(spec=repr(spec))
     )
 
 
@@ -48,11 +67,17 @@ def strategies_needed(players: int, got: int) -> str:
                         n=players, got=got)
 
 
-def make_strategies(specs: str, players: int, seed: bytes) -> list[Strategy]:
-    """One strategy per seat from 'a,b,c' (a single name is used for every seat)."""
+def make_strategies(
+    specs: str, players: int, seed: bytes, think_ms: float | None = None
+) -> list[Strategy]:
+    """One strategy per seat from 'a,b,c' (a single name is used for every seat).
+
+    For seeded in-process games (simulate, selfplay): a search bot counts
+    playouts instead of watching a clock, so the same seed plays the same game.
+    """
     names = [s for s in specs.split(",") if s.strip()] or ["heuristic"]
     if len(names) == 1:
         names = names * players
     if len(names) != players:
         raise GleekError(strategies_needed(players, len(names)))
-    return [make_strategy(name, seed, seat) for seat, name in enumerate(names)]
+    return [make_strategy(name, seed, seat, think_ms, True) for seat, name in enumerate(names)]

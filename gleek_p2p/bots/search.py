@@ -1,0 +1,453 @@
+"""The strong bot: determinized search from what its seat may know.
+
+Each decision samples deals of the cards it has not seen that agree with
+everything its ``SeatView`` shows (cards played, voids shown by not
+following suit, the ruff shows, the combinations, the Tiddy, the talon
+and discards when it took them), plays each candidate move out in every
+sample with a fast rule-of-thumb policy on :class:`~gleek_p2p.rules.playout.FastHand`,
+and picks the move with the best mean money for its seat. The money is the
+engine's ledger (``scoring.hand_ledger``), so bidding for the talon, vying
+on the ruff, declaring and naming trump are judged by the same estimate
+as card play. This is perfect-information Monte Carlo (GIB, the Skat
+programs).
+
+It reads the view and the legal list only. Its randomness is seeded from
+its seed and the public history of the hand, so a decision is a function
+of the view: the same view gives the same move, whatever the hidden cards.
+
+The budget is a number of playouts, and optionally a deadline on an
+injected clock: tests and the arena count playouts (reproducible, the same
+on every machine and on a Dask cluster); a person's table adds the clock.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import random
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from gleek_p2p.bots.heuristic import HeuristicStrategy, ruff_strength, suit_strength
+from gleek_p2p.bots.strategy import Strategy
+from gleek_p2p.rules import (
+    Bid,
+    ClaimTiddy,
+    Declare,
+    Discard,
+    EndDeclare,
+    Event,
+    NameTrump,
+    PassBid,
+    PassRuff,
+    Phase,
+    SeatView,
+    See,
+    ShowRuff,
+    State,
+    Variant,
+    Vie,
+    deal_layout,
+    new_session,
+    pack,
+    variant_name,
+)
+from gleek_p2p.rules.playout import FastHand
+
+__all__ = ["PLAYOUTS_PER_MS", "Budget", "SearchStrategy", "determinize"]
+
+_R = 11
+PLAYOUTS_PER_MS = 2
+"""Playouts a millisecond of thinking buys where the budget must be reproducible.
+
+Measured on the 2-core reference machine (a playout of a whole hand from
+the auction costs about half a millisecond there)."""
+
+_VALUE = (11, 3, 3, 3, 10, 9, 8, 7, 6, 5, 0)
+_POWER = (8, 6, 5, 4, 3, 2, 1, 1, 0, 0, 0)
+
+
+@dataclass(frozen=True)
+class Budget:
+    """How long one decision may think: playouts, and a deadline if a clock is given.
+
+    ``clock`` returns seconds (``time.perf_counter`` at a real table);
+    without it only ``playouts`` counts, which makes decisions reproducible.
+    """
+
+    playouts: int = 400
+    think_ms: float | None = None
+    clock: Callable[[], float] | None = None
+    min_samples: int = 4
+
+
+class SearchStrategy(Strategy):
+    """Determinized search over whole-hand playouts; see the module docstring."""
+
+    name = "strong"
+
+    def __init__(self, seed: int | str | bytes = 0, budget: Budget | None = None) -> None:
+        self._seed = seed if isinstance(seed, bytes) else str(seed).encode()
+        self.budget = budget if budget is not None else Budget()
+        self._discarder = HeuristicStrategy(self._seed)
+        self.times: dict[str, list[float]] = {}
+        """Seconds each decision took, per phase (statistics only: nothing reads them back)."""
+
+    def choose(self, view: SeatView, legal: Sequence[Event]) -> Event:
+        # The statistics read the real clock; no decision depends on them.
+        start = time.perf_counter()
+        move = self._choose(view, legal)
+        self.times.setdefault(view.phase, []).append(time.perf_counter() - start)
+        return move
+
+    def _choose(self, view: SeatView, legal: Sequence[Event]) -> Event:
+        if len(legal) == 1:
+            return legal[0]
+        first = legal[0]
+        if isinstance(first, Discard | ShowRuff):
+            # Discards by rule of thumb (twenty candidates each, seven times in a
+            # row); the best ruff is the highest show.
+            return self._discarder.choose(view, legal)
+        if view.phase == Phase.TIDDY.value:
+            return next((m for m in legal if isinstance(m, ClaimTiddy)), first)
+        candidates = _candidates(view, legal)
+        if len(candidates) == 1:
+            return candidates[0]
+        means = self._search(view, candidates)
+        best = max(range(len(candidates)), key=lambda i: (means[i], -i))
+        move = candidates[best]
+        if isinstance(move, Bid) and isinstance(candidates[0], PassBid):
+            return _raise_to(legal, move, means[best] - means[0])
+        return move
+
+    def _search(self, view: SeatView, candidates: list[Event]) -> list[float]:
+        """Each candidate's mean net for this seat (halfpence) over the samples."""
+        b = self.budget
+        rng = random.Random(_decision_seed(self._seed, view))
+        clock = b.clock
+        deadline = None
+        if clock is not None and b.think_ms is not None:
+            deadline = clock() + b.think_ms / 1000
+        totals = [0] * len(candidates)
+        samples = 0
+        done = 0
+        pick = rng.random
+        while True:
+            state = determinize(view, rng)
+            base = FastHand.from_state(state)
+            for i, move in enumerate(candidates):
+                h = base.copy()
+                h.play(move)
+                totals[i] += playout(h, pick).result.net[view.seat]
+            samples += 1
+            done += len(candidates)
+            if samples < b.min_samples:
+                continue
+            if done >= b.playouts:
+                break
+            if deadline is not None and clock is not None and clock() >= deadline:
+                break
+        return [x / samples for x in totals]
+
+
+def _raise_to(legal: Sequence[Event], lowest: Bid, margin: float) -> Event:
+    """A bid a quarter of the way from the lowest to what the talon is worth over passing.
+
+    Under the scoring rules the auction's money is linear in the bid (the
+    taker pays it), so one search prices every bid: taking the talon at
+    ``lowest + k`` pence is worth ``margin`` minus ``k`` pence (``margin``
+    is in halfpence). Jumping keeps two strong bots from bidding a penny at
+    a time to the limit.
+    """
+    jump = int(margin / 2 / 4)
+    amount = lowest.amount + max(0, jump)
+    for move in legal:
+        if isinstance(move, Bid) and move.amount == amount:
+            return move
+    return legal[-1]
+
+
+def _decision_seed(seed: bytes, view: SeatView) -> bytes:
+    """A seed from public facts only: the same view always searches the same samples."""
+    key = repr((
+        view.seat, view.hand_no, view.phase, view.dealer, view.bids, view.ruff_log,
+        view.ruff_shows, view.declarations, view.tricks, view.trick, view.trump,
+        tuple(x for x, _c in view.discards), view.hand,
+    )).encode()  # fmt: skip
+    return hashlib.sha256(b"gleek-p2p/search\x00" + seed + b"\x00" + key).digest()
+
+
+def _candidates(view: SeatView, legal: Sequence[Event]) -> list[Event]:
+    """The moves worth searching: all cards, but few bids and raises."""
+    first = legal[0]
+    if isinstance(first, PassBid):
+        bids = [m for m in legal if isinstance(m, Bid)]
+        return [first, *bids[:1]]
+    if isinstance(first, PassRuff):
+        out: list[Event] = [first]
+        out.extend(m for m in legal if isinstance(m, See))
+        vies = [m for m in legal if isinstance(m, Vie)]
+        out.extend(vies[:1])
+        if len(vies) >= 3:
+            out.append(vies[2])
+        return out
+    return list(legal)
+
+
+# ---------------------------------------------------------------- determinization
+
+
+def variant_of(name: str) -> Variant:
+    """The ``Variant`` a view names: the inverse of ``variant_name`` (``KeyError`` if none)."""
+    if not _BY_NAME:
+        for players in (3, 2):
+            for switches in itertools.product((False, True), repeat=6):
+                try:
+                    v = Variant(players, *switches)
+                except ValueError:
+                    continue  # a combination the rules forbid
+                _BY_NAME[variant_name(v)] = v
+    return _BY_NAME[name]
+
+
+_BY_NAME: dict[str, Variant] = {}
+
+
+def _holdings(view: SeatView, v: Variant) -> list[list[int]]:
+    """Every seat's slots now, from the deal layout and the public history."""
+    n = v.players
+    assert view.dealer is not None
+    layout = deal_layout(v, view.dealer)
+    hold = [[x for x, o in enumerate(layout) if o == s] for s in range(n)]
+    taker = view.talon_taker
+    if taker is not None and view.phase != Phase.AUCTION.value:
+        hold[taker] = sorted(hold[taker] + [x for x, _c in view.talon])
+    gone = {x for x, _c in view.discards}
+    for _lead, plays, _w in view.tricks:
+        gone.update(plays)
+    gone.update(x for _s, x, _c in view.trick)
+    return [[x for x in h if x not in gone] for h in hold]
+
+
+def determinize(view: SeatView, rng: random.Random) -> State:
+    """A full-information ``State`` that agrees with ``view``, hidden cards drawn by ``rng``.
+
+    Each seat's unseen slots get cards of suits it may still hold: none of a
+    suit it failed to follow, none of the suit it showed in the ruff beyond
+    the cards shown.
+    """
+    v = variant_of(view.variant)
+    n = v.players
+    size = v.pack_size
+    hold = _holdings(view, v)
+    known: dict[int, int] = dict(view.shown)
+    for pairs in (view.hand, view.talon, view.discards):
+        for x, c in pairs:
+            if c is not None:
+                known[x] = c
+    owner = [-1] * size
+    for s, h in enumerate(hold):
+        for x in h:
+            owner[x] = s
+    void = [set() for _ in range(n)]  # type: list[set[int]]
+    for lead, plays, _w in view.tricks:
+        _voids(view, lead, plays, void, n)
+    if view.trick:
+        _voids(view, view.trick[0][0], tuple(x for _s, x, _c in view.trick), void, n)
+    for s, suit, _slots in view.ruff_shows:
+        void[s].add(suit)  # every card of it was shown
+    hidden = [x for x in range(size) if x not in known]
+    free = [c for c in pack(v) if c not in set(known.values())]
+    cards = [-1] * size
+    for x, c in known.items():
+        cards[x] = c
+    order = sorted(hidden, key=lambda x: -len(void[owner[x]]) if owner[x] >= 0 else 1)
+    for attempt in range(30):
+        pool = free[:]
+        rng.shuffle(pool)
+        ok = True
+        for x in order:
+            bad = void[owner[x]] if owner[x] >= 0 and attempt < 29 else set()
+            for i, c in enumerate(pool):
+                if c // _R not in bad:
+                    cards[x] = pool.pop(i)
+                    break
+            else:
+                ok = False
+                break
+        if ok:
+            break
+    return _state(view, v, tuple(cards), hold)
+
+
+def _voids(view: SeatView, lead: int, plays: tuple[int, ...], void: list[set[int]], n: int) -> None:
+    shown = view.shown
+    if plays[0] not in shown:
+        return
+    led = shown[plays[0]] // _R
+    for i, x in enumerate(plays[1:], 1):
+        c = shown.get(x)
+        if c is not None and c // _R != led:
+            void[(lead + i) % n].add(led)
+
+
+def _state(view: SeatView, v: Variant, cards: tuple[int, ...], hold: list[list[int]]) -> State:
+    n = v.players
+    where = [-1] * 44
+    for x, c in enumerate(cards):
+        where[c] = x
+    passed = [False] * n
+    for s, amount in view.bids:
+        if amount == 0:
+            passed[s] = True
+    acted = [False] * n
+    for s, kind, _stake in view.ruff_log:
+        if kind == "vie":
+            acted = [i == s for i in range(n)]
+        elif kind == "see":
+            acted[s] = True
+    phase = Phase(view.phase)
+    eldest = (view.dealer or 0) + 1
+    asked = (view.to_act - eldest) % n if phase is Phase.TIDDY and view.to_act is not None else 0
+    return new_session(v, view.session_hands)._replace(
+        phase=phase,
+        hand_no=view.hand_no,
+        dealer=-1 if view.dealer is None else view.dealer,
+        turn=-1 if view.to_act is None else view.to_act,
+        cards=cards,
+        where=tuple(where),
+        holding=tuple(tuple(h) for h in hold),
+        talon=tuple(x for x, _c in view.talon),
+        talon_taker=-1 if view.talon_taker is None else view.talon_taker,
+        discards=tuple(x for x, _c in view.discards),
+        bids=view.bids,
+        high_bid=view.high_bid,
+        high_bidder=-1 if view.high_bidder is None else view.high_bidder,
+        passed=tuple(passed),
+        ruff_played=view.ruff_pot > 0,
+        ruff_stake=view.ruff_stake,
+        ruff_put=view.ruff_put,
+        ruff_in=view.ruff_in,
+        ruff_acted=tuple(acted),
+        ruff_log=view.ruff_log,
+        ruff_shows=view.ruff_shows,
+        ruff_winner=-1 if view.ruff_winner is None else view.ruff_winner,
+        declarations=view.declarations,
+        trump=view.trump,
+        trump_named=view.trump_named,
+        tiddy_claimant=-1 if view.tiddy is None else view.tiddy[0],
+        tiddy_slot=-1 if view.tiddy is None else view.tiddy[1],
+        tiddy_asked=asked,
+        trick_leader=-1 if view.trick_leader is None else view.trick_leader,
+        trick_plays=tuple(x for _s, x, _c in view.trick),
+        tricks=view.tricks,
+        totals=view.totals,
+    )
+
+
+# ---------------------------------------------------------------- playout policy
+
+
+def playout(h: FastHand, random: Callable[[], float]) -> FastHand:
+    """Play ``h`` to the end of the hand with the rule-of-thumb policy for every seat."""
+    while h.ledger is None:
+        ph = h.phase
+        if ph is Phase.TRICKS:
+            h.play(_trick_move(h, random))
+            continue
+        legal = h.legal()
+        if len(legal) == 1:
+            h.play(legal[0])
+            continue
+        h.play(_policy(h, legal, random))
+    return h
+
+
+def _hand_cards(h: FastHand, seat: int) -> list[int]:
+    return [h.cards[x] for x in h.holding[seat]]
+
+
+def _policy(h: FastHand, legal: list[Event], random: Callable[[], float]) -> Event:
+    first = legal[0]
+    seat = h.turn
+    if isinstance(first, PassBid):
+        return first
+    if isinstance(first, Discard):
+        mine = _hand_cards(h, seat)
+        best = max(range(4), key=lambda s: suit_strength(mine, s))
+        length = [0, 0, 0, 0]
+        for c in mine:
+            length[c // _R] += 1
+
+        def keep(m: Event) -> int:
+            assert isinstance(m, Discard)
+            c = h.cards[m.slot]
+            r = c % _R
+            return _VALUE[r] + 2 * _POWER[r] + 3 * length[c // _R] + (40 if c // _R == best else 0)
+
+        return min(legal, key=keep)
+    if isinstance(first, PassRuff):
+        value = ruff_strength(_hand_cards(h, seat))
+        see = next((m for m in legal if isinstance(m, See)), None)
+        vies = [m for m in legal if isinstance(m, Vie)]
+        if value >= 38 and vies and h.ruff_stake < 10:
+            return vies[min(len(vies), 2) - 1]
+        if value >= 30 and see is not None and h.ruff_stake - h.ruff_put[seat] <= 4:
+            return see
+        if value >= 30 and see is None and vies and h.ruff_stake == 0:
+            return vies[0]
+        return first
+    if isinstance(first, ShowRuff):
+        shows = [m for m in legal if isinstance(m, ShowRuff)]
+        return max(shows, key=lambda m: sum(_VALUE[h.cards[x] % _R] for x in m.slots))
+    if isinstance(first, Declare | EndDeclare):
+        return first
+    if isinstance(first, NameTrump):
+        mine = _hand_cards(h, seat)
+        best = max(range(4), key=lambda s: suit_strength(mine, s))
+        return next(m for m in legal if isinstance(m, NameTrump) and m.suit == best)
+    return next((m for m in legal if isinstance(m, ClaimTiddy)), first)
+
+
+def _trick_move(h: FastHand, random: Callable[[], float]) -> Event:
+    """Follow: win cheaply when it pays, else throw the least; lead: a random card."""
+    suit, cards, trump = h.suit, h.cards, h.trump
+    plays = h.trick_plays
+    legal = h.legal()
+    if len(legal) == 1:
+        return legal[0]
+    if not plays:
+        return legal[int(random() * len(legal))]
+    best = plays[0]
+    for y in plays[1:]:
+        if (suit[y] == suit[best] and cards[y] < cards[best]) or (
+            suit[y] == trump and suit[best] != trump
+        ):
+            best = y
+    bs, bc = suit[best], cards[best]
+    opts = [m.slot for m in legal]  # type: ignore[union-attr]
+    winners = [
+        x for x in opts if (suit[x] == bs and cards[x] < bc) or (suit[x] == trump and bs != trump)
+    ]
+    last = len(plays) == h.n - 1
+    on_table = sum(_VALUE[cards[y] % _R] for y in plays)
+    if winners and (last or on_table >= 10 or random() < 0.5):
+        if last:
+            x = min(winners, key=lambda x: _POWER[cards[x] % _R] + (3 if suit[x] == trump else 0))
+        else:
+            x = min(winners, key=lambda x: cards[x] % _R)
+    else:
+        x = min(opts, key=lambda x: _VALUE[cards[x] % _R] + _POWER[cards[x] % _R]
+                + (3 if suit[x] == trump else 0))
+    return next(m for m in legal if m.slot == x)  # type: ignore[union-attr]
+
+
+def budget_for(think_ms: float | None, reproducible: bool) -> Budget:
+    """The budget for ``--think MS``: a clock at a table, a playout count in the arena."""
+    if think_ms is None:
+        think_ms = 300.0
+    playouts = max(8, int(think_ms * PLAYOUTS_PER_MS))
+    if reproducible:
+        return Budget(playouts=playouts, min_samples=2)
+    return Budget(playouts=playouts * 4, think_ms=think_ms, clock=time.perf_counter)

@@ -1,0 +1,619 @@
+"""A mutable, compact hand for playouts: the engine's rules without its immutability.
+
+Search plays thousands of hands per decision. The engine builds a new
+``State`` for every event, which is what makes a log replayable and an
+error harmless, and what makes it slow for search. :class:`FastHand` holds
+one hand with every card known (a determinized deal) in plain lists,
+changes them in place, and lists exactly the moves ``legal_actions`` lists,
+in the same order, as the same (shared) event objects.
+
+It never decides money itself: when the hand ends it builds the ``State``
+the engine would hold and asks :func:`~gleek_p2p.rules.scoring.hand_ledger`,
+so a change of the scoring rules reaches search at once. The property test
+(tests/test_rules_playout.py) plays the same random games through both and
+compares every state, so a change of the engine's rules that this module
+misses fails there.
+
+``play`` trusts its caller: the move must come from ``legal()``.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable
+from typing import Any
+
+from .cards import RANKS_PER_SUIT, Rank
+from .engine import _BIDS, _DISCARDS, _PLAYS, _VIES, MAX_RAISE, MAX_STAKE, OPENING_BID
+from .events import (
+    MAX_BID,
+    Bid,
+    ClaimTiddy,
+    Declare,
+    Discard,
+    EndDeclare,
+    Event,
+    NameTrump,
+    NoTiddy,
+    PassBid,
+    PassRuff,
+    Play,
+    See,
+    ShowRuff,
+    Vie,
+)
+from .scoring import hand_ledger, ruff_value
+from .state import NO_SEAT, HandLedger, Phase, State
+from .variant import Variant
+
+__all__ = ["FastHand", "random_playout"]
+
+_R = RANKS_PER_SUIT
+_AUCTION, _DISCARD, _RUFF, _RUFF_SHOW = Phase.AUCTION, Phase.DISCARD, Phase.RUFF, Phase.RUFF_SHOW
+_DECLARE, _TRUMP, _TIDDY, _TRICKS = Phase.DECLARE, Phase.TRUMP, Phase.TIDDY, Phase.TRICKS
+_HAND_OVER, _SESSION_OVER = Phase.HAND_OVER, Phase.SESSION_OVER
+_DECIDING = (_TRICKS, _AUCTION, _DISCARD, _RUFF, _RUFF_SHOW, _DECLARE, _TRUMP, _TIDDY)
+_NAMES: dict[tuple[int, int | None], NameTrump] = {}
+
+
+def _name(seat: int, suit: int | None) -> NameTrump:
+    got = _NAMES.get((seat, suit))
+    if got is None:
+        got = _NAMES[seat, suit] = NameTrump(seat, suit)
+    return got
+
+
+class FastHand:
+    """One hand of a full-information ``State``, played in place.
+
+    Build it with :meth:`from_state` at any decision of a hand whose every
+    card is revealed; read it back with :meth:`to_state`. ``turn`` is the
+    seat to act (``NO_SEAT`` once the hand is over).
+    """
+
+    __slots__ = (
+        "bids", "cards", "dealer", "declarations", "discards", "high_bid", "high_bidder",
+        "holding", "ledger", "n", "ndiscard", "ntricks", "passed", "phase", "ruff_acted", "ruff_in",
+        "ruff_log", "ruff_played", "ruff_put", "ruff_shows", "ruff_stake", "ruff_winner",
+        "state", "suit", "talon", "talon_taker", "tiddy_asked", "tiddy_claimant", "tiddy_slot",
+        "trick_leader", "trick_plays", "tricks", "trump", "trump_named", "turn", "v",
+    )  # fmt: skip
+    bids: list[tuple[int, int]]
+    cards: tuple[int, ...]
+    dealer: int
+    declarations: list[tuple[int, tuple[int, ...]]]
+    discards: list[int]
+    high_bid: int
+    high_bidder: int
+    holding: list[list[int]]
+    ledger: HandLedger | None
+    n: int
+    ndiscard: int
+    ntricks: int
+    passed: list[bool]
+    phase: Phase
+    ruff_acted: list[bool]
+    ruff_in: list[bool]
+    ruff_log: list[tuple[int, str, int]]
+    ruff_played: bool
+    ruff_put: list[int]
+    ruff_shows: list[tuple[int, int, tuple[int, ...]]]
+    ruff_stake: int
+    ruff_winner: int
+    state: State
+    """The state the hand was built from: its other fields do not change in a hand."""
+    suit: list[int]
+    talon: tuple[int, ...]
+    talon_taker: int
+    tiddy_asked: int
+    tiddy_claimant: int
+    tiddy_slot: int
+    trick_leader: int
+    trick_plays: list[int]
+    tricks: list[tuple[int, tuple[int, ...], int]]
+    trump: int | None
+    trump_named: bool
+    turn: int
+    v: Variant
+
+    def __init__(self) -> None:
+        raise TypeError("use FastHand.from_state(state)")
+
+    @classmethod
+    def from_state(cls, s: State) -> FastHand:
+        """The hand ``s`` is in; every card must be known (``ValueError`` otherwise)."""
+        if s.phase not in _DECIDING:
+            raise ValueError(f"no decision to play from during {s.phase.value}")
+        if -1 in s.cards:
+            raise ValueError("a playout needs every card known: determinize the deal first")
+        h = object.__new__(cls)
+        h.state = s
+        h.v = s.variant
+        h.n = s.variant.players
+        h.ndiscard = s.variant.discard_count
+        h.ntricks = s.variant.tricks
+        h.phase = s.phase
+        h.turn = s.turn
+        h.dealer = s.dealer
+        h.cards = s.cards
+        h.suit = [c // _R for c in s.cards]
+        h.holding = [list(x) for x in s.holding]
+        h.talon = s.talon
+        h.talon_taker = s.talon_taker
+        h.discards = list(s.discards)
+        h.bids = list(s.bids)
+        h.high_bid = s.high_bid
+        h.high_bidder = s.high_bidder
+        h.passed = list(s.passed)
+        h.ruff_played = s.ruff_played
+        h.ruff_stake = s.ruff_stake
+        h.ruff_put = list(s.ruff_put)
+        h.ruff_in = list(s.ruff_in)
+        h.ruff_acted = list(s.ruff_acted)
+        h.ruff_log = list(s.ruff_log)
+        h.ruff_shows = list(s.ruff_shows)
+        h.ruff_winner = s.ruff_winner
+        h.declarations = list(s.declarations)
+        h.trump = s.trump
+        h.trump_named = s.trump_named
+        h.tiddy_claimant = s.tiddy_claimant
+        h.tiddy_slot = s.tiddy_slot
+        h.tiddy_asked = s.tiddy_asked
+        h.trick_leader = s.trick_leader
+        h.trick_plays = list(s.trick_plays)
+        h.tricks = list(s.tricks)
+        h.ledger = None
+        return h
+
+    def copy(self) -> FastHand:
+        """An independent copy (for trying each candidate move on the same deal)."""
+        h = object.__new__(FastHand)
+        for name in FastHand.__slots__:
+            object.__setattr__(h, name, getattr(self, name))
+        h.holding = [list(x) for x in self.holding]
+        for name in ("discards", "bids", "passed", "ruff_put", "ruff_in", "ruff_acted",
+                     "ruff_log", "ruff_shows", "declarations", "trick_plays", "tricks"):
+            object.__setattr__(h, name, list(getattr(self, name)))
+        return h
+
+    @property
+    def over(self) -> bool:
+        """Whether the hand has ended (its ledger is then :attr:`result`)."""
+        return self.ledger is not None
+
+    @property
+    def result(self) -> HandLedger:
+        """The ledger of the finished hand, from the scoring rules."""
+        if self.ledger is None:
+            raise ValueError("the hand is not over")
+        ledger: HandLedger = self.ledger
+        return ledger
+
+    # ------------------------------------------------------------ back to the engine
+
+    def _engine_state(self) -> State:
+        """The hand's fields over the state it came from (``_replace`` by index, faster)."""
+        fields = list(self.state)
+        for i, name in _OWN:
+            value = getattr(self, name)
+            fields[i] = tuple(value) if type(value) is list else value
+        fields[_HOLDING] = tuple([tuple(x) for x in self.holding])
+        return _new(State, fields)
+
+    def to_state(self) -> State:
+        """The ``State`` the engine holds at this point of the hand."""
+        s = self._engine_state()
+        if self.ledger is not None:
+            net = self.ledger.net
+            s = s._replace(
+                ledgers=(*s.ledgers, self.ledger),
+                totals=tuple(a + b for a, b in zip(s.totals, net, strict=True)),
+            )
+        return s
+
+    def _end_hand(self) -> None:
+        self.turn = NO_SEAT
+        s = self.state
+        self.phase = _SESSION_OVER if s.hand_no + 1 >= s.session_hands else _HAND_OVER
+        self.ledger = hand_ledger(self._engine_state())
+
+    # ------------------------------------------------------------ legal moves
+
+    def legal(self) -> list[Event]:
+        """``legal_actions(self.to_state(), self.turn)``, without building the state."""
+        seat = self.turn
+        ph = self.phase
+        if ph is _TRICKS:
+            h = self.holding[seat]
+            plays = _PLAYS[seat]
+            if self.trick_plays:
+                suit = self.suit
+                led = suit[self.trick_plays[0]]
+                follow: list[Event] = [plays[x] for x in h if suit[x] == led]
+                if follow:
+                    return follow
+            return [plays[x] for x in h]
+        if ph is _AUCTION:
+            low = OPENING_BID if self.high_bid == 0 else self.high_bid + 1
+            bids = _BIDS.get((seat, low))
+            if bids is None:
+                bids = _BIDS[seat, low] = (
+                    PassBid(seat),
+                    *(Bid(seat, a) for a in range(low, MAX_BID + 1)),
+                )
+            return list(bids)
+        if ph is _DISCARD:
+            return [_DISCARDS[seat][x] for x in self.holding[seat]]
+        if ph is _RUFF:
+            out: list[Event] = [PassRuff(seat)]
+            if self.ruff_put[seat] < self.ruff_stake:
+                out.append(See(seat))
+            top = min(MAX_RAISE, MAX_STAKE - self.ruff_stake)
+            out.extend(_VIES[seat][1 : top + 1])
+            return out
+        if ph is _RUFF_SHOW:
+            shows: list[Event] = []
+            for s in range(4):
+                slots = self._suit_slots(seat, s)
+                if slots:
+                    shows.append(ShowRuff(seat, s, slots))
+            return shows
+        if ph is _DECLARE:
+            return self._legal_declares(seat)
+        if ph is _TRUMP:
+            trumps: list[Event] = [_name(seat, suit) for suit in range(4)]
+            if self.v.kiss:
+                trumps.append(_name(seat, None))
+            return trumps
+        if ph is _TIDDY:
+            tiddy: list[Event] = [NoTiddy(seat)]
+            assert self.trump is not None
+            four = self.trump * _R + Rank.FOUR
+            for x in self.holding[seat]:
+                if self.cards[x] == four:
+                    tiddy.append(ClaimTiddy(seat, x))
+            return tiddy
+        return []
+
+    def _suit_slots(self, seat: int, suit: int) -> tuple[int, ...]:
+        s = self.suit
+        return tuple(x for x in self.holding[seat] if s[x] == suit)
+
+    def _legal_declares(self, seat: int) -> list[Event]:
+        cards = self.cards
+        hold = self.holding[seat]
+        ranks = [cards[x] % _R for x in hold]
+        optional = self.v.optional_declaring
+        out: list[Event] = []
+        # Three of a rank needs two repeats at least: most hands stop at this test.
+        if len(set(ranks)) <= len(ranks) - 2 and _has_three(ranks):
+            done = {cards[sl[0]] % _R for who, sl in self.declarations if who == seat}
+            for rank in sorted(set(ranks)):
+                if rank not in done and ranks.count(rank) >= 3:
+                    group = tuple(x for x, r in zip(hold, ranks, strict=True) if r == rank)
+                    out.append(Declare(seat, group))
+                    if len(group) == 4 and optional:
+                        # Under optional declaring three of four may be shown (a gleek).
+                        out.extend(Declare(seat, three)
+                                   for three in itertools.combinations(group, 3))
+        if optional or not out:
+            out.append(EndDeclare(seat))
+        return out
+
+    # ------------------------------------------------------------ moves
+
+    def play(self, e: Event) -> None:
+        """Apply a move from :meth:`legal` in place."""
+        if type(e) is Play:
+            self._play(e.slot)
+        else:
+            _SLOW[type(e)](self, e)
+
+    def _next_seat(self, seat: int, ok: list[bool]) -> int:
+        n = self.n
+        for k in range(1, n + 1):
+            t = (seat + k) % n
+            if ok[t]:
+                return t
+        return NO_SEAT
+
+    def _eldest(self) -> int:
+        return (self.dealer + 1) % self.n
+
+    def _bid(self, e: Bid) -> None:
+        self.bids.append((e.seat, e.amount))
+        self.high_bid = e.amount
+        self.high_bidder = e.seat
+        self._auction_next(e.seat)
+
+    def _pass_bid(self, e: PassBid) -> None:
+        self.bids.append((e.seat, 0))
+        self.passed[e.seat] = True
+        self._auction_next(e.seat)
+
+    def _auction_next(self, seat: int) -> None:
+        n = self.n
+        if n == 2:
+            if len(self.bids) < 2:
+                self.turn = self.dealer
+                return
+            self._end_auction()
+            return
+        passed = self.passed
+        npassed = sum(passed)
+        if npassed == n or (npassed == n - 1 and self.high_bidder >= 0):
+            self._end_auction()
+            return
+        for k in range(1, n):
+            if not passed[(seat + k) % n]:
+                self.turn = (seat + k) % n
+                return
+        self.turn = seat  # only the seat that just bid is still in
+
+    def _end_auction(self) -> None:
+        w = self.high_bidder
+        if w < 0:
+            self._enter_ruff()
+            return
+        self.holding[w] = sorted(self.holding[w] + list(self.talon))
+        self.phase = _DISCARD
+        self.turn = w
+        self.talon_taker = w
+
+    def _discard(self, e: Discard) -> None:
+        self.holding[e.seat].remove(e.slot)
+        self.discards.append(e.slot)
+        if len(self.discards) == self.ndiscard:
+            self._enter_ruff()
+
+    def _enter_ruff(self) -> None:
+        n = self.n
+        self.phase = _RUFF
+        self.turn = self._eldest()
+        self.ruff_played = True
+        self.ruff_in = [True] * n
+        self.ruff_acted = [False] * n
+
+    def _vie(self, e: Vie) -> None:
+        seat = e.seat
+        stake = self.ruff_stake + e.raise_by
+        self.ruff_stake = stake
+        self.ruff_put[seat] = stake
+        self.ruff_acted = [i == seat for i in range(self.n)]
+        self.ruff_log.append((seat, "vie", stake))
+        self._ruff_next(seat)
+
+    def _see(self, e: See) -> None:
+        seat = e.seat
+        self.ruff_put[seat] = self.ruff_stake
+        self.ruff_acted[seat] = True
+        self.ruff_log.append((seat, "see", self.ruff_stake))
+        self._ruff_next(seat)
+
+    def _pass_ruff(self, e: PassRuff) -> None:
+        self.ruff_in[e.seat] = False
+        self.ruff_log.append((e.seat, "pass", self.ruff_stake))
+        self._ruff_next(e.seat)
+
+    def _ruff_next(self, seat: int) -> None:
+        ins = [i for i, x in enumerate(self.ruff_in) if x]
+        if len(ins) == 1:
+            self.ruff_winner = ins[0]
+            self._enter_declare()
+        elif all(self.ruff_acted[i] and self.ruff_put[i] == self.ruff_stake for i in ins):
+            self.phase = _RUFF_SHOW
+            self.turn = self._next_seat(self.dealer, self.ruff_in)
+        else:
+            self.turn = self._next_seat(seat, self.ruff_in)
+
+    def _show_ruff(self, e: ShowRuff) -> None:
+        seat = e.seat
+        self.ruff_shows.append((seat, e.suit, e.slots))
+        shown = {sh[0] for sh in self.ruff_shows}
+        nxt = self._next_seat(seat, [x and i not in shown for i, x in enumerate(self.ruff_in)])
+        if nxt >= 0:
+            self.turn = nxt
+            return
+        e_seat, n = self._eldest(), self.n
+        best, best_key = NO_SEAT, (-1, 0)
+        for who, _suit, slots in self.ruff_shows:
+            key = (ruff_value(self.cards[x] for x in slots), -((who - e_seat) % n))
+            if key > best_key:
+                best, best_key = who, key
+        self.ruff_winner = best
+        self._enter_declare()
+
+    def _enter_declare(self) -> None:
+        self.phase = _DECLARE
+        self.turn = self._eldest()
+
+    def _declare(self, e: Declare) -> None:
+        self.declarations.append((e.seat, e.slots))
+
+    def _end_declare(self, e: EndDeclare) -> None:
+        nxt = (e.seat + 1) % self.n
+        if nxt != self._eldest():
+            self.turn = nxt
+            return
+        v = self.v
+        if not v.has_tricks:
+            self._end_hand()
+        elif v.simplified:
+            self._enter_tricks()
+        else:
+            self.phase = _TRUMP
+            self.turn = self.talon_taker if self.talon_taker >= 0 else self._eldest()
+
+    def _name_trump(self, e: NameTrump) -> None:
+        self.trump = e.suit
+        self.trump_named = True
+        if self.trump is None or not self.v.has_fours:
+            self._after_tiddy()
+        else:
+            self.phase = _TIDDY
+            self.turn = self._eldest()
+            self.tiddy_asked = 0
+
+    def _claim_tiddy(self, e: ClaimTiddy) -> None:
+        self.tiddy_claimant = e.seat
+        self.tiddy_slot = e.slot
+        self._after_tiddy()
+
+    def _no_tiddy(self, e: NoTiddy) -> None:
+        self.tiddy_asked += 1
+        if self.tiddy_asked == self.n:
+            self._after_tiddy()
+        else:
+            self.turn = (e.seat + 1) % self.n
+
+    def _after_tiddy(self) -> None:
+        if self.v.simplified:
+            self._enter_declare()
+        else:
+            self._enter_tricks()
+
+    def _enter_tricks(self) -> None:
+        e = self._eldest()
+        self.phase = _TRICKS
+        self.turn = e
+        self.trick_leader = e
+        self.trick_plays = []
+
+    def _play(self, slot: int) -> None:
+        seat = self.turn
+        self.holding[seat].remove(slot)
+        plays = self.trick_plays
+        plays.append(slot)
+        n = self.n
+        if len(plays) < n:
+            self.turn = (seat + 1) % n
+            return
+        cards, suit, trump = self.cards, self.suit, self.trump
+        best_i, best = 0, cards[plays[0]]
+        best_suit = suit[plays[0]]
+        for i in range(1, n):
+            x = plays[i]
+            c, cs = cards[x], suit[x]
+            if cs == best_suit:
+                if c < best:
+                    best_i, best = i, c
+            elif cs == trump:
+                best_i, best, best_suit = i, c, cs
+        winner = (self.trick_leader + best_i) % n
+        self.tricks.append((self.trick_leader, tuple(plays), winner))
+        self.trick_plays = []
+        self.trick_leader = winner
+        self.turn = winner
+        if len(self.tricks) == self.ntricks:
+            self._end_hand()
+
+
+def _has_three(ranks: list[int]) -> bool:
+    seen = [0] * _R
+    for r in ranks:
+        seen[r] += 1
+        if seen[r] == 3:
+            return True
+    return False
+
+
+_new = tuple.__new__
+# The State fields a hand changes, by index: everything but these comes from
+# the state the hand was built from (rules that add a field to the state
+# show up in the property test, which compares whole states).
+_OWN = tuple(
+    (State._fields.index(name), name)
+    for name in (
+        "phase", "turn", "talon_taker", "discards", "bids", "high_bid", "high_bidder", "passed",
+        "ruff_played", "ruff_stake", "ruff_put", "ruff_in", "ruff_acted", "ruff_log",
+        "ruff_shows", "ruff_winner", "declarations", "trump", "trump_named", "tiddy_claimant",
+        "tiddy_slot", "tiddy_asked", "trick_leader", "trick_plays", "tricks",
+    )
+)  # fmt: skip
+_HOLDING = State._fields.index("holding")
+
+
+_SLOW: dict[type[Any], Callable[[FastHand, Any], None]] = {
+    Bid: FastHand._bid,
+    PassBid: FastHand._pass_bid,
+    Discard: FastHand._discard,
+    Vie: FastHand._vie,
+    See: FastHand._see,
+    PassRuff: FastHand._pass_ruff,
+    ShowRuff: FastHand._show_ruff,
+    Declare: FastHand._declare,
+    EndDeclare: FastHand._end_declare,
+    NameTrump: FastHand._name_trump,
+    ClaimTiddy: FastHand._claim_tiddy,
+    NoTiddy: FastHand._no_tiddy,
+}
+
+
+def random_playout(hand: FastHand, random: Callable[[], float]) -> HandLedger:
+    """Play ``hand`` to its end, each move ``legal[int(random() * len(legal))]``; its ledger.
+
+    ``random`` is a ``random.Random().random``: the engine, given the same
+    picks, plays the same game (tests/test_rules_playout.py checks it).
+    """
+    # The auction and the ruff list many moves of which one is picked: pick
+    # by index without building the list (same order as ``legal``).
+    while hand.ledger is None:
+        ph = hand.phase
+        if ph is _TRICKS:
+            _random_tricks(hand, random)
+            break
+        seat = hand.turn
+        if ph is _AUCTION:
+            low = OPENING_BID if hand.high_bid == 0 else hand.high_bid + 1
+            k = int(random() * (MAX_BID - low + 2))
+            if k:
+                hand.bids.append((seat, low + k - 1))
+                hand.high_bid = low + k - 1
+                hand.high_bidder = seat
+            else:
+                hand.bids.append((seat, 0))
+                hand.passed[seat] = True
+            hand._auction_next(seat)
+        elif ph is _RUFF:
+            can_see = hand.ruff_put[seat] < hand.ruff_stake
+            top = min(MAX_RAISE, MAX_STAKE - hand.ruff_stake)
+            k = int(random() * (1 + can_see + max(0, top)))
+            if k == 0:
+                hand._pass_ruff(PassRuff(seat))
+            elif can_see and k == 1:
+                hand._see(See(seat))
+            else:
+                hand._vie(_VIES[seat][k - can_see])
+        elif ph is _DISCARD:
+            h = hand.holding[seat]
+            x = h[int(random() * len(h))]
+            h.remove(x)
+            hand.discards.append(x)
+            if len(hand.discards) == hand.ndiscard:
+                hand._enter_ruff()
+        else:
+            legal = hand.legal()
+            hand.play(legal[int(random() * len(legal))])
+    return hand.result
+
+
+def _random_tricks(h: FastHand, random: Callable[[], float]) -> None:
+    """The rest of the trick phase with random moves, without building ``legal`` lists.
+
+    Each hand is also kept split by suit, so following suit is a lookup.
+    """
+    suit, holding = h.suit, h.holding
+    by_suit = []
+    for hand in holding:
+        split: list[list[int]] = [[], [], [], []]
+        for x in hand:
+            split[suit[x]].append(x)
+        by_suit.append(split)
+    while h.ledger is None:
+        seat = h.turn
+        hand = holding[seat]
+        plays = h.trick_plays
+        opts = (by_suit[seat][suit[plays[0]]] or hand) if plays else hand
+        x = opts[int(random() * len(opts))]
+        by_suit[seat][suit[x]].remove(x)
+        h._play(x)
