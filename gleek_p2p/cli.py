@@ -347,9 +347,9 @@ def _dispatch(args: argparse.Namespace) -> int:
 
         return run_verify(args)
     if command in ("local", "play", "bot"):
-        from gleek_p2p.commands import run_peer_command
+        from gleek_p2p.peer_cli import run
 
-        return run_peer_command(args)
+        return run(args)
     if command == "replay":
         from gleek_p2p.ui.replay import run_replay
 

@@ -108,10 +108,3 @@ class _ProgressBar:
         if self._shown >= 0:
             sys.stderr.write("\r" + " " * 50 + "\r")
             sys.stderr.flush()
-
-
-def run_peer_command(args: argparse.Namespace) -> int:
-    """``gleek local``, ``gleek play`` and ``gleek bot``."""
-    from gleek_p2p.peer_commands import run
-
-    return run(args)
