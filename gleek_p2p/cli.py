@@ -220,10 +220,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _add_variant(p)
 
-    p = command("arena", _("which bot is better: duplicate hands, 95% intervals"),
+    p = command("arena", _("which bot is better: duplicate hands, 95 per cent confidence "
+                           "intervals"),
                 _("Play the same deals with the strategies in every seating, so that the luck "
                   "of the cards cancels, and report each strategy's mean pence per hand with "
-                  "a 95% confidence interval, its auction and ruff rates and a head-to-head "
+                  "a 95 per cent confidence interval, its auction and ruff rates and a "
+                  "head-to-head "
                   "table."))
     p.add_argument("--bots", default="strong,heuristic,random", metavar="A,B[,C]",
                    help=_("2 or 3 strategies, comma-separated (names, module:Class, "
@@ -347,9 +349,9 @@ def _dispatch(args: argparse.Namespace) -> int:
 
         return run_verify(args)
     if command in ("local", "play", "bot"):
-        from gleek_p2p.commands import run_peer_command
+        from gleek_p2p.peer_cli import run
 
-        return run_peer_command(args)
+        return run(args)
     if command == "replay":
         from gleek_p2p.ui.replay import run_replay
 

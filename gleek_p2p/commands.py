@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from gleek_p2p.bots.registry import make_strategies
-from gleek_p2p.errors import GleekError
+from gleek_p2p.errors import GleekError, ViolationCode
 from gleek_p2p.i18n import _, ngettext
 from gleek_p2p.log.store import LogStore, read_log_file
 from gleek_p2p.report import json_report, text_report
@@ -62,7 +62,7 @@ def verify_file(path: Path, progress: bool = False) -> VerifyReport:
     try:
         records, _note = read_log(path)
     except GleekError as exc:
-        return VerifyReport(readable=False, error=str(exc))
+        return VerifyReport(readable=False, error=str(exc), error_code=ViolationCode.LOG_NOT_A_LOG)
     bar = _ProgressBar() if progress else None
     report = verify_records(records, bar.update if bar else None)
     if bar:
@@ -108,10 +108,3 @@ class _ProgressBar:
         if self._shown >= 0:
             sys.stderr.write("\r" + " " * 50 + "\r")
             sys.stderr.flush()
-
-
-def run_peer_command(args: argparse.Namespace) -> int:
-    """``gleek local``, ``gleek play`` and ``gleek bot``."""
-    from gleek_p2p.peer_commands import run
-
-    return run(args)

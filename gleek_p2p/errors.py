@@ -2,13 +2,17 @@
 
 They live outside the layers because all of them share them: the rules engine
 raises ``IllegalMove``, the deck protocol ``Cheating``, the log and the table
-``ProtocolError``. Every message is a sentence a player can read as it is.
+``ProtocolError``. Every message is a sentence a player can read as it is;
+what a program acts on is the error's ``code`` (a ``ViolationCode``), never
+its words.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import Any
+
+from gleek_p2p.violation_codes import ViolationCode
 
 
 class GleekError(Exception):
@@ -31,7 +35,16 @@ class IllegalMove(GleekError):
 
 
 class ProtocolError(GleekError):
-    """Input that does not fit the protocol (malformed, out of order, bad encoding)."""
+    """Input that does not fit the protocol (malformed, out of order, bad encoding).
+
+    ``code`` says which rule of the protocol it breaks; every raise in the
+    rules, deck and table layers gives one (the transport's own errors, never
+    a violation by a seat, may leave it ``None``).
+    """
+
+    def __init__(self, message: str, code: ViolationCode | None = None) -> None:
+        super().__init__(message)
+        self.code = code
 
 
 class Cheating(GleekError):
@@ -41,8 +54,14 @@ class Cheating(GleekError):
     anyone can check the verdict without trusting the reporter.
     """
 
-    def __init__(self, seat: int, reason: str, evidence: Sequence[Any] = ()) -> None:
+    def __init__(
+        self, seat: int, reason: str, evidence: Sequence[Any] = (), *, code: ViolationCode
+    ) -> None:
         super().__init__(f"seat {seat} cheated: {reason}")
         self.seat = seat
         self.reason = reason
         self.evidence = tuple(evidence)
+        self.code = code
+
+
+__all__ = ["Cheating", "GleekError", "IllegalMove", "ProtocolError", "ViolationCode"]

@@ -28,6 +28,7 @@ from gleek_p2p.i18n import _
 from gleek_p2p.log.envelope import Envelope, decode_envelope, verify_envelope
 from gleek_p2p.log.store import LogStore
 from gleek_p2p.net.messages import Bye, ByeCode, Event, Message, Sync
+from gleek_p2p.notes import Note, Severity
 from gleek_p2p.rules import Event as Move
 from gleek_p2p.table import events as ev
 from gleek_p2p.table.session import Decision, Table
@@ -194,9 +195,10 @@ class SessionRunner:
         for record in records:
             table.receive(decode_envelope(record), record)
 
-    def _note(self, text: str) -> None:
+    def _note(self, text: str, severity: Severity = Severity.BAD_NEWS) -> None:
+        # Every note the runner makes reports trouble (an abort, a rejected event).
         log.info(text)
-        self._update((), text)
+        self._update((), Note(text, severity))
 
     def _update(self, applied: Sequence[Move], note: str | None) -> None:
         if self.failure is None:

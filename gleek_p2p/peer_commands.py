@@ -1,32 +1,29 @@
-"""``gleek bot``, ``gleek play`` and ``gleek local``: a peer from flags to finish.
+"""A peer from its ``PeerConfig`` to the end of its session (no command line here).
 
 The data directory holds the identity key, one secret per session and the
 session logs; a peer that restarts with the same directory and table name
-resumes its unfinished session from its own log.
+resumes its unfinished session from its own log. The commands (``peer_cli``)
+and the bot API (``gleek_p2p.bots.run_peer``) both build a ``PeerConfig`` and
+call this module; it never imports them.
 """
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import contextlib
 import logging
 import os
-import signal
-import socket
-import subprocess
 import sys
-import tempfile
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 import platformdirs
 
-from gleek_p2p.bots.registry import make_strategy
 from gleek_p2p.bots.strategy import Strategy
+from gleek_p2p.config import PeerConfig
 from gleek_p2p.errors import GleekError
-from gleek_p2p.i18n import _, current_language, ngettext
+from gleek_p2p.i18n import _, ngettext
 from gleek_p2p.lobby import Address, ConnectionMesh, Lobby, LobbyConfig
 from gleek_p2p.lobby_status import LobbyStatus
 from gleek_p2p.log import canonical
@@ -36,7 +33,7 @@ from gleek_p2p.log.store import LogStore, SecretStore, read_log_file
 from gleek_p2p.net.discovery import Discovery
 from gleek_p2p.net.messages import ByeCode
 from gleek_p2p.peer import LEFT_THE_TABLE, BotPlayer, Outcome, Player, SessionRunner
-from gleek_p2p.rules import VARIANTS, Variant
+from gleek_p2p.rules import Variant
 from gleek_p2p.table.roster import Roster
 from gleek_p2p.table.session import Table
 from gleek_p2p.text import printable
@@ -213,39 +210,44 @@ async def play_session(
         await lobby.close(farewell, farewell_code)
 
 
-def _config(args: argparse.Namespace, variant: Variant) -> LobbyConfig:
-    peers = tuple(parse_address(p, "--peer") for p in args.peer)
+def say(text: str) -> None:
+    """A line for the person running the peer (stderr, so stdout keeps the log's path).
+
+    Peer-provided text in it (names, reasons) is shown inert.
+    """
+    print(printable(text), file=sys.stderr, flush=True)
+
+
+def lobby_config(config: PeerConfig, variant: Variant) -> LobbyConfig:
+    """The lobby's settings for this peer (addresses parsed, the table named with its hands)."""
     return LobbyConfig(
-        name=args.name,
-        table=f"{args.table}/{args.hands}",
+        name=config.name,
+        table=f"{config.table}/{config.hands}",
         variant=variant,
-        listen=parse_address(args.listen, "--listen"),
-        peers=peers,
+        listen=parse_address(config.listen, "--listen"),
+        peers=tuple(parse_address(p, "--peer") for p in config.peers),
     )
 
 
-def _discovery(args: argparse.Namespace) -> Discovery | None:
-    if args.no_mdns:
+def discovery(config: PeerConfig) -> Discovery | None:
+    """mDNS on the configured interfaces (all if none), or None when it is off."""
+    if not config.mdns:
         return None
     from zeroconf import InterfaceChoice
 
     from gleek_p2p.net.discovery import ZeroconfDiscovery
 
-    interfaces = [i for i in (args.interface or [])] or InterfaceChoice.All
-    return ZeroconfDiscovery(interfaces)
+    return ZeroconfDiscovery(list(config.interfaces) or InterfaceChoice.All)
 
 
-def _say(text: str) -> None:
-    print(printable(text), file=sys.stderr, flush=True)
+def data_dir_of(config: PeerConfig) -> Path:
+    """The configured data directory (or the user's), created private."""
+    directory = config.data_dir or default_data_dir()
+    ensure_private_dir(directory)
+    return directory
 
 
-def _log_to_file(data_dir: Path) -> None:
-    """Keep log lines off a full-screen UI: they go to a file in the data directory."""
-    logging.basicConfig(filename=str(data_dir / "gleek.log"), level=logging.INFO,
-                        format="%(asctime)s %(name)s %(levelname)s %(message)s")
-
-
-def _log_path_keeper(player: Player) -> Callable[[Path], None] | None:
+def log_path_keeper(player: Player) -> Callable[[Path], None] | None:
     """Where to tell a screen the log's path (its end box and a departure show it)."""
     if not hasattr(player, "log_path"):
         return None
@@ -256,88 +258,30 @@ def _log_path_keeper(player: Player) -> Callable[[Path], None] | None:
     return keep
 
 
-def _is_departure(exc: GleekError) -> bool:
-    from gleek_p2p.ui.app import UserQuit
-
-    return isinstance(exc, UserQuit)
-
-
-def _left_the_table(exc: GleekError, player: Player) -> int:
-    """A person who chose to leave: not an error (exit 0), the log's path printed last."""
-    if not _is_departure(exc):
-        raise exc
-    _say(_("You left the table; the others were told at once."))
-    log_path = getattr(player, "log_path", None)
-    if log_path is not None:
-        print(log_path, flush=True)
-    return 0
-
-
-def needs_terminal(args: argparse.Namespace) -> None:
-    """Refuse, in one sentence, to start a screen without a terminal (before any peer starts)."""
-    if args.command == "bot" or getattr(args, "autoplay", None):
-        return
-    if not (sys.stdin.isatty() and sys.stdout.isatty()):
-        if args.command == "local":
-            raise GleekError(_("gleek {command} needs a terminal to show the table: run it in "
-                               "one, or let a bot play for you with --autoplay heuristic")
-                             .format(command=args.command))
-        raise GleekError(_("gleek {command} needs a terminal to show the table: run it in one")
-                         .format(command=args.command))
-
-
-def run(args: argparse.Namespace) -> int:
-    """Entry point for the three peer commands."""
-    needs_terminal(args)
-    if args.command == "local":
-        return run_local(args)
-    variant = VARIANTS[args.variant]
-    data_dir = Path(args.data_dir) if args.data_dir else default_data_dir()
-    ensure_private_dir(data_dir)
-    identity = load_or_create_identity(data_dir, os.urandom)
-    if args.command == "bot":
-        seed = (args.seed or os.urandom(8).hex()).encode()
-        player: Player = BotPlayer(make_strategy(args.strategy, seed, think_ms=args.think))
-        notes = _say
-    else:
-        from gleek_p2p.ui.app import HumanPlayer
-
-        _log_to_file(data_dir)
-        human = HumanPlayer(names=None)
-        player = human
-        notes = human.note
-    try:
-        result = asyncio.run(_run_peer(args, variant, identity, data_dir, player, notes))
-    except GleekError as exc:
-        return _left_the_table(exc, player)
-    _say(result.outcome.reason)
-    print(result.log_path, flush=True)
-    return 0 if result.outcome.finished else 1
-
-
-async def _run_peer(
-    args: argparse.Namespace,
-    variant: Variant,
+async def run_peer_session(
+    config: PeerConfig,
     identity: Identity,
-    data_dir: Path,
     player: Player,
     notes: Callable[[str], None],
 ) -> SessionResult:
+    """Join and play one session as ``config`` says, with ``player`` choosing the moves."""
     ready: Callable[[int], None] | None = None
-    if getattr(args, "ready_file", None):
+    if config.ready_file is not None:
+        ready_file = config.ready_file
+
         def ready(port: int) -> None:
-            Path(args.ready_file).write_text(str(port))
+            ready_file.write_text(str(port))
     session = play_session(
         identity=identity,
-        config=_config(args, variant),
-        hands=args.hands,
-        data_dir=data_dir,
+        config=lobby_config(config, config.rules()),
+        hands=config.hands,
+        data_dir=data_dir_of(config),
         player=player,
-        discovery=_discovery(args),
-        timeout=args.timeout,
+        discovery=discovery(config),
+        timeout=config.timeout,
         notes=notes,
         on_ready=ready,
-        on_log=_log_path_keeper(player),
+        on_log=log_path_keeper(player),
     )
     try:
         runner_ui = getattr(player, "run_alongside", None)
@@ -351,150 +295,11 @@ async def _run_peer(
             await closer()
 
 
-def run_bot_session(
-    strategy: Strategy,
-    *,
-    name: str,
-    table: str,
-    peers: Sequence[str],
-    data_dir: str | Path | None,
-    hands: int,
-    variant: str,
-    listen: str,
-    mdns: bool,
-    interfaces: Sequence[str],
-    timeout: float,
-) -> Outcome:
-    """The body of ``gleek_p2p.bots.run_peer``."""
-    if variant not in VARIANTS:
-        raise GleekError(_("unknown variant {variant}; choose from {choices}").format(
-            variant=repr(variant), choices=", ".join(VARIANTS)))
-    args = argparse.Namespace(
-        name=name, table=table, peer=list(peers), listen=listen, no_mdns=not mdns,
-        interface=list(interfaces), hands=hands, timeout=timeout, ready_file=None,
-    )
-    directory = Path(data_dir) if data_dir else default_data_dir()
-    ensure_private_dir(directory)
-    identity = load_or_create_identity(directory, os.urandom)
-    result = asyncio.run(_run_peer(args, VARIANTS[variant], identity, directory,
-                                   BotPlayer(strategy), _say))
-    _say(result.outcome.reason)
+def run_bot_session(strategy: Strategy, config: PeerConfig) -> Outcome:
+    """The body of ``gleek_p2p.bots.run_peer``: play a session with ``strategy``, blocking."""
+    config.rules()  # an unknown variant is refused before anything starts
+    identity = load_or_create_identity(data_dir_of(config), os.urandom)
+    result = asyncio.run(run_peer_session(config, identity, BotPlayer(strategy), say))
+    say(result.outcome.reason)
     print(result.log_path, flush=True)
     return result.outcome
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
-
-
-def bot_command(
-    name: str, port: int, peers: Sequence[int], data_dir: Path, args: argparse.Namespace,
-    table: str,
-) -> list[str]:
-    """The command line of one of ``gleek local``'s bot peers.
-
-    It speaks the language chosen for this run (``--lang`` or the locale), so
-    the notes it prints match the person's screen.
-    """
-    command = [
-        sys.executable, "-m", "gleek_p2p", "--lang", current_language(),
-        "bot", "--name", name, "--no-mdns",
-        "--listen", f"127.0.0.1:{port}", "--data-dir", str(data_dir), "--table", table,
-        "--hands", str(args.hands), "--variant", args.variant, "--strategy", args.bots,
-        "--timeout", str(args.timeout),
-    ]
-    if args.think is not None:
-        command += ["--think", str(args.think)]
-    for peer in peers:
-        command += ["--peer", f"127.0.0.1:{peer}"]
-    return command
-
-
-def run_local(args: argparse.Namespace) -> int:
-    """``gleek local``: you against two bot peers on this machine, the full protocol."""
-    variant = VARIANTS[args.variant]
-    data_dir = Path(args.data_dir) if args.data_dir else default_data_dir()
-    ensure_private_dir(data_dir)
-    identity = load_or_create_identity(data_dir, os.urandom)
-    table = f"local-{os.urandom(4).hex()}"
-    ports = [free_port() for _seat in range(variant.players)]
-    bot_dirs = [data_dir / "local-bots" / f"bot-{i}" for i in range(1, variant.players)]
-    names = ["Anne", "Thomas", "Mary"][1:variant.players]
-    procs: list[subprocess.Popen[bytes]] = []
-    log_dir = Path(tempfile.mkdtemp(prefix="gleek-local-"))
-    try:
-        for i, bot_dir in enumerate(bot_dirs):
-            bot_dir.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-            command = bot_command(names[i], ports[i + 1], ports[: i + 1], bot_dir, args, table)
-            with open(log_dir / f"{names[i]}.log", "wb") as out:
-                procs.append(subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT,
-                                              stdin=subprocess.DEVNULL))
-        if args.autoplay:
-            player: Player = BotPlayer(
-                make_strategy(args.autoplay, os.urandom(8), think_ms=args.think)
-            )
-            notes: Callable[[str], None] = _say
-        else:
-            from gleek_p2p.ui.app import HumanPlayer
-
-            _log_to_file(data_dir)
-            human = HumanPlayer(names=None)
-            player = human
-            notes = human.note
-        config = LobbyConfig(
-            name=args.name, table=f"{table}/{args.hands}", variant=variant,
-            listen=("127.0.0.1", ports[0]), peers=(),
-        )
-
-        async def main() -> SessionResult:
-            session = play_session(
-                identity=identity, config=config, hands=args.hands, data_dir=data_dir,
-                player=player, timeout=args.timeout, notes=notes,
-                on_log=_log_path_keeper(player),
-            )
-            runner_ui = getattr(player, "run_alongside", None)
-            if runner_ui is not None:
-                result: SessionResult = await runner_ui(session)
-                return result
-            return await session
-
-        left: GleekError | None = None
-        try:
-            result = asyncio.run(main())
-        except GleekError as exc:
-            left = exc
-            if _is_departure(exc):
-                _say(_("Leaving the table: the others were told; closing the bots…"))
-    finally:
-        for proc in procs:
-            with contextlib.suppress(subprocess.TimeoutExpired):
-                proc.wait(timeout=5)
-            if proc.poll() is None:
-                proc.send_signal(signal.SIGTERM)
-                with contextlib.suppress(subprocess.TimeoutExpired):
-                    proc.wait(timeout=5)
-            if proc.poll() is None:
-                proc.kill()
-    if left is not None:
-        return _left_the_table(left, player)
-    from gleek_p2p.commands import verify_file
-    from gleek_p2p.report import violation_sentence
-
-    report = verify_file(result.log_path)
-    _say(result.outcome.reason)
-    checked = ngettext("{n} event checked", "{n} events checked", report.events).format(
-        n=report.events)
-    if report.fair:
-        verdict = _("gleek verify: fair and complete ({checked})")
-    elif report.incomplete:
-        verdict = _("gleek verify: incomplete, {stopped} ({checked})")
-    else:
-        verdict = _("gleek verify: NOT fair ({checked})")
-    _say(verdict.format(checked=checked, stopped=report.stopped))
-    for violation in report.violations:
-        _say("  - " + violation_sentence(violation, result.table.roster.names))
-    print(result.log_path, flush=True)
-    return report.exit_code

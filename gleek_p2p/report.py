@@ -297,6 +297,7 @@ def json_report(report: VerifyReport) -> dict[str, Any]:
             {
                 "event": v.seq,
                 "seat": v.seat,
+                "code": None if v.code is None else v.code.value,
                 "reason": v.reason,
                 "proven": v.proven,
                 "evidence": [e.hex() for e in v.evidence],
@@ -304,6 +305,8 @@ def json_report(report: VerifyReport) -> dict[str, Any]:
             for v in report.violations
         ],
     }
+    if report.code is not None:
+        data["code"] = report.code.value
     if not report.readable:
         data["error"] = report.error
         return data

@@ -51,6 +51,19 @@ def test_every_subcommand_and_option_has_help_with_its_default(
                 (name, action.dest)
 
 
+@pytest.mark.parametrize("lang", ["en", "fr", "it", "pt", "nl"])
+def test_the_top_level_help_and_every_subcommand_help_print_in_every_language(
+    lang: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # argparse %-formats every help string: a stray "%" in a text or a
+    # translation would turn --help into a traceback.
+    for argv in (["--help"], *([name, "--help"] for name in sorted(_subparsers()))):
+        with pytest.raises(SystemExit) as done:
+            main(["--lang", lang, *argv])
+        assert done.value.code == 0, (lang, argv)
+        assert "Traceback" not in capsys.readouterr().err
+
+
 def test_verify_help_lists_its_exit_codes(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit):
         main(["verify", "--help"])

@@ -84,8 +84,9 @@ def test_set_language_switches_every_later_message() -> None:
 
 ROOT = Path(__file__).resolve().parents[1]
 TRANSLATED = [lang for lang in i18n.LANGUAGES if lang != i18n.SOURCE_LANGUAGE]
-WRAPPED_MODULES = ["cli.py", "commands.py", "peer_commands.py", "report.py", "lobby.py",
-                   "peer.py", "rules_summary.py", "simulate.py", "bots/registry.py",
+WRAPPED_MODULES = ["cli.py", "commands.py", "peer_commands.py", "peer_cli.py", "config.py",
+                   "report.py", "lobby.py", "peer.py", "rules_summary.py", "simulate.py",
+                   "bots/registry.py",
                    "ui/app.py", "ui/choices.py", "ui/narrate.py", "ui/render.py", "ui/replay.py",
                    "ui/screen.py", "ui/summary.py", "ui/words.py"]
 """Modules whose every shown sentence goes through the catalog."""
@@ -396,7 +397,7 @@ def test_argparse_speaks_the_chosen_language(capsys: pytest.CaptureFixture[str])
 def test_gleek_local_starts_its_bots_in_the_players_language(lang: str, tmp_path: Path) -> None:
     """The bot peers' printed notes follow the language of the person's screen."""
     from gleek_p2p.cli import build_parser
-    from gleek_p2p.peer_commands import bot_command
+    from gleek_p2p.peer_cli import bot_command
 
     i18n.set_language(None, {"LANG": f"{lang}_XX.UTF-8"})
     local = build_parser().parse_args(["local", "--hands", "2"])

@@ -18,6 +18,7 @@ from prompt_toolkit.output import DummyOutput
 from gleek_p2p.bots.strategy import RandomStrategy
 from gleek_p2p.errors import ProtocolError
 from gleek_p2p.log.store import LogStore
+from gleek_p2p.notes import Note, Severity
 from gleek_p2p.peer import BotPlayer, MemoryMesh, Outcome, Player, SessionRunner
 from gleek_p2p.rules import (
     Bid,
@@ -259,7 +260,9 @@ def test_notes_and_the_waiting_line() -> None:
         roster_event = tables[0].roster_event()
         for table in tables:
             table.receive(roster_event)
-        human.update(tables[0], (), "Bob did not send the cut within 120 s")
+        # Bad news is marked so where it is made (the session runner), not guessed from words.
+        human.update(tables[0], (), Note("Bob did not send the cut within 120 s",
+                                         Severity.BAD_NEWS))
         human.update(tables[0], (), "Carol joined, key ab:cd")
         styles = dict((text, style) for style, text in human.screen.log)
         assert styles["Bob did not send the cut within 120 s"] == "class:error"

@@ -44,9 +44,12 @@ def run_peer(
     ``peers`` are ``HOST:PORT`` addresses to dial without mDNS. The session
     log is kept under ``data_dir`` (default: the user's data directory).
     """
+    from gleek_p2p.config import PeerConfig
     from gleek_p2p.peer_commands import run_bot_session
 
-    return run_bot_session(
-        strategy, name=name, table=table, peers=peers, data_dir=data_dir, hands=hands,
-        variant=variant, listen=listen, mdns=mdns, interfaces=interfaces, timeout=timeout,
+    config = PeerConfig(
+        name=name, table=table, hands=hands, variant=variant, listen=listen,
+        peers=tuple(peers), mdns=mdns, interfaces=tuple(interfaces), timeout=timeout,
+        data_dir=Path(data_dir) if data_dir else None,
     )
+    return run_bot_session(strategy, config)

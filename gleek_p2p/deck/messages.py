@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from gleek_p2p.errors import ProtocolError
+from gleek_p2p.errors import ProtocolError, ViolationCode
 
 from .group import POINT_BYTES, SCALAR_BYTES
 from .kdf import DIGEST_BYTES, SEED_BYTES
@@ -110,23 +110,24 @@ DeckMessage = Commit | ShufflePass | LockPass | Keys | SeedReveal
 
 def _int(value: object, what: str) -> int:
     if type(value) is not int:
-        raise ProtocolError(f"{what} must be an integer")
+        raise ProtocolError(f"{what} must be an integer", code=ViolationCode.FORM_DECK_MESSAGE)
     if value < 0:
-        raise ProtocolError(f"{what} must not be negative")
+        raise ProtocolError(f"{what} must not be negative", code=ViolationCode.FORM_DECK_MESSAGE)
     return value
 
 
 def _bytes(value: object, size: int, what: str) -> bytes:
     if type(value) is not bytes or len(value) != size:
-        raise ProtocolError(f"{what} must be {size} bytes")
+        raise ProtocolError(f"{what} must be {size} bytes", code=ViolationCode.FORM_DECK_MESSAGE)
     return value
 
 
 def _list(value: object, what: str, max_len: int) -> list[Any]:
     if type(value) is not list:
-        raise ProtocolError(f"{what} must be a list")
+        raise ProtocolError(f"{what} must be a list", code=ViolationCode.FORM_DECK_MESSAGE)
     if len(value) > max_len:
-        raise ProtocolError(f"{what} has more than {max_len} elements")
+        raise ProtocolError(f"{what} has more than {max_len} elements",
+                            code=ViolationCode.FORM_DECK_MESSAGE)
     return value
 
 
@@ -143,7 +144,7 @@ def _scalars(value: object, what: str) -> tuple[bytes, ...]:
 def _shuffle_proof(value: object) -> ShuffleProof:
     items = _list(value, "a shuffle proof", 9)
     if len(items) != 9:
-        raise ProtocolError("a shuffle proof has nine parts")
+        raise ProtocolError("a shuffle proof has nine parts", code=ViolationCode.FORM_DECK_MESSAGE)
     return ShuffleProof(
         commitments=_points(items[0]),
         chain=_points(items[1]),
@@ -160,7 +161,7 @@ def _shuffle_proof(value: object) -> ShuffleProof:
 def _lock_proof(value: object) -> LockProof:
     items = _list(value, "a lock proof", 3)
     if len(items) != 3:
-        raise ProtocolError("a lock proof has three parts")
+        raise ProtocolError("a lock proof has three parts", code=ViolationCode.FORM_DECK_MESSAGE)
     return LockProof(
         _bytes(items[0], SCALAR_BYTES, "a scalar"),
         _bytes(items[1], SCALAR_BYTES, "a scalar"),
@@ -177,15 +178,18 @@ def message_from_wire(wire: object) -> DeckMessage:
     commitment and a proof to each pass.
     """
     if type(wire) is not list or len(wire) < 3:
-        raise ProtocolError("a deck message is a list of three elements or more")
+        raise ProtocolError("a deck message is a list of three elements or more",
+                            code=ViolationCode.FORM_DECK_MESSAGE)
     kind, seat_value, body, *extra = wire
     if type(kind) is not str:
-        raise ProtocolError("a deck message starts with its kind")
+        raise ProtocolError("a deck message starts with its kind",
+                            code=ViolationCode.FORM_DECK_MESSAGE)
     seat = _int(seat_value, "the seat")
     if kind == "commit" and len(extra) == 1:
         version = _int(extra[0], "the deck protocol version")
         if version not in VERSIONS[1:]:
-            raise ProtocolError(f"unknown deck protocol version {version}")
+            raise ProtocolError(f"unknown deck protocol version {version}",
+                                code=ViolationCode.FORM_DECK_MESSAGE)
         return Commit(seat, _bytes(body, DIGEST_BYTES, "a commitment"), version)
     if kind == "shuffle" and len(extra) == 2:
         key = _bytes(extra[0], POINT_BYTES, "a key commitment")
@@ -193,7 +197,8 @@ def message_from_wire(wire: object) -> DeckMessage:
     if kind == "lock" and len(extra) == 2:
         return LockPass(seat, _points(body), _points(extra[0]), _lock_proof(extra[1]))
     if extra:
-        raise ProtocolError(f"a {kind} message has the wrong number of elements")
+        raise ProtocolError(f"a {kind} message has the wrong number of elements",
+                            code=ViolationCode.FORM_DECK_MESSAGE)
     if kind == "commit":
         return Commit(seat, _bytes(body, DIGEST_BYTES, "a commitment"))
     if kind == "shuffle":
@@ -204,9 +209,10 @@ def message_from_wire(wire: object) -> DeckMessage:
         pairs: list[tuple[int, bytes]] = []
         for item in _list(body, "the keys", MAX_SLOTS):
             if type(item) is not list or len(item) != 2:
-                raise ProtocolError("a key is a [slot, scalar] pair")
+                raise ProtocolError("a key is a [slot, scalar] pair",
+                                    code=ViolationCode.FORM_DECK_MESSAGE)
             pairs.append((_int(item[0], "a slot"), _bytes(item[1], SCALAR_BYTES, "a key")))
         return Keys(seat, tuple(pairs))
     if kind == "seed":
         return SeedReveal(seat, _bytes(body, SEED_BYTES, "a seed"))
-    raise ProtocolError(f"unknown deck message kind {kind!r}")
+    raise ProtocolError(f"unknown deck message kind {kind!r}", code=ViolationCode.FORM_DECK_MESSAGE)

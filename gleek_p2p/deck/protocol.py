@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from gleek_p2p.errors import Cheating, ProtocolError
+from gleek_p2p.errors import Cheating, ProtocolError, ViolationCode
 
 from .group import POINT_TO_CARD, card_point, is_valid_point, is_valid_scalar, self_test
 from .kdf import SEED_BYTES, commitment, permutation, shuffle_key
@@ -55,7 +55,8 @@ class DealDispute(ProtocolError):
     """
 
     def __init__(self, slot: int, reason: str) -> None:
-        super().__init__(f"slot {slot} does not open to a valid card ({reason}): audit needed")
+        super().__init__(f"slot {slot} does not open to a valid card ({reason}): audit needed",
+                         code=ViolationCode.DECK_DISPUTE)
         self.slot = slot
         self.reason = reason
 
@@ -86,26 +87,33 @@ class DeckProtocol:
     ) -> None:
         self_test()
         if n_seats < 2:
-            raise ProtocolError("the deck needs at least two seats")
+            raise ProtocolError("the deck needs at least two seats",
+                                code=ViolationCode.LOCAL_MISUSE)
         if sorted(order) != list(range(n_seats)):
-            raise ProtocolError("the order must name every seat once")
+            raise ProtocolError("the order must name every seat once",
+                                code=ViolationCode.LOCAL_MISUSE)
         card_list = list(cards)
         if not card_list or len(set(card_list)) != len(card_list):
-            raise ProtocolError("the pack must be a non-empty list of distinct cards")
+            raise ProtocolError("the pack must be a non-empty list of distinct cards",
+                                code=ViolationCode.LOCAL_MISUSE)
         if any(type(c) is not int or not 0 <= c < len(POINT_TO_CARD) for c in card_list):
-            raise ProtocolError("a card id is an integer 0..43")
+            raise ProtocolError("a card id is an integer 0..43", code=ViolationCode.LOCAL_MISUSE)
         if type(hand_id) is not bytes or not hand_id:
-            raise ProtocolError("the hand id must be non-empty bytes")
+            raise ProtocolError("the hand id must be non-empty bytes",
+                                code=ViolationCode.LOCAL_MISUSE)
         if (seat is None) != (seed is None):
-            raise ProtocolError("a seat needs a seed and an observer has none")
+            raise ProtocolError("a seat needs a seed and an observer has none",
+                                code=ViolationCode.LOCAL_MISUSE)
         if seat is not None and not 0 <= seat < n_seats:
-            raise ProtocolError(f"no seat {seat}")
+            raise ProtocolError(f"no seat {seat}", code=ViolationCode.LOCAL_MISUSE)
         if seed is not None and (type(seed) is not bytes or len(seed) != SEED_BYTES):
-            raise ProtocolError(f"the seed must be {SEED_BYTES} bytes")
+            raise ProtocolError(f"the seed must be {SEED_BYTES} bytes",
+                                code=ViolationCode.LOCAL_MISUSE)
         if version is None and seat is not None:
             version = CURRENT_VERSION
         if version is not None and version not in VERSIONS:
-            raise ProtocolError(f"unknown deck protocol version {version!r}")
+            raise ProtocolError(f"unknown deck protocol version {version!r}",
+                                code=ViolationCode.LOCAL_MISUSE)
         self.version: int | None = version
 
         self.seat = seat
@@ -231,14 +239,16 @@ class DeckProtocol:
         """This seat's per-card keys for ``slots`` (to deal, hand over or show them)."""
         me = self._me()
         if not self.setup_done:
-            raise ProtocolError("no keys before the deck is locked")
+            raise ProtocolError("no keys before the deck is locked",
+                                code=ViolationCode.LOCAL_MISUSE)
         chosen = list(slots)
         if len(set(chosen)) != len(chosen):
-            raise ProtocolError("a slot is named twice")
+            raise ProtocolError("a slot is named twice", code=ViolationCode.LOCAL_MISUSE)
         for slot in chosen:
             self._check_slot_arg(slot)
             if (me, slot) in self._keys:
-                raise ProtocolError(f"the key for slot {slot} is already published")
+                raise ProtocolError(f"the key for slot {slot} is already published",
+                                    code=ViolationCode.LOCAL_MISUSE)
             if slot in self._disputed:
                 raise DealDispute(slot, "disputed: it must be audited, not opened further")
         own = self._own_lock_keys()
@@ -248,7 +258,8 @@ class DeckProtocol:
         """This seat's seed, for the audit (after the hand or on a dispute)."""
         me = self._me()
         if me not in self._commits:
-            raise ProtocolError("nothing to reveal before the commitment")
+            raise ProtocolError("nothing to reveal before the commitment",
+                                code=ViolationCode.LOCAL_MISUSE)
         assert self._seed is not None
         return SeedReveal(me, self._seed)
 
@@ -264,9 +275,9 @@ class DeckProtocol:
         """
         msg = message_from_wire(message) if isinstance(message, list) else message
         if not isinstance(msg, Commit | ShufflePass | LockPass | Keys | SeedReveal):
-            raise ProtocolError("not a deck message")
+            raise ProtocolError("not a deck message", code=ViolationCode.FORM_DECK_MESSAGE)
         if type(msg.seat) is not int or not 0 <= msg.seat < self.n_seats:
-            raise ProtocolError(f"no seat {msg.seat!r}")
+            raise ProtocolError(f"no seat {msg.seat!r}", code=ViolationCode.FORM_DECK_MESSAGE)
         if isinstance(msg, Commit):
             self._receive_commit(msg)
         elif isinstance(msg, ShufflePass | LockPass):
@@ -280,21 +291,24 @@ class DeckProtocol:
         step = self.expected()
         if step != (kind, msg.seat):
             due = "nothing" if step is None else f"a {step[0]} from seat {step[1]}"
-            raise Cheating(msg.seat, f"sent a {kind} out of turn ({due} was due)", (msg,))
+            raise Cheating(msg.seat, f"sent a {kind} out of turn ({due} was due)", (msg,),
+                           code=ViolationCode.DECK_OUT_OF_TURN)
 
     def _receive_commit(self, msg: Commit) -> None:
         self._check_turn("commit", msg)
         if type(msg.digest) is not bytes or len(msg.digest) != 32:
-            raise Cheating(msg.seat, "its commitment is not a 32-byte digest", (msg,))
+            raise Cheating(msg.seat, "its commitment is not a 32-byte digest", (msg,),
+                           code=ViolationCode.DECK_BAD_COMMITMENT)
         if msg.version not in VERSIONS:
-            raise ProtocolError(f"unknown deck protocol version {msg.version!r}")
+            raise ProtocolError(f"unknown deck protocol version {msg.version!r}",
+                                code=ViolationCode.DECK_WRONG_VERSION)
         if self.version is not None and msg.version != self.version:
             # A downgrade to the unproved version is refused, not negotiated.
             raise Cheating(
                 msg.seat,
                 f"runs deck protocol version {msg.version} in a version {self.version} hand",
                 (*self._commits.values(), msg),
-            )
+             code=ViolationCode.DECK_WRONG_VERSION)
         self.version = msg.version
         self._setup.append(msg)
         self._commits[msg.seat] = msg
@@ -304,12 +318,14 @@ class DeckProtocol:
         self._check_turn(kind, msg)
         points = msg.points
         if type(points) is not tuple or len(points) != self.n_slots:
-            raise Cheating(msg.seat, f"its {kind} pass does not hold {self.n_slots} points", (msg,))
+            raise Cheating(msg.seat, f"its {kind} pass does not hold {self.n_slots} points", (msg,),
+                           code=ViolationCode.DECK_BAD_PASS)
         own = msg == self._made
         if (msg.proof is None) != (self.version == 1):
             proved = "an unproved" if msg.proof is None else "a proved"
             raise Cheating(
-                msg.seat, f"sent {proved} {kind} pass in a version {self.version} hand", (msg,)
+                msg.seat, f"sent {proved} {kind} pass in a version {self.version} hand", (msg,),
+                code=ViolationCode.DECK_WRONG_VERSION,
             )
         for j, p in enumerate(points):
             # Version 2 proofs multiply every point, which checks it anyway.
@@ -318,17 +334,20 @@ class DeckProtocol:
                     msg.seat,
                     f"point {j} of its {kind} pass is not a valid prime-order point",
                     (msg,),
-                )
+                 code=ViolationCode.DECK_BAD_PASS)
             if p in POINT_TO_CARD:
                 raise Cheating(
-                    msg.seat, f"point {j} of its {kind} pass is a plaintext card", (msg,)
+                    msg.seat, f"point {j} of its {kind} pass is a plaintext card", (msg,),
+                    code=ViolationCode.DECK_BAD_PASS,
                 )
         if len(set(points)) != len(points):
-            raise Cheating(msg.seat, f"its {kind} pass repeats a point", (msg,))
+            raise Cheating(msg.seat, f"its {kind} pass repeats a point", (msg,),
+                           code=ViolationCode.DECK_BAD_PASS)
         previous = self._last_pass()
         if previous is not None and not set(points).isdisjoint(previous.points):
             raise Cheating(
-                msg.seat, f"its {kind} pass leaves a point of the previous pass", (previous, msg)
+                msg.seat, f"its {kind} pass leaves a point of the previous pass", (previous, msg),
+                code=ViolationCode.DECK_BAD_PASS,
             )
         if self.version != 1 and not own:
             self._check_proof(msg, previous)
@@ -364,30 +383,37 @@ class DeckProtocol:
             if kind == "lock" and shuffle is not None:
                 evidence = (shuffle, *evidence)
             raise Cheating(
-                msg.seat, f"the proof of its {kind} pass fails: {exc}", evidence
+                msg.seat, f"the proof of its {kind} pass fails: {exc}", evidence,
+                code=ViolationCode.DECK_BAD_PROOF,
             ) from None
 
     def _receive_keys(self, msg: Keys) -> None:
         seat = msg.seat
         if not self.setup_done:
-            raise Cheating(seat, "published keys before the deck was locked", (msg,))
+            raise Cheating(seat, "published keys before the deck was locked", (msg,),
+                           code=ViolationCode.DECK_KEYS_EARLY)
         if type(msg.keys) is not tuple:
-            raise ProtocolError("the keys must be a tuple of (slot, key) pairs")
+            raise ProtocolError("the keys must be a tuple of (slot, key) pairs",
+                                code=ViolationCode.FORM_DECK_MESSAGE)
         new: dict[int, bytes] = {}
         for pair in msg.keys:
             if type(pair) is not tuple or len(pair) != 2:
-                raise ProtocolError("a key is a (slot, key) pair")
+                raise ProtocolError("a key is a (slot, key) pair",
+                                    code=ViolationCode.FORM_DECK_MESSAGE)
             slot, key = pair
             if type(slot) is not int or not 0 <= slot < self.n_slots:
                 raise Cheating(
-                    seat, f"published a key for slot {slot!r}, which does not exist", (msg,)
+                    seat, f"published a key for slot {slot!r}, which does not exist", (msg,),
+                    code=ViolationCode.DECK_KEYS_SLOTS,
                 )
             if not is_valid_scalar(key):
                 raise Cheating(
-                    seat, f"its key for slot {slot} is not a canonical non-zero scalar", (msg,)
+                    seat, f"its key for slot {slot} is not a canonical non-zero scalar", (msg,),
+                    code=ViolationCode.DECK_BAD_KEY,
                 )
             if (seat, slot) in self._keys or slot in new:
-                raise Cheating(seat, f"published its key for slot {slot} twice", (msg,))
+                raise Cheating(seat, f"published its key for slot {slot} twice", (msg,),
+                               code=ViolationCode.DECK_KEYS_SLOTS)
             # A seat does not check its own keys against its own commitments.
             committed = self._key_commitments.get(seat) if seat != self.seat else None
             if committed is not None and not key_matches(key, committed[slot]):
@@ -395,7 +421,7 @@ class DeckProtocol:
                     seat,
                     f"its key for slot {slot} does not match the commitment of its lock pass",
                     (self._lock_messages[seat], msg),
-                )
+                 code=ViolationCode.DECK_KEY_COMMITMENT)
             new[slot] = key
 
         keys_after = dict(self._keys)
@@ -415,7 +441,8 @@ class DeckProtocol:
                 scalars = [keys_after[(s, slot)] for s in range(self.n_seats)]
                 if self._pack.get(unlock(final[slot], scalars)) != self._opened[slot]:
                     evidence = self._slot_evidence(slot, msg)
-                    raise Cheating(seat, f"its key opens slot {slot} to another card", evidence)
+                    raise Cheating(seat, f"its key opens slot {slot} to another card", evidence,
+                                   code=ViolationCode.DECK_KEY_OPENS_WRONG)
                 continue
             if slot in self._opened or slot in self._disputed:
                 continue
@@ -432,7 +459,8 @@ class DeckProtocol:
                 # open it first: publishing a key that opens it to a non-card
                 # (or to a card already shown) is that seat's doing.
                 evidence = self._slot_evidence(slot, msg)
-                raise Cheating(seat, f"its key opens slot {slot} to {problem}", evidence)
+                raise Cheating(seat, f"its key opens slot {slot} to {problem}", evidence,
+                               code=ViolationCode.DECK_KEY_OPENS_WRONG)
             else:
                 disputes.append((slot, problem))
 
@@ -448,16 +476,19 @@ class DeckProtocol:
     def _receive_seed(self, msg: SeedReveal) -> None:
         commit = self._commits.get(msg.seat)
         if commit is None:
-            raise Cheating(msg.seat, "revealed a seed it never committed to", (msg,))
+            raise Cheating(msg.seat, "revealed a seed it never committed to", (msg,),
+                           code=ViolationCode.DECK_SEED_MISMATCH)
         if msg.seat in self._seeds:
-            raise Cheating(msg.seat, "revealed its seed twice", (self._seeds[msg.seat], msg))
+            raise Cheating(msg.seat, "revealed its seed twice", (self._seeds[msg.seat], msg),
+                           code=ViolationCode.DECK_SEED_MISMATCH)
         seed = msg.seed
         if (
             type(seed) is not bytes
             or len(seed) != SEED_BYTES
             or commitment(seed, self.hand_id, msg.seat) != commit.digest
         ):
-            raise Cheating(msg.seat, "its seed does not match its commitment", (commit, msg))
+            raise Cheating(msg.seat, "its seed does not match its commitment", (commit, msg),
+                           code=ViolationCode.DECK_SEED_MISMATCH)
         self._seeds[msg.seat] = msg
 
     # ------------------------------------------------------------------- audit
@@ -471,7 +502,8 @@ class DeckProtocol:
         """
         missing = [s for s in range(self.n_seats) if s not in self._seeds]
         if missing:
-            raise ProtocolError(f"the audit needs every seed (missing: seats {missing})")
+            raise ProtocolError(f"the audit needs every seed (missing: seats {missing})",
+                                code=ViolationCode.LOCAL_MISUSE)
         seeds = {s: r.seed for s, r in self._seeds.items()}
 
         deck = self._deck0
@@ -494,7 +526,8 @@ class DeckProtocol:
                     evidence.append(previous)
                 evidence.append(msg)
                 raise Cheating(
-                    s, f"its {kind} pass differs from its seed's (first at slot {j})", evidence
+                    s, f"its {kind} pass differs from its seed's (first at slot {j})", evidence,
+                    code=ViolationCode.AUDIT_PASS_DIFFERS,
                 )
             deck = msg.points
             previous = msg
@@ -507,7 +540,7 @@ class DeckProtocol:
                         km.seat,
                         f"its key for slot {slot} differs from its seed's",
                         (self._commits[km.seat], self._seeds[km.seat], km),
-                    )
+                     code=ViolationCode.AUDIT_KEY_DIFFERS)
 
         if not self.setup_done:
             return {}
@@ -517,18 +550,20 @@ class DeckProtocol:
             card = self._pack.get(opened)
             # Unreachable once every pass matched its seed; kept as a guard.
             if card is None or card in deal.values():
-                raise ProtocolError(f"slot {slot} does not open to a card of the pack")
+                raise ProtocolError(f"slot {slot} does not open to a card of the pack",
+                                    code=ViolationCode.AUDIT_CARDS_DIFFER)
             deal[slot] = card
         for slot, card in self._opened.items():
             if deal[slot] != card:
-                raise ProtocolError(f"slot {slot} opened to a different card during the hand")
+                raise ProtocolError(f"slot {slot} opened to a different card during the hand",
+                                    code=ViolationCode.AUDIT_CARDS_DIFFER)
         return deal
 
     # ---------------------------------------------------------------- helpers
 
     def _me(self) -> int:
         if self.seat is None:
-            raise ProtocolError("an observer sends no messages")
+            raise ProtocolError("an observer sends no messages", code=ViolationCode.LOCAL_MISUSE)
         return self.seat
 
     def _context(self, seat: int) -> bytes:
@@ -538,7 +573,8 @@ class DeckProtocol:
     def _own_turn(self, kind: str) -> bytes:
         me = self._me()
         if self.expected() != (kind, me):
-            raise ProtocolError(f"it is not seat {me}'s turn to {kind}")
+            raise ProtocolError(f"it is not seat {me}'s turn to {kind}",
+                                code=ViolationCode.LOCAL_MISUSE)
         assert self._seed is not None
         return self._seed
 
@@ -550,7 +586,7 @@ class DeckProtocol:
 
     def _check_slot_arg(self, slot: int) -> None:
         if type(slot) is not int or not 0 <= slot < self.n_slots:
-            raise ProtocolError(f"no slot {slot!r}")
+            raise ProtocolError(f"no slot {slot!r}", code=ViolationCode.LOCAL_MISUSE)
 
     def _last_pass(self) -> ShufflePass | LockPass | None:
         for msg in reversed(self._setup):

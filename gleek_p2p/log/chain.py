@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 
-from gleek_p2p.errors import Cheating, ProtocolError
+from gleek_p2p.errors import Cheating, ProtocolError, ViolationCode
 from gleek_p2p.log.envelope import (
     SESSION_ID_SIZE,
     ZERO_HASH,
@@ -54,7 +54,7 @@ def check_equivocation(a: Envelope, b: Envelope, public_of_seat: PublicKeys) -> 
         and verify(public, signed_bytes(b), b.signature)
     ):
         return None
-    return Cheating(a.seat, "equivocation", (a, b))
+    return Cheating(a.seat, "equivocation", (a, b), code=ViolationCode.CHAIN_EQUIVOCATION)
 
 
 class Chain:
@@ -103,7 +103,8 @@ class Chain:
                 return False
             verify_envelope(env, public)
             if held.seat == env.seat:
-                raise Cheating(env.seat, "equivocation", (held, env))
+                raise Cheating(env.seat, "equivocation", (held, env),
+                               code=ViolationCode.CHAIN_EQUIVOCATION)
             raise ProtocolError(
                 f"event {env.seq} from seat {env.seat} conflicts with the event "
                 f"already held from seat {held.seat}"

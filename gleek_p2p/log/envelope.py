@@ -15,7 +15,7 @@ import hashlib
 from dataclasses import dataclass
 from typing import Any
 
-from gleek_p2p.errors import ProtocolError
+from gleek_p2p.errors import ProtocolError, ViolationCode
 from gleek_p2p.log import canonical
 from gleek_p2p.log.keys import SIGNATURE_SIZE, Identity, check_public_key, verify
 
@@ -164,7 +164,8 @@ def verify_envelope(env: Envelope, public: bytes) -> None:
     check_public_key(public)
     if not verify(public, signed_bytes(env), env.signature):
         raise ProtocolError(
-            f"the signature on event {env.seq} ({env.kind}) from seat {env.seat} is invalid"
+            f"the signature on event {env.seq} ({env.kind}) from seat {env.seat} is invalid",
+            code=ViolationCode.CHAIN_BAD_SIGNATURE,
         )
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from enum import IntEnum
 from typing import TYPE_CHECKING
 
-from ..errors import ProtocolError
+from ..errors import ProtocolError, ViolationCode
 
 if TYPE_CHECKING:
     from .variant import Variant
@@ -152,7 +152,8 @@ def _layout(n: int, hand: int, size: int, dealer: int) -> tuple[int, ...]:
     got = _LAYOUTS.get(key)
     if got is None:
         if not 0 <= dealer < n:
-            raise ProtocolError(f"no seat {dealer} at a table of {n}")
+            raise ProtocolError(f"no seat {dealer} at a table of {n}",
+                                code=ViolationCode.FORM_EVENT)
         owners: list[int] = []
         while len(owners) < n * hand:
             for i in range(n):

@@ -14,7 +14,7 @@ import itertools
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from ..errors import IllegalMove, ProtocolError
+from ..errors import IllegalMove, ProtocolError, ViolationCode
 from .cards import (
     RANKS_PER_SUIT,
     SUIT_NAMES,
@@ -132,13 +132,14 @@ def _eldest(s: State) -> int:
 
 def _check_seat(s: State, seat: Any) -> int:
     if type(seat) is not int or not 0 <= seat < s.variant.players:
-        raise ProtocolError(f"no seat {seat!r} at a table of {s.variant.players}")
+        raise ProtocolError(f"no seat {seat!r} at a table of {s.variant.players}",
+                            code=ViolationCode.FORM_EVENT)
     return seat
 
 
 def _check_slot(s: State, slot: Any) -> int:
     if type(slot) is not int or not 0 <= slot < len(s.cards):
-        raise ProtocolError(f"no slot {slot!r} in this deal")
+        raise ProtocolError(f"no slot {slot!r} in this deal", code=ViolationCode.FORM_EVENT)
     return slot
 
 
@@ -154,7 +155,8 @@ def _actor(s: State, who: Any, phase: Phase, what: str) -> int:
 def _known(s: State, slot: int, seat: int, doing: str) -> int:
     c = s.cards[slot]
     if c < 0:
-        raise ProtocolError(f"seat {seat} cannot {doing} slot {slot}: reveal before play")
+        raise ProtocolError(f"seat {seat} cannot {doing} slot {slot}: reveal before play",
+                            code=ViolationCode.FORM_EVENT)
     return c
 
 
@@ -167,11 +169,12 @@ def _own(s: State, seat: int, x: Any) -> int:
 
 def _check_slots(s: State, seat: int, slots: Any) -> tuple[int, ...]:
     if not isinstance(slots, tuple):
-        raise ProtocolError("slots must be a tuple")
+        raise ProtocolError("slots must be a tuple", code=ViolationCode.FORM_EVENT)
     for x in slots:
         _check_slot(s, x)
     if any(a >= b for a, b in itertools.pairwise(slots)):
-        raise ProtocolError("slots must be distinct and in ascending order")
+        raise ProtocolError("slots must be distinct and in ascending order",
+                            code=ViolationCode.FORM_EVENT)
     for x in slots:
         _own(s, seat, x)
     return slots
@@ -267,14 +270,16 @@ def cut_winner(cards: Iterable[int]) -> int:
 
 def _cut(s: State, e: Cut) -> State:
     if s.phase is not Phase.CUT:
-        raise ProtocolError("the cut happens once, before the first deal")
+        raise ProtocolError("the cut happens once, before the first deal",
+                            code=ViolationCode.FORM_EVENT)
     cards = e.cards
     n = s.variant.players
     full = pack(s.variant)
     if not isinstance(cards, tuple) or len(cards) != n:
-        raise ProtocolError(f"the cut needs one card per seat ({n})")
+        raise ProtocolError(f"the cut needs one card per seat ({n})", code=ViolationCode.FORM_EVENT)
     if any(type(c) is not int or c not in full for c in cards) or len(set(cards)) != n:
-        raise ProtocolError("the cut cards must be distinct cards of the pack")
+        raise ProtocolError("the cut cards must be distinct cards of the pack",
+                            code=ViolationCode.FORM_EVENT)
     return _upd(s, phase=Phase.DEAL, dealer=cut_winner(cards))
 
 
@@ -284,7 +289,8 @@ def _deal(s: State, e: Deal) -> State:
     elif s.phase is Phase.HAND_OVER:
         hand_no, dealer = s.hand_no + 1, (s.dealer + 1) % s.variant.players
     else:
-        raise ProtocolError(f"no deal during {_PHASE_WORDS[s.phase]}")
+        raise ProtocolError(f"no deal during {_PHASE_WORDS[s.phase]}",
+                            code=ViolationCode.FORM_EVENT)
     v = s.variant
     n = v.players
     layout = deal_layout(v, dealer)
@@ -310,22 +316,25 @@ def _check_reveal(
 ) -> tuple[int, int] | None:
     """``(slot, card)`` that ``e`` newly reveals given ``cards``/``where``; None if known."""
     if s.hand_no < 0:
-        raise ProtocolError("nothing is dealt yet: no reveal before the deal")
+        raise ProtocolError("nothing is dealt yet: no reveal before the deal",
+                            code=ViolationCode.FORM_EVENT)
     slot, c = e.slot, e.card
     if type(slot) is not int or not 0 <= slot < len(cards):
-        raise ProtocolError(f"no slot {slot!r} in this deal")
+        raise ProtocolError(f"no slot {slot!r} in this deal", code=ViolationCode.FORM_EVENT)
     ps = _PACK_SETS.get(len(cards))
     if ps is None:
         ps = _PACK_SETS[len(cards)] = frozenset(pack(s.variant))
     if type(c) is not int or c not in ps:
-        raise ProtocolError(f"{c!r} is not a card of this pack")
+        raise ProtocolError(f"{c!r} is not a card of this pack", code=ViolationCode.FORM_EVENT)
     old = cards[slot]
     if old == c:
         return None
     if old >= 0:
-        raise ProtocolError(f"slot {slot} was revealed as {card_label(old)}, not {card_label(c)}")
+        raise ProtocolError(f"slot {slot} was revealed as {card_label(old)}, not {card_label(c)}",
+                            code=ViolationCode.FORM_EVENT)
     if where[c] >= 0:
-        raise ProtocolError(f"{card_label(c)} was already revealed at slot {where[c]}")
+        raise ProtocolError(f"{card_label(c)} was already revealed at slot {where[c]}",
+                            code=ViolationCode.FORM_EVENT)
     return slot, c
 
 
@@ -354,7 +363,7 @@ def apply_reveals(state: State, reveals: Iterable[Reveal]) -> State:
     changed = False
     for e in reveals:
         if type(e) is not Reveal:
-            raise ProtocolError(f"not a reveal: {e!r}")
+            raise ProtocolError(f"not a reveal: {e!r}", code=ViolationCode.FORM_EVENT)
         new = _check_reveal(s, cards, where, e)
         if new is not None:
             slot, c = new
@@ -373,7 +382,7 @@ def _bid(s: State, e: Bid) -> State:
     seat = _actor(s, e.seat, Phase.AUCTION, "bid")
     amount = e.amount
     if type(amount) is not int:
-        raise ProtocolError("a bid is a whole number of pence")
+        raise ProtocolError("a bid is a whole number of pence", code=ViolationCode.FORM_EVENT)
     low = bid_range(s)[0]
     if not low <= amount <= MAX_BID:
         raise IllegalMove(f"your bid must be from {low} to {MAX_BID} pence", seat)
@@ -428,7 +437,7 @@ def _vie(s: State, e: Vie) -> State:
     seat = _actor(s, e.seat, Phase.RUFF, "vie")
     r = e.raise_by
     if type(r) is not int:
-        raise ProtocolError("a raise is a whole number of pence")
+        raise ProtocolError("a raise is a whole number of pence", code=ViolationCode.FORM_EVENT)
     top = raise_range(s)[1]
     if top < 1:
         raise IllegalMove(f"the stake is at the table limit of {MAX_STAKE}: see or pass", seat)
@@ -488,7 +497,7 @@ def _show_ruff(s: State, e: ShowRuff) -> State:
     seat = _actor(s, e.seat, Phase.RUFF_SHOW, "show a ruff")
     suit = e.suit
     if type(suit) is not int or not 0 <= suit <= 3:
-        raise ProtocolError(f"no suit {suit!r}")
+        raise ProtocolError(f"no suit {suit!r}", code=ViolationCode.FORM_EVENT)
     slots = _check_slots(s, seat, e.slots)
     if not slots:
         raise IllegalMove("show at least one card", seat)
@@ -584,7 +593,7 @@ def _name_trump(s: State, e: NameTrump) -> State:
         if not s.variant.kiss:
             raise IllegalMove("Kiss (no trump) is not allowed in this game", seat)
     elif type(suit) is not int or not 0 <= suit <= 3:
-        raise ProtocolError(f"no suit {suit!r}")
+        raise ProtocolError(f"no suit {suit!r}", code=ViolationCode.FORM_EVENT)
     return _enter_tiddy(_upd(s, trump=suit, trump_named=True))
 
 
@@ -686,7 +695,7 @@ def apply(state: State, event: Event) -> State:
     """
     handler = _HANDLERS.get(type(event))
     if handler is None:
-        raise ProtocolError(f"not an event: {event!r}")
+        raise ProtocolError(f"not an event: {event!r}", code=ViolationCode.FORM_EVENT)
     return handler(state, event)
 
 

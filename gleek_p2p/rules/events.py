@@ -22,7 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar
 
-from ..errors import ProtocolError
+from ..errors import ProtocolError, ViolationCode
 from .limits import MAX_BID, MAX_RAISE, MAX_STAKE, OPENING_BID
 
 __all__ = [
@@ -93,10 +93,12 @@ class FieldSpec:
         if self.type == "list":
             if not isinstance(x, list | tuple) or not self.min_len <= len(x) <= self.max_len:
                 raise ProtocolError(
-                    f"expected a list of {self.min_len} to {self.max_len} {self.what}s")
+                    f"expected a list of {self.min_len} to {self.max_len} {self.what}s",
+                    code=ViolationCode.FORM_EVENT)
             out = tuple(self._int(v) for v in x)
             if self.ascending and any(a >= b for a, b in itertools.pairwise(out)):
-                raise ProtocolError(f"{self.what}s must be distinct and in ascending order")
+                raise ProtocolError(f"{self.what}s must be distinct and in ascending order",
+                                    code=ViolationCode.FORM_EVENT)
             return out
         value = self._int(x)
         return None if value == self.none_wire else value
@@ -109,7 +111,8 @@ class FieldSpec:
 
     def _int(self, x: Any) -> int:
         if type(x) is not int or not self.lo <= x <= self.hi:
-            raise ProtocolError(f"{self.what} must be an integer from {self.lo} to {self.hi}")
+            raise ProtocolError(f"{self.what} must be an integer from {self.lo} to {self.hi}",
+                                code=ViolationCode.FORM_EVENT)
         return x
 
 
@@ -420,12 +423,14 @@ def event_from_wire(data: Any) -> Event:
     :class:`FieldSpec`); whether the move is allowed now is :func:`apply`'s job.
     """
     if not isinstance(data, list | tuple) or not data or not isinstance(data[0], str):
-        raise ProtocolError("an event is a list starting with its kind")
+        raise ProtocolError("an event is a list starting with its kind",
+                            code=ViolationCode.FORM_EVENT)
     kind, args = data[0], data[1:]
     codec = _CODECS.get(kind)
     if codec is None:
-        raise ProtocolError(f"unknown event kind {kind!r}")
+        raise ProtocolError(f"unknown event kind {kind!r}", code=ViolationCode.FORM_EVENT)
     cls, specs = codec
     if len(args) != len(specs):
-        raise ProtocolError(f"a {kind} event has {len(specs)} fields")
+        raise ProtocolError(f"a {kind} event has {len(specs)} fields",
+                            code=ViolationCode.FORM_EVENT)
     return cls(*[dec(a) for (_, _, dec), a in zip(specs, args, strict=True)])  # type: ignore[no-any-return]

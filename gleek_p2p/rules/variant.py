@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
-from ..errors import ProtocolError
+from ..errors import ProtocolError, ViolationCode
 from .cards import Rank
 
 __all__ = [
@@ -148,24 +148,26 @@ class Variant:
         """
         names = [f.name for f in fields(cls)]
         if not isinstance(data, list | tuple) or not len(data) >= LEGACY_SWITCHES:
-            raise ProtocolError(f"a variant is a list of at least {LEGACY_SWITCHES} integers")
+            raise ProtocolError(f"a variant is a list of at least {LEGACY_SWITCHES} integers",
+                                code=ViolationCode.FORM_ROSTER)
         for x in data:
             if type(x) is not int:
-                raise ProtocolError("a variant is a list of integers")
+                raise ProtocolError("a variant is a list of integers",
+                                    code=ViolationCode.FORM_ROSTER)
         if len(data) > len(names):
             raise ProtocolError(f"this variant has {len(data) - len(names)} switches "
-                                "unknown to this version")
+                                "unknown to this version", code=ViolationCode.FORM_ROSTER)
         if len(data) > LEGACY_SWITCHES and data[-1] == 0:
             raise ProtocolError("a variant does not end with a 0 past its first "
-                                f"{LEGACY_SWITCHES} switches")
+                                f"{LEGACY_SWITCHES} switches", code=ViolationCode.FORM_ROSTER)
         if any(x not in (0, 1) for x in data[1:]):
-            raise ProtocolError("variant switches are 0 or 1")
+            raise ProtocolError("variant switches are 0 or 1", code=ViolationCode.FORM_ROSTER)
         values = [data[0], *(bool(x) for x in data[1:])]
         values += [False] * (len(names) - len(values))
         try:
             return cls(**dict(zip(names, values, strict=True)))
         except ValueError as exc:
-            raise ProtocolError(str(exc)) from None
+            raise ProtocolError(str(exc), code=ViolationCode.FORM_ROSTER) from None
 
 
 @dataclass(frozen=True, slots=True)

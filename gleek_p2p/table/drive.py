@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 
-from gleek_p2p.errors import ProtocolError
+from gleek_p2p.errors import ProtocolError, ViolationCode
 from gleek_p2p.log.envelope import Envelope
 from gleek_p2p.rules import Event
 from gleek_p2p.table.session import Decision, Table
@@ -27,9 +27,11 @@ def sign_next(author: Table, choose: Choose | None = None) -> Envelope:
         return envelope
     decision = author.decision()
     if decision is None:
-        raise ProtocolError(f"seat {author.seat} has nothing to sign now")
+        raise ProtocolError(f"seat {author.seat} has nothing to sign now",
+                            code=ViolationCode.LOCAL_MISUSE)
     if choose is None:
-        raise ProtocolError("a player's decision is needed and no one chooses")
+        raise ProtocolError("a player's decision is needed and no one chooses",
+                            code=ViolationCode.LOCAL_MISUSE)
     return author.act(choose(decision))
 
 
@@ -52,7 +54,7 @@ def step(seats: Sequence[Table], choose: Choose | None = None,
     if expected is None:
         failure = seats[0].audit_failure
         raise ProtocolError(f"the session stopped: {failure}" if failure else
-                            "no event is expected")
+                            "no event is expected", code=ViolationCode.LOCAL_MISUSE)
     envelope = sign_next(seats[expected.seat], choose)
     return envelope, deliver([*seats, *observers], envelope)
 

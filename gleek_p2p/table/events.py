@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from gleek_p2p.deck import Commit, Keys, LockPass, SeedReveal, ShufflePass, message_from_wire
-from gleek_p2p.errors import ProtocolError
+from gleek_p2p.errors import ProtocolError, ViolationCode
 from gleek_p2p.rules import Event, event_from_wire, event_to_wire
 
 ROSTER = "roster"
@@ -55,12 +55,15 @@ def deck_body(message: DeckMessage) -> list[Any]:
 def deck_from_body(kind: str, seat: int, body: list[Any]) -> DeckMessage:
     """Decode a deck message and check it is the kind and seat its envelope says."""
     if len(body) != 1 or not isinstance(body[0], list):
-        raise ProtocolError(f"a {kind} event must hold one deck message")
+        raise ProtocolError(f"a {kind} event must hold one deck message",
+                            code=ViolationCode.FORM_DECK_MESSAGE)
     message = message_from_wire(body[0])
     if _DECK_KIND.get(type(message)) != kind:
-        raise ProtocolError(f"a {kind} event holds a deck message of another kind")
+        raise ProtocolError(f"a {kind} event holds a deck message of another kind",
+                            code=ViolationCode.FORM_DECK_MESSAGE)
     if message.seat != seat:
-        raise ProtocolError(f"a {kind} event signed by seat {seat} speaks for seat {message.seat}")
+        raise ProtocolError(f"a {kind} event signed by seat {seat} speaks for seat {message.seat}",
+                            code=ViolationCode.FORM_DECK_MESSAGE)
     return message
 
 
@@ -77,15 +80,18 @@ class Act:
     @classmethod
     def from_body(cls, seat: int, body: list[Any]) -> Act:
         if len(body) != 2 or not isinstance(body[0], list) or not isinstance(body[1], list):
-            raise ProtocolError("an act event must hold an action and a key list")
+            raise ProtocolError("an act event must hold an action and a key list",
+                                code=ViolationCode.FORM_ACT)
         action = event_from_wire(body[0])
         if getattr(action, "seat", None) != seat:
-            raise ProtocolError(f"an act signed by seat {seat} is not that seat's action")
+            raise ProtocolError(f"an act signed by seat {seat} is not that seat's action",
+                                code=ViolationCode.FORM_ACT)
         keys = None
         if body[1]:
             message = message_from_wire(body[1])
             if not isinstance(message, Keys) or message.seat != seat:
-                raise ProtocolError("the keys of an act must be the actor's own keys")
+                raise ProtocolError("the keys of an act must be the actor's own keys",
+                                    code=ViolationCode.DECK_ACT_KEYS)
             keys = message
         return cls(action, keys)
 
@@ -116,7 +122,8 @@ class Abort:
     @classmethod
     def from_body(cls, body: list[Any]) -> Abort:
         if not isinstance(body, list) or len(body) not in (3, 4):
-            raise ProtocolError("an abort event is malformed")
+            raise ProtocolError("an abort event is malformed",
+                                code=ViolationCode.FORM_ABORT)
         blamed, reason, evidence = body[:3]
         cause = body[3] if len(body) == 4 else None
         if not (
@@ -128,13 +135,14 @@ class Abort:
             and all(isinstance(e, bytes) and len(e) <= MAX_EVIDENCE_ITEM for e in evidence)
             and (cause is None or cause in ABORT_CAUSES)
         ):
-            raise ProtocolError("an abort event is malformed")
+            raise ProtocolError("an abort event is malformed", code=ViolationCode.FORM_ABORT)
         if cause == LOCAL_FAILURE and blamed >= 0:
-            raise ProtocolError("an abort for a local failure blames nobody")
+            raise ProtocolError("an abort for a local failure blames nobody",
+                                code=ViolationCode.FORM_ABORT)
         return cls(None if blamed < 0 else blamed, reason, tuple(evidence), cause)
 
 
 def digest_body(body: list[Any], what: str, size: int = 32) -> bytes:
     if len(body) != 1 or not isinstance(body[0], bytes) or len(body[0]) != size:
-        raise ProtocolError(f"a {what} event must hold {size} bytes")
+        raise ProtocolError(f"a {what} event must hold {size} bytes", code=ViolationCode.FORM_EVENT)
     return body[0]

@@ -11,7 +11,7 @@ import hashlib
 from dataclasses import dataclass
 from typing import Any
 
-from gleek_p2p.errors import ProtocolError
+from gleek_p2p.errors import ProtocolError, ViolationCode
 from gleek_p2p.log import canonical
 from gleek_p2p.log.keys import check_public_key
 from gleek_p2p.rules import Variant
@@ -34,20 +34,25 @@ class Roster:
     def __post_init__(self) -> None:
         n = self.variant.players
         if len(self.publics) != n or len(self.names) != n:
-            raise ProtocolError(f"the roster must name exactly {n} players")
+            raise ProtocolError(f"the roster must name exactly {n} players",
+                                code=ViolationCode.FORM_ROSTER)
         if len(set(self.publics)) != n:
-            raise ProtocolError("the roster names the same key twice")
+            raise ProtocolError("the roster names the same key twice",
+                                code=ViolationCode.FORM_ROSTER)
         for public in self.publics:
             check_public_key(public)
         if not 1 <= self.hands <= MAX_HANDS:
-            raise ProtocolError(f"a session has 1 to {MAX_HANDS} hands, not {self.hands}")
+            raise ProtocolError(f"a session has 1 to {MAX_HANDS} hands, not {self.hands}",
+                                code=ViolationCode.FORM_ROSTER)
         for name in self.names:
             if not 0 < len(name) <= MAX_NAME or not name.isprintable():
                 raise ProtocolError(
-                    f"player name {name!r} is not 1-{MAX_NAME} printable characters"
+                    f"player name {name!r} is not 1-{MAX_NAME} printable characters",
+                    code=ViolationCode.FORM_ROSTER,
                 )
         if not 16 <= len(self.nonce) <= 64:
-            raise ProtocolError("the roster nonce must be 16 to 64 bytes")
+            raise ProtocolError("the roster nonce must be 16 to 64 bytes",
+                                code=ViolationCode.FORM_ROSTER)
 
     @property
     def seats(self) -> int:
@@ -77,7 +82,8 @@ class Roster:
                 raise TypeError
             variant = Variant.from_wire(variant_wire)
         except (TypeError, ValueError) as exc:
-            raise ProtocolError("the roster event is malformed") from exc
+            raise ProtocolError("the roster event is malformed",
+                                code=ViolationCode.FORM_ROSTER) from exc
         return cls(variant, hands, tuple(publics), tuple(names), nonce)
 
     @property

@@ -17,12 +17,13 @@ from __future__ import annotations
 
 import copy
 import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
 from gleek_p2p.deck import DealDispute, DeckProtocol, Keys
-from gleek_p2p.errors import Cheating, GleekError, IllegalMove, ProtocolError
+from gleek_p2p.errors import Cheating, GleekError, IllegalMove, ProtocolError, ViolationCode
 from gleek_p2p.log import canonical
 from gleek_p2p.log.chain import check_equivocation
 from gleek_p2p.log.envelope import Envelope, event_hash, sign_envelope, verify_envelope
@@ -252,38 +253,49 @@ class Table:
 
     def expected(self) -> Expectation | None:
         """Who must extend the log next, with which kinds; None once finished."""
-        m = self._m
-        if m.audit_failure is not None:
+        if self._m.audit_failure is not None:
             return None
-        n = self.roster.seats
-        if m.stage is Stage.ROSTER:
-            return Expectation(0, (ev.ROSTER,), "the roster")
-        if m.stage is Stage.CUT_COMMIT:
-            return Expectation(len(m.cut_commits), (ev.CUT_COMMIT,), "a commitment for the cut")
-        if m.stage is Stage.CUT_REVEAL:
-            return Expectation(len(m.cut_nonces), (ev.CUT_REVEAL,), "the cut")
-        if m.stage is Stage.DECK:
-            assert m.deck is not None
-            step = m.deck.expected()
-            assert step is not None
-            name, seat = step
-            kind = {"commit": ev.COMMIT, "shuffle": ev.SHUFFLE, "lock": ev.LOCK}[name]
-            return Expectation(seat, (kind,), f"the {name} step of the shuffle")
-        if m.stage is Stage.DEAL_KEYS:
-            return Expectation(self.order[m.deal_keys_done], (ev.KEYS,), "the keys of the deal")
-        if m.stage is Stage.PLAY:
-            giver = self._talon_giver()
-            if giver is not None:
-                return Expectation(giver, (ev.KEYS,), "the keys of the talon")
-            assert m.state is not None
-            actor = to_act(m.state)
-            assert actor is not None
-            return Expectation(actor, (ev.ACT,), f"a move ({m.state.phase.name.lower()})")
-        if m.stage is Stage.UNPLAYED:
-            return Expectation(m.unplayed[0][0], (ev.KEYS,), "the keys of the cards left unplayed")
-        if m.stage is Stage.SEEDS:
-            return Expectation(self.order[m.seeds_done % n], (ev.SEED,), "the seed of the hand")
-        return None
+        expect = _EXPECT.get(self._m.stage)
+        return None if expect is None else expect(self)
+
+    # One function per stage, found in ``_EXPECT`` (the stage machine's table).
+
+    def _expect_roster(self) -> Expectation:
+        return Expectation(0, (ev.ROSTER,), "the roster")
+
+    def _expect_cut_commit(self) -> Expectation:
+        return Expectation(len(self._m.cut_commits), (ev.CUT_COMMIT,), "a commitment for the cut")
+
+    def _expect_cut_reveal(self) -> Expectation:
+        return Expectation(len(self._m.cut_nonces), (ev.CUT_REVEAL,), "the cut")
+
+    def _expect_deck(self) -> Expectation:
+        assert self._m.deck is not None
+        step = self._m.deck.expected()
+        assert step is not None
+        name, seat = step
+        return Expectation(seat, (_DECK_STEP_KIND[name],), f"the {name} step of the shuffle")
+
+    def _expect_deal_keys(self) -> Expectation:
+        return Expectation(self.order[self._m.deal_keys_done], (ev.KEYS,), "the keys of the deal")
+
+    def _expect_play(self) -> Expectation:
+        m = self._m
+        giver = self._talon_giver()
+        if giver is not None:
+            return Expectation(giver, (ev.KEYS,), "the keys of the talon")
+        assert m.state is not None
+        actor = to_act(m.state)
+        assert actor is not None
+        return Expectation(actor, (ev.ACT,), f"a move ({m.state.phase.name.lower()})")
+
+    def _expect_unplayed(self) -> Expectation:
+        return Expectation(self._m.unplayed[0][0], (ev.KEYS,),
+                           "the keys of the cards left unplayed")
+
+    def _expect_seeds(self) -> Expectation:
+        seat = self.order[self._m.seeds_done % self.roster.seats]
+        return Expectation(seat, (ev.SEED,), "the seed of the hand")
 
     def _talon_giver(self) -> int | None:
         m = self._m
@@ -311,7 +323,7 @@ class Table:
 
     def _sign(self, kind: str, body: list[Any]) -> Envelope:
         if self.seat is None or self._identity is None:
-            raise ProtocolError("an observer cannot sign events")
+            raise ProtocolError("an observer cannot sign events", code=ViolationCode.LOCAL_MISUSE)
         return sign_envelope(
             self._identity,
             self.session_id,
@@ -325,7 +337,8 @@ class Table:
     def roster_event(self) -> Envelope:
         """Seat 0's first event: the roster itself."""
         if self.seat != 0 or self.envelopes:
-            raise ProtocolError("only seat 0 opens the log, with the roster")
+            raise ProtocolError("only seat 0 opens the log, with the roster",
+                                code=ViolationCode.LOCAL_MISUSE)
         return self._sign(ev.ROSTER, self.roster.to_body())
 
     def auto_event(self) -> Envelope | None:
@@ -338,32 +351,39 @@ class Table:
             return self._sign(ev.DISPUTE, [m.dispute_slot])
         if self.seat is None or exp is None or exp.seat != self.seat:
             return None
-        assert self._secret is not None
         kind = exp.kinds[0]
-        if kind == ev.ROSTER:
-            return self.roster_event()
-        if kind == ev.CUT_COMMIT:
-            nonce = cut_nonce(self._secret, self.session_id)
-            return self._sign(kind, [cut_commitment(self.session_id, self.seat, nonce)])
-        if kind == ev.CUT_REVEAL:
-            return self._sign(kind, [cut_nonce(self._secret, self.session_id)])
-        if kind in (ev.COMMIT, ev.SHUFFLE, ev.LOCK):
-            assert m.deck is not None
-            message: ev.DeckMessage
-            if kind == ev.COMMIT:
-                message = m.deck.make_commit()
-            elif kind == ev.SHUFFLE:
-                message = m.deck.make_shuffle()
-            else:
-                message = m.deck.make_lock()
-            return self._sign(kind, ev.deck_body(message))
-        if kind == ev.KEYS:
-            assert m.deck is not None
-            return self._sign(kind, ev.deck_body(m.deck.make_keys(self._keys_to_give())))
-        if kind == ev.SEED:
-            assert m.deck is not None
-            return self._sign(kind, ev.deck_body(m.deck.make_seed_reveal()))
-        return None
+        make = _MAKE.get(kind)
+        return None if make is None else make(self, kind)
+
+    # One function per kind this seat signs on its own, found in ``_MAKE``.
+
+    def _make_roster(self, kind: str) -> Envelope:
+        return self.roster_event()
+
+    def _make_cut_commit(self, kind: str) -> Envelope:
+        assert self._secret is not None and self.seat is not None
+        nonce = cut_nonce(self._secret, self.session_id)
+        return self._sign(kind, [cut_commitment(self.session_id, self.seat, nonce)])
+
+    def _make_cut_reveal(self, kind: str) -> Envelope:
+        assert self._secret is not None
+        return self._sign(kind, [cut_nonce(self._secret, self.session_id)])
+
+    def _make_deck_step(self, kind: str) -> Envelope:
+        deck = self._m.deck
+        assert deck is not None
+        makers: dict[str, Callable[[], ev.DeckMessage]] = {
+            ev.COMMIT: deck.make_commit, ev.SHUFFLE: deck.make_shuffle, ev.LOCK: deck.make_lock,
+        }
+        return self._sign(kind, ev.deck_body(makers[kind]()))
+
+    def _make_keys(self, kind: str) -> Envelope:
+        assert self._m.deck is not None
+        return self._sign(kind, ev.deck_body(self._m.deck.make_keys(self._keys_to_give())))
+
+    def _make_seed(self, kind: str) -> Envelope:
+        assert self._m.deck is not None
+        return self._sign(kind, ev.deck_body(self._m.deck.make_seed_reveal()))
 
     def _keys_to_give(self) -> tuple[int, ...]:
         """The slots whose keys the expected seat must publish now."""
@@ -435,15 +455,17 @@ class Table:
         except Cheating as exc:
             self._m = saved
             raise Cheating(exc.seat, exc.reason,
-                           _as_evidence((envelope.encode(),), exc.evidence)) from exc
+                           _as_evidence((envelope.encode(),), exc.evidence), code=exc.code) from exc
         except IllegalMove as exc:
             self._m = saved
-            raise Cheating(envelope.seat, f"illegal move: {exc}", (envelope.encode(),)) from exc
+            raise Cheating(envelope.seat, f"illegal move: {exc}", (envelope.encode(),),
+                           code=ViolationCode.RULES_ILLEGAL_MOVE) from exc
         except ProtocolError as exc:
             # The envelope is validly signed by its seat, at the right position:
             # whatever is wrong with it, that seat said it.
             self._m = saved
-            raise Cheating(envelope.seat, str(exc), (envelope.encode(),)) from exc
+            raise Cheating(envelope.seat, str(exc), (envelope.encode(),),
+                           code=exc.code or ViolationCode.FORM_EVENT) from exc
         if self._hand_complete():
             # The hand's audit belongs to this event: it runs before the event
             # is committed, so whatever it raises leaves the table as it was.
@@ -473,31 +495,39 @@ class Table:
         if known == envelope:
             return []
         if envelope.session_id != self.session_id:
-            raise ProtocolError("that event belongs to another session")
+            raise ProtocolError("that event belongs to another session",
+                                code=ViolationCode.CHAIN_OTHER_SESSION)
         equivocation = check_equivocation(known, envelope, self.roster.publics)
         if equivocation is not None and known.kind != ev.ABORT:
             raise Cheating(
                 envelope.seat,
                 f"signed two different events at position {envelope.seq}",
                 (known.encode(), envelope.encode()),
-            )
-        raise ProtocolError(f"a different event already holds position {envelope.seq}")
+             code=ViolationCode.CHAIN_EQUIVOCATION)
+        raise ProtocolError(f"a different event already holds position {envelope.seq}",
+                            code=ViolationCode.CHAIN_POSITION_TAKEN)
 
     def _check_envelope(self, envelope: Envelope) -> None:
         if self.finished:
-            raise ProtocolError("the session is over; no event may follow")
+            raise ProtocolError("the session is over; no event may follow",
+                                code=ViolationCode.CHAIN_AFTER_END)
         if self._m.audit_failure is not None and envelope.kind != ev.ABORT:
-            raise ProtocolError("a hand audit failed; only an abort may follow")
+            raise ProtocolError("a hand audit failed; only an abort may follow",
+                                code=ViolationCode.CHAIN_AFTER_AUDIT_FAILURE)
         if envelope.session_id != self.session_id:
-            raise ProtocolError("that event belongs to another session")
+            raise ProtocolError("that event belongs to another session",
+                                code=ViolationCode.CHAIN_OTHER_SESSION)
         if envelope.seq != len(self.envelopes):
             raise ProtocolError(
-                f"event number {envelope.seq} arrived where {len(self.envelopes)} was expected"
+                f"event number {envelope.seq} arrived where {len(self.envelopes)} was expected",
+                code=ViolationCode.CHAIN_OUT_OF_ORDER,
             )
         if envelope.prev != self.head:
-            raise ProtocolError(f"event {envelope.seq} does not chain to the event before it")
+            raise ProtocolError(f"event {envelope.seq} does not chain to the event before it",
+                                code=ViolationCode.CHAIN_WRONG_PREV)
         if not 0 <= envelope.seat < self.roster.seats:
-            raise ProtocolError(f"event {envelope.seq} names seat {envelope.seat}, which is empty")
+            raise ProtocolError(f"event {envelope.seq} names seat {envelope.seat}, which is empty",
+                                code=ViolationCode.CHAIN_EMPTY_SEAT)
         verify_envelope(envelope, self.roster.publics[envelope.seat])
 
     def _check_turn(self, envelope: Envelope) -> None:
@@ -505,64 +535,75 @@ class Table:
             return
         exp = self.expected()
         if exp is None:
-            raise ProtocolError("no event is expected now")
+            raise ProtocolError("no event is expected now", code=ViolationCode.CHAIN_AFTER_END)
         if envelope.seat != exp.seat:
             raise ProtocolError(
                 f"signed event {envelope.seq} out of turn: it is seat "
-                f"{exp.seat}'s turn ({exp.what})"
+                f"{exp.seat}'s turn ({exp.what})",
+                code=ViolationCode.TURN_OUT_OF_TURN,
             )
         if envelope.kind not in exp.kinds:
             raise ProtocolError(
                 f"signed a {envelope.kind!r} as event {envelope.seq}, where {exp.what} "
-                "was expected"
+                "was expected",
+                code=ViolationCode.TURN_WRONG_KIND,
             )
 
     def _take(self, envelope: Envelope) -> list[Event]:
+        take = _TAKE.get(envelope.kind)
+        if take is None:
+            raise ProtocolError(f"unknown event kind {envelope.kind!r}",
+                                code=ViolationCode.TURN_UNKNOWN_KIND)
+        return take(self, envelope)
+
+    # One function per kind received, found in ``_TAKE``.
+
+    def _take_abort(self, envelope: Envelope) -> list[Event]:
+        abort = ev.Abort.from_body(envelope.body)
+        self._m.verdict = Verdict(envelope.seq, envelope.seat, abort.blamed, abort.reason,
+                                  abort.evidence, abort.cause)
+        self._m.stage = Stage.ABORTED
+        return []
+
+    def _take_roster(self, envelope: Envelope) -> list[Event]:
+        if Roster.from_body(envelope.body) != self.roster:
+            raise ProtocolError("the roster event is not the roster this table was made for",
+                                code=ViolationCode.FORM_ROSTER)
+        self._m.stage = Stage.CUT_COMMIT
+        return []
+
+    def _take_cut_commit(self, envelope: Envelope) -> list[Event]:
         m = self._m
-        kind, seat, body = envelope.kind, envelope.seat, envelope.body
-        if kind == ev.ABORT:
-            abort = ev.Abort.from_body(body)
-            m.verdict = Verdict(envelope.seq, seat, abort.blamed, abort.reason, abort.evidence,
-                                abort.cause)
-            m.stage = Stage.ABORTED
+        m.cut_commits[envelope.seat] = ev.digest_body(envelope.body, "cut commitment")
+        if len(m.cut_commits) == self.roster.seats:
+            m.stage = Stage.CUT_REVEAL
+        return []
+
+    def _take_cut_reveal(self, envelope: Envelope) -> list[Event]:
+        m, seat = self._m, envelope.seat
+        nonce = ev.digest_body(envelope.body, "cut")
+        if cut_commitment(self.session_id, seat, nonce) != m.cut_commits[seat]:
+            raise Cheating(seat, "revealed a cut that does not match its commitment",
+                           (envelope.encode(),), code=ViolationCode.DECK_CUT_MISMATCH)
+        m.cut_nonces[seat] = nonce
+        if len(m.cut_nonces) < self.roster.seats:
             return []
-        if kind == ev.DISPUTE:
-            return self._take_dispute(seat, body)
-        if kind == ev.ROSTER:
-            if Roster.from_body(body) != self.roster:
-                raise ProtocolError("the roster event is not the roster this table was made for")
-            m.stage = Stage.CUT_COMMIT
-            return []
-        if kind == ev.CUT_COMMIT:
-            m.cut_commits[seat] = ev.digest_body(body, "cut commitment")
-            if len(m.cut_commits) == self.roster.seats:
-                m.stage = Stage.CUT_REVEAL
-            return []
-        if kind == ev.CUT_REVEAL:
-            nonce = ev.digest_body(body, "cut")
-            if cut_commitment(self.session_id, seat, nonce) != m.cut_commits[seat]:
-                raise Cheating(seat, "revealed a cut that does not match its commitment",
-                               (envelope.encode(),))
-            m.cut_nonces[seat] = nonce
-            if len(m.cut_nonces) < self.roster.seats:
-                return []
-            return self._after_cut()
-        if kind in (ev.COMMIT, ev.SHUFFLE, ev.LOCK):
-            assert m.deck is not None
-            m.deck.receive(ev.deck_from_body(kind, seat, body))
-            if m.deck.expected() is None:
-                m.stage = Stage.DEAL_KEYS
-            return []
-        if kind == ev.KEYS:
-            return self._take_keys(seat, body)
-        if kind == ev.ACT:
-            return self._take_act(envelope.seq, seat, body)
-        if kind == ev.SEED:
-            assert m.deck is not None
-            m.deck.receive(ev.deck_from_body(kind, seat, body))
-            m.seeds_done += 1
-            return []
-        raise ProtocolError(f"unknown event kind {kind!r}")
+        return self._after_cut()
+
+    def _take_deck_step(self, envelope: Envelope) -> list[Event]:
+        m = self._m
+        assert m.deck is not None
+        m.deck.receive(ev.deck_from_body(envelope.kind, envelope.seat, envelope.body))
+        if m.deck.expected() is None:
+            m.stage = Stage.DEAL_KEYS
+        return []
+
+    def _take_seed(self, envelope: Envelope) -> list[Event]:
+        m = self._m
+        assert m.deck is not None
+        m.deck.receive(ev.deck_from_body(envelope.kind, envelope.seat, envelope.body))
+        m.seeds_done += 1
+        return []
 
     def _after_cut(self) -> list[Event]:
         m = self._m
@@ -603,7 +644,8 @@ class Table:
         assert isinstance(message, Keys)
         wanted = self._keys_to_give()
         if tuple(slot for slot, _ in message.keys) != wanted:
-            raise ProtocolError(f"seat {seat} published keys for the wrong slots")
+            raise ProtocolError(f"seat {seat} published keys for the wrong slots",
+                                code=ViolationCode.DECK_KEYS_SLOTS)
         self._receive_keys(message)
         if m.stage is Stage.UNPLAYED:
             m.unplayed = m.unplayed[1:]
@@ -644,9 +686,10 @@ class Table:
         if m.deck is None or m.disputed_by is not None or m.stage not in (
                 Stage.DEAL_KEYS, Stage.PLAY):
             raise ProtocolError("a dispute is only possible once the deal keys are being "
-                                "published and until the hand is played out")
+                                "published and until the hand is played out",
+                                code=ViolationCode.TURN_DISPUTE_MISPLACED)
         if len(body) != 1 or not isinstance(body[0], int):
-            raise ProtocolError("a dispute names one slot")
+            raise ProtocolError("a dispute names one slot", code=ViolationCode.FORM_DISPUTE)
         m.disputed_by = seat
         m.stage = Stage.SEEDS
         m.seeds_done = 0
@@ -679,7 +722,8 @@ class Table:
         given = () if act.keys is None else tuple(slot for slot, _ in act.keys.keys)
         if given != needed:
             raise ProtocolError(
-                f"seat {seat}'s move shows slots {list(needed)} but gives keys for {list(given)}"
+                f"seat {seat}'s move shows slots {list(needed)} but gives keys for {list(given)}",
+                code=ViolationCode.DECK_ACT_KEYS,
             )
         out: list[Event] = []
         if act.keys is not None:
@@ -691,7 +735,8 @@ class Table:
             for slot in needed:
                 card = m.deck.card_at(slot)
                 if card is None:
-                    raise Cheating(seat, f"showed slot {slot} but it does not open")
+                    raise Cheating(seat, f"showed slot {slot} but it does not open",
+                                   code=ViolationCode.DECK_SHOW_DOES_NOT_OPEN)
                 m.public_slots.add(slot)
                 known = card_of(m.state, slot)
                 if known is None:
@@ -699,7 +744,8 @@ class Table:
                     m.state = apply(m.state, reveal)
                     out.append(reveal)
                 elif known != card:
-                    raise Cheating(seat, f"showed slot {slot} as a card it does not hold")
+                    raise Cheating(seat, f"showed slot {slot} as a card it does not hold",
+                                   code=ViolationCode.DECK_SHOW_WRONG_CARD)
         m.state = apply(m.state, act.action)
         m.hand_actions.append((seq, act.action))
         out.append(act.action)
@@ -743,10 +789,12 @@ class Table:
             # opened) is all a rule check needs.
             cards = m.deck.public_cards() if m.stage is Stage.UNPLAYED else m.deck.audit()
             if m.disputed_by is not None:
-                raise Cheating(m.disputed_by, "disputed a deal that the seeds show was sound")
+                raise Cheating(m.disputed_by, "disputed a deal that the seeds show was sound",
+                               code=ViolationCode.AUDIT_FALSE_DISPUTE)
             self._replay_full(cards)
         except Cheating as exc:
-            m.audit_failure = Cheating(exc.seat, exc.reason, _as_evidence((), exc.evidence))
+            m.audit_failure = Cheating(exc.seat, exc.reason, _as_evidence((), exc.evidence),
+                                       code=exc.code)
             return
         m.hands.append(HandRecord(m.hand, m.state, dict(cards), m.hand_first_seq, last_seq,
                                   m.deck.version or 1))
@@ -771,6 +819,51 @@ class Table:
                     seat if seat is not None else -1,
                     f"{exc} (found by the audit of hand {m.hand + 1})",
                     (self.encoded[seq],),
-                ) from exc
+                 code=ViolationCode.AUDIT_ILLEGAL_MOVE) from exc
         if state.ledgers != m.state.ledgers:
-            raise ProtocolError("the audited hand scores differently from the live hand")
+            raise ProtocolError("the audited hand scores differently from the live hand",
+                                code=ViolationCode.AUDIT_SCORES_DIFFER)
+
+
+# The stage machine, as tables (like the engine's handler table): who is
+# expected in each stage, what this seat signs for each kind on its own, and
+# how each kind received changes the table. A stage or kind not listed has
+# nothing expected, nothing to sign, or is unknown.
+_EXPECT: dict[Stage, Callable[[Table], Expectation]] = {
+    Stage.ROSTER: Table._expect_roster,
+    Stage.CUT_COMMIT: Table._expect_cut_commit,
+    Stage.CUT_REVEAL: Table._expect_cut_reveal,
+    Stage.DECK: Table._expect_deck,
+    Stage.DEAL_KEYS: Table._expect_deal_keys,
+    Stage.PLAY: Table._expect_play,
+    Stage.UNPLAYED: Table._expect_unplayed,
+    Stage.SEEDS: Table._expect_seeds,
+}
+
+_DECK_STEP_KIND = {"commit": ev.COMMIT, "shuffle": ev.SHUFFLE, "lock": ev.LOCK}
+
+_MAKE: dict[str, Callable[[Table, str], Envelope]] = {
+    ev.ROSTER: Table._make_roster,
+    ev.CUT_COMMIT: Table._make_cut_commit,
+    ev.CUT_REVEAL: Table._make_cut_reveal,
+    ev.COMMIT: Table._make_deck_step,
+    ev.SHUFFLE: Table._make_deck_step,
+    ev.LOCK: Table._make_deck_step,
+    ev.KEYS: Table._make_keys,
+    ev.SEED: Table._make_seed,
+}
+
+_TAKE: dict[str, Callable[[Table, Envelope], list[Event]]] = {
+    ev.ABORT: Table._take_abort,
+    # Called by name, so a subclass's own version (a test's lying table) is the one used.
+    ev.DISPUTE: lambda table, e: table._take_dispute(e.seat, e.body),
+    ev.ROSTER: Table._take_roster,
+    ev.CUT_COMMIT: Table._take_cut_commit,
+    ev.CUT_REVEAL: Table._take_cut_reveal,
+    ev.COMMIT: Table._take_deck_step,
+    ev.SHUFFLE: Table._take_deck_step,
+    ev.LOCK: Table._take_deck_step,
+    ev.KEYS: lambda table, e: table._take_keys(e.seat, e.body),
+    ev.ACT: lambda table, e: table._take_act(e.seq, e.seat, e.body),
+    ev.SEED: Table._take_seed,
+}

@@ -10,9 +10,9 @@ at the end is checked against the evidence it carries.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
-from gleek_p2p.errors import Cheating, GleekError, ProtocolError
+from gleek_p2p.errors import Cheating, GleekError, ProtocolError, ViolationCode
 from gleek_p2p.log.envelope import decode_envelope, event_hash
 from gleek_p2p.table import events as ev
 from gleek_p2p.table.roster import Roster
@@ -29,6 +29,10 @@ class Violation:
     reason: str
     evidence: tuple[bytes, ...] = ()
     proven: bool = True
+    code: ViolationCode | None = None
+    """What was broken, stable across wordings (``protocol/violations.md``)."""
+    cause: Cheating | None = field(default=None, compare=False, repr=False)
+    """The table's own record of the violation, when it kept one (an audit failure)."""
 
     def sentence(self, names: Sequence[str] | None = None) -> str:
         where = "" if self.seq is None else f"event {self.seq}: "
@@ -56,6 +60,8 @@ class VerifyReport:
     """For a log that checks out but ends early: where it stops (no seat is blamed)."""
     waiting_for: int | None = None
     """In an incomplete log: the seat whose event the log stops waiting for."""
+    error_code: ViolationCode | None = None
+    """For an unreadable log: why (``log.empty``, ``log.not-a-log``, ``log.no-roster``)."""
 
     @property
     def hands(self) -> list[HandRecord]:
@@ -71,6 +77,13 @@ class VerifyReport:
         return self.readable and not self.complete and not self.violations
 
     @property
+    def code(self) -> ViolationCode | None:
+        """The code of the whole log's state when no violation names it: unreadable or cut short."""
+        if not self.readable:
+            return self.error_code
+        return ViolationCode.LOG_INCOMPLETE if self.incomplete else None
+
+    @property
     def exit_code(self) -> int:
         if not self.readable:
             return 2
@@ -82,14 +95,17 @@ def verify_records(
 ) -> VerifyReport:
     """Verify a session given its encoded envelopes, in log order."""
     if not records:
-        return VerifyReport(readable=False, error="the log holds no event")
+        return VerifyReport(readable=False, error="the log holds no event",
+                            error_code=ViolationCode.LOG_EMPTY)
     try:
         first = decode_envelope(records[0])
         if first.kind != ev.ROSTER or first.seq != 0:
-            raise ProtocolError("the log does not start with a roster")
+            raise ProtocolError("the log does not start with a roster",
+                                code=ViolationCode.LOG_NO_ROSTER)
         roster = Roster.from_body(first.body)
     except GleekError as exc:
-        return VerifyReport(readable=False, error=f"not a session log: {exc}")
+        return VerifyReport(readable=False, error=f"not a session log: {exc}",
+                            error_code=ViolationCode.LOG_NO_ROSTER)
     table = Table(roster)
     report = VerifyReport(readable=True, roster=roster, table=table)
     for index, record in enumerate(records):
@@ -98,37 +114,43 @@ def verify_records(
         try:
             envelope = decode_envelope(record)
         except ProtocolError as exc:
-            report.violations.append(Violation(index, None, f"unreadable event: {exc}"))
+            report.violations.append(Violation(index, None, f"unreadable event: {exc}",
+                                               code=ViolationCode.LOG_UNREADABLE_EVENT))
             break
         if envelope.seq != index:
             # A stored log holds each position once, in order: it was altered.
             report.violations.append(Violation(
                 index, None, f"record {index} holds event number {envelope.seq}: the log "
-                "was reordered, cut or padded", (record,)))
+                "was reordered, cut or padded", (record,),
+                code=ViolationCode.LOG_MISPLACED_RECORD))
             break
         try:
             table.receive(envelope, record)
         except Cheating as exc:
             report.violations.append(
-                Violation(_event_of(exc.evidence, index), exc.seat, exc.reason, exc.evidence))
+                Violation(_event_of(exc.evidence, index), exc.seat, exc.reason, exc.evidence,
+                          code=exc.code))
             break
         except ProtocolError as exc:
             # Not signed by its seat, or not for this place: nobody can be blamed,
             # but the log is not the one the players signed.
-            report.violations.append(Violation(index, None, str(exc), (record,)))
+            report.violations.append(Violation(index, None, str(exc), (record,), code=exc.code))
             break
         report.events += 1
-        if table.audit_failure is not None and not any(
-            v.reason == table.audit_failure.reason for v in report.violations
-        ):
-            failure = table.audit_failure
+        failure = table.audit_failure
+        if failure is not None and not any(v.cause is failure for v in report.violations):
             report.violations.append(Violation(
                 _event_of(failure.evidence, index), failure.seat, failure.reason,
-                failure.evidence))
+                failure.evidence, code=failure.code, cause=failure))
     if progress is not None:
         progress(len(records), len(records))
     if table.verdict is not None:
-        report.violations.extend(_judge_abort(roster, records, table.verdict, report))
+        # A proof found in an abort's evidence is reported as abort.proven, a
+        # claim the log cannot prove as abort.claim.
+        report.violations.extend(
+            v if v.code is not None else replace(
+                v, code=ViolationCode.ABORT_PROVEN if v.proven else ViolationCode.ABORT_CLAIM)
+            for v in _judge_abort(roster, records, table.verdict, report))
     report.complete = table.stage is Stage.OVER
     if not report.complete and not report.violations:
         # A log cut short (a copy taken mid-game, a peer that left) proves

@@ -33,6 +33,7 @@ from gleek_p2p.errors import GleekError
 from gleek_p2p.i18n import N_, _, ngettext
 from gleek_p2p.lobby_status import LobbyStatus
 from gleek_p2p.log.keys import fingerprint
+from gleek_p2p.notes import Severity, severity_of
 from gleek_p2p.peer import Outcome, SessionRunner
 from gleek_p2p.rules import Deal, Event, Phase, Play, State, apply, new_session, session_winner
 from gleek_p2p.table import events as ev
@@ -194,9 +195,14 @@ class HumanPlayer:
                 await self._task
 
     def note(self, text: str, error: bool = False) -> None:
-        """A sentence for the log pane (network news, errors)."""
+        """A sentence for the log pane (network news, errors).
+
+        Shown as an error if ``error`` or if the note says it is bad news
+        (``notes.Note``); never judged from its words, which are translated.
+        """
+        bad = error or severity_of(text) is Severity.BAD_NEWS
         text = text[:1].upper() + text[1:]
-        self.screen.add_log(text, "class:error" if error or _is_bad_news(text) else "class:note")
+        self.screen.add_log(text, "class:error" if bad else "class:note")
 
     def show_lobby(self, status: LobbyStatus) -> None:
         """Who is at the table: shown until the first deal, kept for later on the scene.
@@ -435,13 +441,6 @@ def _expected(exp: Expectation, state: State | None) -> str:
         return _("the keys of the talon") if talon else _("the keys of the deal")
     words = _EXPECTED.get(kind)
     return _(words) if words else exp.what
-
-
-def _is_bad_news(note: str) -> bool:
-    words = ("error", "abort", "ending", "cheat", "reject", "timeout", "did not", "lost",
-             "left", "ignored", "blam")
-    low = note.lower()
-    return any(w in low for w in words)
 
 
 def end_lines(

@@ -13,7 +13,7 @@ a typed amount is what Enter commits, and a key that does nothing says so.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from gleek_p2p.i18n import _, ngettext
@@ -36,11 +36,13 @@ from gleek_p2p.rules import (
     ShowRuff,
     State,
     Vie,
+    bid_range,
     card_label,
+    card_rank,
     card_suit,
+    limits,
     ruff_value,
 )
-from gleek_p2p.rules.cards import RANKS_PER_SUIT
 
 from .words import SUIT_SYMBOLS, rank_plural, suit_name
 
@@ -88,93 +90,106 @@ class Chooser:
     # ----------------------------------------------------------- building
 
     def _build(self, state: State) -> None:
-        first = self.legal[0]
-        cards = state.cards
-        if self.cards:
-            opts = []
-            for e in self.legal:
-                assert isinstance(e, Play | Discard)
-                c = cards[e.slot]
-                keys = (_SUIT_KEYS[card_suit(c)],) if c >= 0 else ()
-                opts.append(Option(card_label(c) if c >= 0 else "??", e, keys, slots=(e.slot,)))
-            self.options = sorted(opts, key=lambda o: cards[o.slots[0]])
-            if isinstance(first, Discard):
-                self.picks = state.variant.discard_count - len(state.discards)
-                self.prompt = self._discard_prompt()
-            elif state.trick_plays:
-                led = card_suit(cards[state.trick_plays[0]])
-                self.prompt = _("Play a card ({suit} led)").format(
-                    suit=f"{suit_name(led)} {SUIT_SYMBOLS[led]}")
-            else:
-                self.prompt = _("Lead a card to the trick")
-            return
-        if isinstance(first, Bid | PassBid):
-            self.options = [
-                Option(_("pass"), e, ("p",)) if isinstance(e, PassBid)
-                else Option(_("bid {amount}").format(amount=e.amount), e, number=e.amount)
-                for e in self.legal
-                if isinstance(e, Bid | PassBid)
-            ]
-            low = min((o.number for o in self.options if o.number is not None), default=0)
-            self.prompt = _("The auction for the talon: bid {low} to 99 (type it) or pass").format(
-                low=low)
-        elif isinstance(first, Vie | See | PassRuff):
-            order = {PassRuff: 0, See: 1, Vie: 2}
-            self.options = sorted(
-                (self._ruff_option(e, state) for e in self.legal),
-                key=lambda o: (order[type(o.event)], o.number or 0),
-            )
-            raises = [o.number for o in self.options if o.number is not None]
-            fields = {"stake": state.ruff_stake, "put": state.ruff_put[self.seat],
-                      "low": min(raises, default=0), "high": max(raises, default=0)}
-            self.prompt = (_("The ruff: stake {stake}, you have put {put}; vie (type {low}-{high}),"
-                             " see or pass") if raises else
-                           _("The ruff: stake {stake}, you have put {put}; see or pass")
-                           ).format(**fields)
-        elif isinstance(first, ShowRuff):
-            self.options = []
-            for e in self.legal:
-                assert isinstance(e, ShowRuff)
-                shown = sorted(cards[x] for x in e.slots)
-                label = (f"{SUIT_SYMBOLS[e.suit]} {' '.join(card_label(c) for c in shown)}"
-                         f" = {ruff_value(shown)}")
-                self.options.append(Option(label, e, (_SUIT_KEYS[e.suit],), slots=e.slots))
-            self.prompt = _("Ruff showdown: show all your cards of one suit")
-        elif isinstance(first, Declare | EndDeclare):
-            self.options = []
-            for e in self.legal:
-                if isinstance(e, Declare):
-                    rank = cards[e.slots[0]] % RANKS_PER_SUIT
-                    label = (_("mournival of {ranks}") if len(e.slots) == 4
-                             else _("gleek of {ranks}")).format(ranks=rank_plural(rank))
-                    self.options.append(Option(label, e, slots=e.slots))
-                else:
-                    self.options.append(Option(_("done declaring"), e, ("n",)))
-            self.prompt = _("Combinations: declare those you want paid, then done")
-        elif isinstance(first, NameTrump):
-            self.options = []
-            for e in self.legal:
-                assert isinstance(e, NameTrump)
-                if e.suit is None:
-                    self.options.append(Option(_("Kiss (no trump)"), e, ("k",)))
-                else:
-                    label = f"{SUIT_SYMBOLS[e.suit]} {suit_name(e.suit)}"
-                    self.options.append(Option(label, e, (_SUIT_KEYS[e.suit],)))
-            self.prompt = _("Name the trump suit")
-        elif isinstance(first, ClaimTiddy | NoTiddy):
-            self.options = []
-            for e in self.legal:
-                if isinstance(e, ClaimTiddy):
-                    label = _("claim Tiddy ({card})").format(card=card_label(cards[e.slot]))
-                    self.options.append(Option(label, e, ("y",), slots=(e.slot,)))
-                else:
-                    self.options.append(Option(_("no claim"), e, ("n",)))
-            self.options.sort(key=lambda o: not isinstance(o.event, ClaimTiddy))
-            self.prompt = _("Tiddy: show the Four of trump for 2 pence from each?")
-        else:  # pragma: no cover - every decision kind is listed above
+        build = _BUILDERS.get(type(self.legal[0]))
+        if build is None:  # pragma: no cover - every decision kind has a builder
             self.options = [Option(type(e).__name__, e) for e in self.legal]
             self.prompt = _("Choose")
-        self.cursor = self._default(state)
+        else:
+            build(self, state)
+        if not self.cards:
+            self.cursor = self._default(state)
+
+    # One builder per decision kind (found in ``_BUILDERS`` by the first legal
+    # move's type): it sets the options and the prompt.
+
+    def _build_cards(self, state: State) -> None:
+        cards = state.cards
+        opts = []
+        for e in self.legal:
+            assert isinstance(e, Play | Discard)
+            c = cards[e.slot]
+            keys = (_SUIT_KEYS[card_suit(c)],) if c >= 0 else ()
+            opts.append(Option(card_label(c) if c >= 0 else "??", e, keys, slots=(e.slot,)))
+        self.options = sorted(opts, key=lambda o: cards[o.slots[0]])
+        if isinstance(self.legal[0], Discard):
+            self.picks = state.variant.discard_count - len(state.discards)
+            self.prompt = self._discard_prompt()
+        elif state.trick_plays:
+            led = card_suit(cards[state.trick_plays[0]])
+            self.prompt = _("Play a card ({suit} led)").format(
+                suit=f"{suit_name(led)} {SUIT_SYMBOLS[led]}")
+        else:
+            self.prompt = _("Lead a card to the trick")
+
+    def _build_auction(self, state: State) -> None:
+        self.options = [
+            Option(_("pass"), e, ("p",)) if isinstance(e, PassBid)
+            else Option(_("bid {amount}").format(amount=e.amount), e, number=e.amount)
+            for e in self.legal
+            if isinstance(e, Bid | PassBid)
+        ]
+        low, high = bid_range(state)
+        self.prompt = _("The auction for the talon: bid {low} to {high} (type it) or pass"
+                        ).format(low=low, high=high)
+
+    def _build_ruff(self, state: State) -> None:
+        order = {PassRuff: 0, See: 1, Vie: 2}
+        self.options = sorted(
+            (self._ruff_option(e, state) for e in self.legal),
+            key=lambda o: (order[type(o.event)], o.number or 0),
+        )
+        raises = [o.number for o in self.options if o.number is not None]
+        fields = {"stake": state.ruff_stake, "put": state.ruff_put[self.seat],
+                  "low": min(raises, default=0), "high": max(raises, default=0)}
+        self.prompt = (_("The ruff: stake {stake}, you have put {put}; vie (type {low}-{high}),"
+                         " see or pass") if raises else
+                       _("The ruff: stake {stake}, you have put {put}; see or pass")
+                       ).format(**fields)
+
+    def _build_show_ruff(self, state: State) -> None:
+        self.options = []
+        for e in self.legal:
+            assert isinstance(e, ShowRuff)
+            shown = sorted(state.cards[x] for x in e.slots)
+            label = (f"{SUIT_SYMBOLS[e.suit]} {' '.join(card_label(c) for c in shown)}"
+                     f" = {ruff_value(shown)}")
+            self.options.append(Option(label, e, (_SUIT_KEYS[e.suit],), slots=e.slots))
+        self.prompt = _("Ruff showdown: show all your cards of one suit")
+
+    def _build_declare(self, state: State) -> None:
+        self.options = []
+        for e in self.legal:
+            if isinstance(e, Declare):
+                rank = card_rank(state.cards[e.slots[0]])
+                label = (_("mournival of {ranks}") if len(e.slots) == 4
+                         else _("gleek of {ranks}")).format(ranks=rank_plural(rank))
+                self.options.append(Option(label, e, slots=e.slots))
+            else:
+                self.options.append(Option(_("done declaring"), e, ("n",)))
+        self.prompt = _("Combinations: declare those you want paid, then done")
+
+    def _build_trump(self, state: State) -> None:
+        self.options = []
+        for e in self.legal:
+            assert isinstance(e, NameTrump)
+            if e.suit is None:
+                self.options.append(Option(_("Kiss (no trump)"), e, ("k",)))
+            else:
+                label = f"{SUIT_SYMBOLS[e.suit]} {suit_name(e.suit)}"
+                self.options.append(Option(label, e, (_SUIT_KEYS[e.suit],)))
+        self.prompt = _("Name the trump suit")
+
+    def _build_tiddy(self, state: State) -> None:
+        self.options = []
+        for e in self.legal:
+            if isinstance(e, ClaimTiddy):
+                label = _("claim Tiddy ({card})").format(card=card_label(state.cards[e.slot]))
+                self.options.append(Option(label, e, ("y",), slots=(e.slot,)))
+            else:
+                self.options.append(Option(_("no claim"), e, ("n",)))
+        self.options.sort(key=lambda o: not isinstance(o.event, ClaimTiddy))
+        self.prompt = _("Tiddy: show the Four of trump for {pence} pence from each?").format(
+            pence=limits().tiddy_payment)
 
     @staticmethod
     def _ruff_option(e: Event, state: State) -> Option:
@@ -381,3 +396,20 @@ class Chooser:
     def slot_marked(self, slot: int) -> bool:
         """Whether ``slot`` belongs to a legal option (a card that may be picked)."""
         return any(slot in o.slots for o in self.options)
+
+
+_BUILDERS: dict[type, Callable[[Chooser, State], None]] = {
+    Play: Chooser._build_cards,
+    Discard: Chooser._build_cards,
+    Bid: Chooser._build_auction,
+    PassBid: Chooser._build_auction,
+    Vie: Chooser._build_ruff,
+    See: Chooser._build_ruff,
+    PassRuff: Chooser._build_ruff,
+    ShowRuff: Chooser._build_show_ruff,
+    Declare: Chooser._build_declare,
+    EndDeclare: Chooser._build_declare,
+    NameTrump: Chooser._build_trump,
+    ClaimTiddy: Chooser._build_tiddy,
+    NoTiddy: Chooser._build_tiddy,
+}

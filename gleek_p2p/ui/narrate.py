@@ -32,6 +32,7 @@ from gleek_p2p.rules import (
     Vie,
     card_label,
     combination_value,
+    limits,
     ruff_pot,
     ruff_value,
 )
@@ -138,9 +139,11 @@ def _event_text(event: Event, before: State, after: State, who: Namer) -> str | 
                        suit=_suit(event.suit))
     if isinstance(event, ClaimTiddy):
         c = _card(after, event.slot)
-        return who.act(event.seat, N_("You show Tiddy, the {card}, and take 2 pence from each."),
-                       N_("{name} shows Tiddy, the {card}, and takes 2 pence from each."),
-                       card=card_label(c) if c is not None else "4")
+        return who.act(event.seat,
+                       N_("You show Tiddy, the {card}, and take {pence} pence from each."),
+                       N_("{name} shows Tiddy, the {card}, and takes {pence} pence from each."),
+                       card=card_label(c) if c is not None else "4",
+                       pence=limits().tiddy_payment)
     if isinstance(event, NoTiddy):
         if after.phase is not Phase.TIDDY and after.tiddy_claimant < 0:
             return _("Nobody claims Tiddy.")

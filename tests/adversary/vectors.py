@@ -55,20 +55,23 @@ def _second_implementation_cases(base: list[bytes]) -> list[Vector]:
     report = verify_records(result.records)
     event = report.violations[0].seq if report.violations else None
     out.append(Vector("descending-keys", result.records, {
-        "exit_code": 1, "event": event, "seat": CHEATER, "says": "slot"}))
+        "exit_code": 1, "event": event, "seat": CHEATER, "says": "slot",
+        "code": "abort.proven"}))
     # A validly signed event chained after the last one: the session was over.
     last = decode_envelope(base[-1])
     seat0 = Identity.generate(_derive(b"vector-standard", "identity", 0))
     late = sign_envelope(seat0, last.session_id, last.seq + 1, event_hash(last), 0, ev.ABORT,
                          ev.Abort(None, "one more word", ()).to_body())
     out.append(Vector("after-the-end", [*base, late.encode()], {
-        "exit_code": 1, "event": len(base), "seat": None, "says": "over"}))
+        "exit_code": 1, "event": len(base), "seat": None, "says": "over",
+        "code": "chain.after-end"}))
     # The last record torn by a crash: the whole records are the log, so the
     # session stops short of its last seed.
     framed = _framed(base[-1])
     torn_seat = last.seat
     out.append(Vector("torn-last-record", base[:-1], {
-        "exit_code": 1, "verdict": "incomplete", "waiting_for": torn_seat},
+        "exit_code": 1, "verdict": "incomplete", "waiting_for": torn_seat,
+        "code": "log.incomplete"},
         tail=framed[: len(framed) // 2]))
     return out
 
@@ -134,35 +137,44 @@ def build() -> list[Vector]:
     k = 30  # a mid-hand event to tamper with
     flipped = bytearray(base[k])
     flipped[len(flipped) // 2] ^= 0x01
-    def broken(event: int, says: str) -> dict[str, Any]:
-        return {"exit_code": 1, "event": event, "seat": None, "says": says}
+    def broken(event: int, says: str, code: str) -> dict[str, Any]:
+        return {"exit_code": 1, "event": event, "seat": None, "says": says, "code": code}
 
     out.append(Vector("flipped-byte", [*base[:k], bytes(flipped), *base[k + 1:]],
-                      broken(k, "unreadable")))
+                      broken(k, "unreadable", "log.unreadable-event")))
     out.append(Vector("reordered", [*base[:k], base[k + 1], base[k], *base[k + 2:]],
-                      broken(k, "reordered")))
-    out.append(Vector("dropped", base[:k] + base[k + 1:], broken(k, "reordered, cut")))
+                      broken(k, "reordered", "log.misplaced-record")))
+    out.append(Vector("dropped", base[:k] + base[k + 1:],
+                      broken(k, "reordered, cut", "log.misplaced-record")))
     out.append(Vector("duplicated", [*base[:k + 1], base[k], *base[k + 1:]],
-                      broken(k + 1, "padded")))
+                      broken(k + 1, "padded", "log.misplaced-record")))
     out.append(Vector("spliced", [*base[:k], two[k], *base[k + 1:]],
-                      broken(k, "another session")))
+                      broken(k, "another session", "chain.other-session")))
     # Re-sign an event of seat s with another key: the signature does not verify.
     env = decode_envelope(base[k])
     impostor = Identity.generate(_derive(b"someone else", "identity", 9))
     forged = sign_envelope(impostor, env.session_id, env.seq, env.prev, env.seat, env.kind,
                            env.body)
     out.append(Vector("forged-author", [*base[:k], forged.encode(), *base[k + 1:]],
-                      broken(k, "signature")))
-    for name, says in (("equivocation", "two different events"), ("revoke", "follow suit"),
-                       ("bad-unplayed-key", "commitment"), ("false-ruff", "show all"),
-                       ("hidden-combination", "must declare"), ("wrong-deal-key", "key"),
-                       ("out-of-turn", "out of turn"), ("illegal-bid", "bid")):
+                      broken(k, "signature", "chain.bad-signature")))
+    # The code of the first violation: a proof found in an abort's evidence is
+    # abort.proven (protocol/violations.md), an audit's rule finding its own.
+    for name, says, code in (
+            ("equivocation", "two different events", "abort.proven"),
+            ("revoke", "follow suit", "audit.illegal-move"),
+            ("bad-unplayed-key", "commitment", "abort.proven"),
+            ("false-ruff", "show all", "audit.illegal-move"),
+            ("hidden-combination", "must declare", "audit.illegal-move"),
+            ("wrong-deal-key", "key", "abort.proven"),
+            ("out-of-turn", "out of turn", "abort.proven"),
+            ("illegal-bid", "bid", "abort.proven")):
         scenario = SCENARIOS[name]
         result = scenario.run(variant=FIRST_RULINGS)
         report = verify_records(result.records)
         event = report.violations[0].seq if report.violations else None
         out.append(Vector(name, result.records, {
-            "exit_code": 1, "event": event, "seat": scenario.blamed, "says": says}))
+            "exit_code": 1, "event": event, "seat": scenario.blamed, "says": says,
+            "code": code}))
     out.extend(_second_implementation_cases(base))
     return out
 
@@ -178,7 +190,8 @@ FROZEN = [
      "rulings": _FIRST},
     {"file": "valid-two-deck-v1.gleeklog", "exit_code": 0, "totals": [162, -162],
      "rulings": _FIRST},
-    {"file": "bad-seed-deck-v1.gleeklog", "exit_code": 1, "event": 89, "seat": 1, "says": "seed"},
+    {"file": "bad-seed-deck-v1.gleeklog", "exit_code": 1, "event": 89, "seat": 1, "says": "seed",
+     "code": "abort.proven"},
 ]
 
 

@@ -1,0 +1,48 @@
+"""What a peer needs to know to join a table: one typed value for every entry point.
+
+``gleek play``/``gleek bot`` build it from their flags (in one place,
+``peer_cli.peer_config``) and ``gleek_p2p.bots.run_peer`` from its keyword
+arguments; the session code reads only this, never a command line.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from gleek_p2p.errors import GleekError
+from gleek_p2p.i18n import _
+from gleek_p2p.rules import VARIANTS, Variant
+
+
+@dataclass(frozen=True)
+class PeerConfig:
+    """One peer's settings for one session."""
+
+    name: str
+    """The player's name at the table."""
+    table: str = "gleek"
+    """The table's name: peers with the same name (and hands) play together."""
+    hands: int = 12
+    variant: str = "standard"
+    """A name of ``rules.VARIANTS``."""
+    listen: str = "0.0.0.0:0"
+    """``HOST:PORT`` to accept connections on (port 0: any free port)."""
+    peers: tuple[str, ...] = ()
+    """``HOST:PORT`` addresses to dial without mDNS."""
+    mdns: bool = True
+    interfaces: tuple[str, ...] = ()
+    """The interfaces mDNS uses (empty: all)."""
+    timeout: float = 120.0
+    """Seconds to wait for a seat's event before ending the session."""
+    data_dir: Path | None = None
+    """Identity, secrets and logs (None: the user's data directory)."""
+    ready_file: Path | None = None
+    """Where to write the listening port once it is known (for scripts)."""
+
+    def rules(self) -> Variant:
+        """The variant's rules; a ``GleekError`` for a name no variant has."""
+        if self.variant not in VARIANTS:
+            raise GleekError(_("unknown variant {variant}; choose from {choices}").format(
+                variant=repr(self.variant), choices=", ".join(VARIANTS)))
+        return VARIANTS[self.variant]

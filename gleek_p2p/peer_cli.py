@@ -1,0 +1,230 @@
+"""``gleek bot``, ``gleek play`` and ``gleek local``: the command line of a peer.
+
+Flags become a ``PeerConfig`` here (``peer_config``) and the session is
+played by ``peer_commands``; nothing below this module imports it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import logging
+import os
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from gleek_p2p.bots.registry import make_strategy
+from gleek_p2p.config import PeerConfig
+from gleek_p2p.errors import GleekError
+from gleek_p2p.i18n import _, current_language, ngettext
+from gleek_p2p.lobby import LobbyConfig
+from gleek_p2p.log.keys import ensure_private_dir, load_or_create_identity
+from gleek_p2p.peer import BotPlayer, Player
+from gleek_p2p.peer_commands import (
+    SessionResult,
+    data_dir_of,
+    default_data_dir,
+    log_path_keeper,
+    play_session,
+    run_peer_session,
+    say,
+)
+from gleek_p2p.rules import VARIANTS
+
+
+def needs_terminal(args: argparse.Namespace) -> None:
+    """Refuse, in one sentence, to start a screen without a terminal (before any peer starts)."""
+    if args.command == "bot" or getattr(args, "autoplay", None):
+        return
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        if args.command == "local":
+            raise GleekError(_("gleek {command} needs a terminal to show the table: run it in "
+                               "one, or let a bot play for you with --autoplay heuristic")
+                             .format(command=args.command))
+        raise GleekError(_("gleek {command} needs a terminal to show the table: run it in one")
+                         .format(command=args.command))
+
+
+def peer_config(args: argparse.Namespace) -> PeerConfig:
+    """The command line's flags as a ``PeerConfig`` (the only place that reads them)."""
+    return PeerConfig(
+        name=args.name, table=args.table, hands=args.hands, variant=args.variant,
+        listen=args.listen, peers=tuple(args.peer), mdns=not args.no_mdns,
+        interfaces=tuple(args.interface or ()), timeout=args.timeout,
+        data_dir=Path(args.data_dir) if args.data_dir else None,
+        ready_file=Path(args.ready_file) if getattr(args, "ready_file", None) else None,
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    """Entry point for the three peer commands."""
+    needs_terminal(args)
+    if args.command == "local":
+        return run_local(args)
+    config = peer_config(args)
+    data_dir = data_dir_of(config)
+    identity = load_or_create_identity(data_dir, os.urandom)
+    if args.command == "bot":
+        seed = (args.seed or os.urandom(8).hex()).encode()
+        player: Player = BotPlayer(make_strategy(args.strategy, seed, think_ms=args.think))
+        notes = say
+    else:
+        from gleek_p2p.ui.app import HumanPlayer
+
+        _log_to_file(data_dir)
+        human = HumanPlayer(names=None)
+        player = human
+        notes = human.note
+    try:
+        result = asyncio.run(run_peer_session(config, identity, player, notes))
+    except GleekError as exc:
+        return _left_the_table(exc, player)
+    say(result.outcome.reason)
+    print(result.log_path, flush=True)
+    return 0 if result.outcome.finished else 1
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def bot_command(
+    name: str, port: int, peers: Sequence[int], data_dir: Path, args: argparse.Namespace,
+    table: str,
+) -> list[str]:
+    """The command line of one of ``gleek local``'s bot peers.
+
+    It speaks the language chosen for this run (``--lang`` or the locale), so
+    the notes it prints match the person's screen.
+    """
+    command = [
+        sys.executable, "-m", "gleek_p2p", "--lang", current_language(),
+        "bot", "--name", name, "--no-mdns",
+        "--listen", f"127.0.0.1:{port}", "--data-dir", str(data_dir), "--table", table,
+        "--hands", str(args.hands), "--variant", args.variant, "--strategy", args.bots,
+        "--timeout", str(args.timeout),
+    ]
+    if args.think is not None:
+        command += ["--think", str(args.think)]
+    for peer in peers:
+        command += ["--peer", f"127.0.0.1:{peer}"]
+    return command
+
+
+def run_local(args: argparse.Namespace) -> int:
+    """``gleek local``: you against two bot peers on this machine, the full protocol."""
+    variant = VARIANTS[args.variant]
+    data_dir = Path(args.data_dir) if args.data_dir else default_data_dir()
+    ensure_private_dir(data_dir)
+    identity = load_or_create_identity(data_dir, os.urandom)
+    table = f"local-{os.urandom(4).hex()}"
+    ports = [free_port() for _seat in range(variant.players)]
+    bot_dirs = [data_dir / "local-bots" / f"bot-{i}" for i in range(1, variant.players)]
+    names = ["Anne", "Thomas", "Mary"][1:variant.players]
+    procs: list[subprocess.Popen[bytes]] = []
+    log_dir = Path(tempfile.mkdtemp(prefix="gleek-local-"))
+    try:
+        for i, bot_dir in enumerate(bot_dirs):
+            bot_dir.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+            command = bot_command(names[i], ports[i + 1], ports[: i + 1], bot_dir, args, table)
+            with open(log_dir / f"{names[i]}.log", "wb") as out:
+                procs.append(subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT,
+                                              stdin=subprocess.DEVNULL))
+        if args.autoplay:
+            player: Player = BotPlayer(
+                make_strategy(args.autoplay, os.urandom(8), think_ms=args.think)
+            )
+            notes: Callable[[str], None] = say
+        else:
+            from gleek_p2p.ui.app import HumanPlayer
+
+            _log_to_file(data_dir)
+            human = HumanPlayer(names=None)
+            player = human
+            notes = human.note
+        config = LobbyConfig(
+            name=args.name, table=f"{table}/{args.hands}", variant=variant,
+            listen=("127.0.0.1", ports[0]), peers=(),
+        )
+
+        async def main() -> SessionResult:
+            session = play_session(
+                identity=identity, config=config, hands=args.hands, data_dir=data_dir,
+                player=player, timeout=args.timeout, notes=notes,
+                on_log=log_path_keeper(player),
+            )
+            runner_ui = getattr(player, "run_alongside", None)
+            if runner_ui is not None:
+                result: SessionResult = await runner_ui(session)
+                return result
+            return await session
+
+        left: GleekError | None = None
+        try:
+            result = asyncio.run(main())
+        except GleekError as exc:
+            left = exc
+            if _is_departure(exc):
+                say(_("Leaving the table: the others were told; closing the bots…"))
+    finally:
+        for proc in procs:
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                proc.wait(timeout=5)
+            if proc.poll() is None:
+                proc.send_signal(signal.SIGTERM)
+                with contextlib.suppress(subprocess.TimeoutExpired):
+                    proc.wait(timeout=5)
+            if proc.poll() is None:
+                proc.kill()
+    if left is not None:
+        return _left_the_table(left, player)
+    from gleek_p2p.commands import verify_file
+    from gleek_p2p.report import violation_sentence
+
+    report = verify_file(result.log_path)
+    say(result.outcome.reason)
+    checked = ngettext("{n} event checked", "{n} events checked", report.events).format(
+        n=report.events)
+    if report.fair:
+        verdict = _("gleek verify: fair and complete ({checked})")
+    elif report.incomplete:
+        verdict = _("gleek verify: incomplete, {stopped} ({checked})")
+    else:
+        verdict = _("gleek verify: NOT fair ({checked})")
+    say(verdict.format(checked=checked, stopped=report.stopped))
+    for violation in report.violations:
+        say("  - " + violation_sentence(violation, result.table.roster.names))
+    print(result.log_path, flush=True)
+    return report.exit_code
+
+
+def _log_to_file(data_dir: Path) -> None:
+    """Keep log lines off a full-screen UI: they go to a file in the data directory."""
+    logging.basicConfig(filename=str(data_dir / "gleek.log"), level=logging.INFO,
+                        format="%(asctime)s %(name)s %(levelname)s %(message)s")
+
+
+def _is_departure(exc: GleekError) -> bool:
+    from gleek_p2p.ui.app import UserQuit
+
+    return isinstance(exc, UserQuit)
+
+
+def _left_the_table(exc: GleekError, player: Player) -> int:
+    """A person who chose to leave: not an error (exit 0), the log's path printed last."""
+    if not _is_departure(exc):
+        raise exc
+    say(_("You left the table; the others were told at once."))
+    log_path = getattr(player, "log_path", None)
+    if log_path is not None:
+        print(log_path, flush=True)
+    return 0
