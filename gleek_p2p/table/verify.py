@@ -238,7 +238,7 @@ def _proof_in(
     except Cheating as exc:
         if exc.seat == verdict.blamed:
             return Violation(_event_of(exc.evidence, verdict.seq), exc.seat, exc.reason,
-                             exc.evidence)
+                             exc.evidence, code=exc.code)
     except GleekError:
         return None
     return None

@@ -56,7 +56,7 @@ def _second_implementation_cases(base: list[bytes]) -> list[Vector]:
     event = report.violations[0].seq if report.violations else None
     out.append(Vector("descending-keys", result.records, {
         "exit_code": 1, "event": event, "seat": CHEATER, "says": "slot",
-        "code": "abort.proven"}))
+        "code": "deck.keys-slots"}))
     # A validly signed event chained after the last one: the session was over.
     last = decode_envelope(base[-1])
     seat0 = Identity.generate(_derive(b"vector-standard", "identity", 0))
@@ -157,17 +157,18 @@ def build() -> list[Vector]:
                            env.body)
     out.append(Vector("forged-author", [*base[:k], forged.encode(), *base[k + 1:]],
                       broken(k, "signature", "chain.bad-signature")))
-    # The code of the first violation: a proof found in an abort's evidence is
-    # abort.proven (protocol/violations.md), an audit's rule finding its own.
+    # The code of the first violation: a proof found in an abort's evidence
+    # carries the code of the breach it proves (protocol/violations.md), an
+    # audit's rule finding its own.
     for name, says, code in (
-            ("equivocation", "two different events", "abort.proven"),
+            ("equivocation", "two different events", "chain.equivocation"),
             ("revoke", "follow suit", "audit.illegal-move"),
-            ("bad-unplayed-key", "commitment", "abort.proven"),
+            ("bad-unplayed-key", "commitment", "deck.key-commitment"),
             ("false-ruff", "show all", "audit.illegal-move"),
             ("hidden-combination", "must declare", "audit.illegal-move"),
-            ("wrong-deal-key", "key", "abort.proven"),
-            ("out-of-turn", "out of turn", "abort.proven"),
-            ("illegal-bid", "bid", "abort.proven")):
+            ("wrong-deal-key", "key", "deck.key-commitment"),
+            ("out-of-turn", "out of turn", "turn.out-of-turn"),
+            ("illegal-bid", "bid", "rules.illegal-move")):
         scenario = SCENARIOS[name]
         result = scenario.run(variant=FIRST_RULINGS)
         report = verify_records(result.records)
@@ -191,7 +192,7 @@ FROZEN = [
     {"file": "valid-two-deck-v1.gleeklog", "exit_code": 0, "totals": [162, -162],
      "rulings": _FIRST},
     {"file": "bad-seed-deck-v1.gleeklog", "exit_code": 1, "event": 89, "seat": 1, "says": "seed",
-     "code": "abort.proven"},
+     "code": "deck.seed-mismatch"},
 ]
 
 
