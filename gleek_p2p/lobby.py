@@ -22,12 +22,12 @@ from typing import Any
 
 from gleek_p2p.errors import GleekError, ProtocolError
 from gleek_p2p.log.envelope import PROTOCOL_VERSION
-from gleek_p2p.log.keys import Identity, fingerprint
+from gleek_p2p.log.keys import Identity, fingerprint, verify
 from gleek_p2p.net.connection import Connection, ConnectionClosed, Limits, Listener, connect
 from gleek_p2p.net.discovery import Announcement, Discovery, instance_name
 from gleek_p2p.net.formation import Formation, TableFormation, keep_connection
 from gleek_p2p.net.handshake import Offer
-from gleek_p2p.net.messages import Bye, Hello, Message, Reveal
+from gleek_p2p.net.messages import Bye, Hello, Leave, Message, Reveal
 from gleek_p2p.peer import LEFT_THE_TABLE, Incoming, LinkUp
 from gleek_p2p.rules import Variant
 from gleek_p2p.table.roster import Roster
@@ -208,6 +208,8 @@ class Lobby:
             async for message in conn:
                 if isinstance(message, Reveal):
                     self._take_reveal(public, message)
+                elif isinstance(message, Leave):
+                    self._take_leave(conn, message)
                 else:
                     self.queue.put_nowait((public, message))
         except GleekError as exc:
@@ -218,9 +220,23 @@ class Lobby:
                 self.notes(f"link to {conn.peer.name} is down: {reason}")
                 if self._forming():
                     self._spawn(self._forget_later(conn))
-                elif self.roster is not None and reason.endswith(LEFT_THE_TABLE):
-                    # The connection ate the peer's Bye; the session must hear of it.
-                    self.queue.put_nowait((public, Bye(f"{conn.peer.name} {LEFT_THE_TABLE}")))
+
+    def _take_leave(self, conn: Connection, leave: Leave) -> None:
+        """Tell the session a seat left on purpose, only on its valid signature.
+
+        A Bye's reason is a sentence anyone could have written; a Leave is
+        signed by the seat's identity key over this session's id.
+        """
+        roster = self.roster
+        public = conn.peer.public
+        if roster is None or roster.seat_of(public) is None:
+            return
+        if leave.session != roster.session_id or not verify(
+            public, Leave.signed_bytes(leave.session), leave.signature
+        ):
+            self.notes(f"ignored an unsigned or forged leave from {conn.peer.name}")
+            return
+        self.queue.put_nowait((public, Bye(f"{conn.peer.name} {LEFT_THE_TABLE}")))
 
     def _forming(self) -> bool:
         return self.roster is None and self._formed is not None and not self._formed.done()
@@ -337,12 +353,13 @@ class Lobby:
         self.addresses[conn.peer.public] = (host, conn.peer.listen_port or port)
         self._spawn(self._adopt(conn))
 
-    async def close(self, reason: str = "goodbye") -> None:
+    async def close(self, reason: str = "goodbye", *, leaving: bool = False) -> None:
         """Say goodbye to every peer and stop listening and announcing.
 
-        Dialling and accepting stop first, so no connection can be adopted
-        while the others are being closed (an open one would keep the
-        server's ``wait_closed`` waiting for ever).
+        ``leaving``: the player leaves the session on purpose; every seat is
+        sent a signed ``Leave`` first. Dialling and accepting stop first, so
+        no connection can be adopted while the others are being closed (an
+        open one would keep the server's ``wait_closed`` waiting for ever).
         """
         self._closing = True
         for task in list(self._tasks):
@@ -350,8 +367,14 @@ class Lobby:
         await asyncio.gather(*self._tasks, return_exceptions=True)
         if self._listener is not None and self._listener.server is not None:
             self._listener.server.close()
+        leave = None
+        if leaving and self.roster is not None:
+            session = self.roster.session_id
+            leave = Leave(session, self.identity.sign(Leave.signed_bytes(session)))
         for conn in list(self._every_conn):
             with contextlib.suppress(ConnectionClosed):
+                if leave is not None:
+                    conn.send(leave)
                 conn.send(Bye(reason))
         for conn in list(self._every_conn):
             with contextlib.suppress(Exception):

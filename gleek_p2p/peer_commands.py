@@ -130,6 +130,7 @@ async def play_session(
         on_ready(lobby.port)
     notes(f"listening on port {lobby.port}; your key is {fingerprint(identity.public)}")
     farewell = "goodbye"
+    leaving = False
     try:
         if resume is not None:
             roster, path = resume
@@ -171,9 +172,10 @@ async def play_session(
         return SessionResult(outcome, path, table)
     except asyncio.CancelledError:
         farewell = f"{config.name} {LEFT_THE_TABLE}"
+        leaving = True
         raise
     finally:
-        await lobby.close(farewell)
+        await lobby.close(farewell, leaving=leaving)
 
 
 def _config(args: argparse.Namespace, variant: Variant) -> LobbyConfig:

@@ -1,11 +1,13 @@
-"""Authenticated peer connections over asyncio streams.
+"""Authenticated, encrypted peer connections over asyncio streams.
 
 ``connect`` dials, ``listen`` accepts; both run the handshake (handshake.py)
 within ``Limits.handshake_timeout`` and yield a ``Connection`` whose ``peer``
-is the authenticated Hello. A Connection has a bounded outbound queue drained
+is the authenticated Hello and whose frames are sealed by the handshake's
+channel (channel.py). A Connection has a bounded outbound queue drained
 by one writer task (each drain bounded by ``Limits.write_timeout``), answers
-pings itself, and closes on the first bad frame, malformed message, read
-timeout or queue overflow, with a reason sentence for the user.
+pings itself, and closes on the first bad frame, frame that fails
+authentication, malformed message, read timeout or queue overflow, with a
+reason sentence for the user. Nothing from a frame that fails is acted on.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from dataclasses import dataclass
 from gleek_p2p.errors import GleekError, ProtocolError
 from gleek_p2p.timeouts import within
 
+from .channel import TAG_SIZE, Channel
 from .framing import encode_frame, read_frame
 from .handshake import Handshake, Offer, Signer
 from .messages import (
@@ -58,7 +61,7 @@ class Limits:
     """Close if the peer does not take our bytes for this long."""
     ping_interval: float | None = 15.0
     """Send a Ping after this long with nothing to send (None: never)."""
-    max_frame: int = MAX_MESSAGE_SIZE
+    max_frame: int = MAX_MESSAGE_SIZE + TAG_SIZE
     queue_size: int = 1024
     """Most messages waiting to be sent; one more closes the connection."""
     max_pending_handshakes: int = 16
@@ -81,6 +84,8 @@ class Connection:
 
     ``send`` never blocks: it queues, and a full queue closes the connection
     (a peer that does not read must not make us hold unbounded memory).
+    ``channel`` seals every frame; None (plain frames) is only for tests of
+    the framing and closing logic.
     """
 
     def __init__(
@@ -91,8 +96,10 @@ class Connection:
         *,
         dialled: bool,
         limits: Limits,
+        channel: Channel | None,
     ) -> None:
         self.reader = reader
+        self.channel = channel
         self.writer = writer
         self.peer = peer
         self.dialled = dialled
@@ -136,6 +143,8 @@ class Connection:
                 if payload is None:
                     self._abort("the peer closed the connection")
                     continue
+                if self.channel is not None:
+                    payload = self.channel.open(payload)
                 msg = decode_message(payload)
             except TimeoutError:
                 self._abort(f"nothing heard from the peer for {self.limits.read_timeout} s")
@@ -200,8 +209,14 @@ class Connection:
         with contextlib.suppress(Exception):
             bye = Bye(reason[:200])
             if not self.writer.is_closing():
-                self.writer.write(encode_frame(encode_message(bye), self.limits.max_frame))
+                self.writer.write(self._frame(bye))
         self._finish()
+
+    def _frame(self, msg: Message) -> bytes:
+        payload = encode_message(msg)
+        if self.channel is not None:
+            payload = self.channel.seal(payload)
+        return encode_frame(payload, self.limits.max_frame)
 
     def _finish(self) -> None:
         if not self._writer_task.done():
@@ -220,7 +235,7 @@ class Connection:
                 if item is _STOP:
                     return
                 assert isinstance(item, Message)
-                self.writer.write(encode_frame(encode_message(item), self.limits.max_frame))
+                self.writer.write(self._frame(item))
                 await within(self.writer.drain(), self.limits.write_timeout)
         except TimeoutError:
             self._abort(f"the peer took nothing for {self.limits.write_timeout} s")
@@ -228,9 +243,14 @@ class Connection:
             self._abort(f"sending failed: {exc}")
 
 
-async def _send_now(writer: asyncio.StreamWriter, msgs: list[Message], limits: Limits) -> None:
+async def _send_now(
+    writer: asyncio.StreamWriter, msgs: list[Message], limits: Limits, channel: Channel | None
+) -> None:
     for msg in msgs:
-        writer.write(encode_frame(encode_message(msg), limits.max_frame))
+        payload = encode_message(msg)
+        if channel is not None:
+            payload = channel.seal(payload)
+        writer.write(encode_frame(payload, limits.max_frame))
     await within(writer.drain(), limits.write_timeout)
 
 
@@ -249,7 +269,7 @@ async def handshake_over(
     """
     try:
         async with asyncio.timeout(limits.handshake_timeout):
-            await _send_now(writer, handshake.initial(), limits)
+            await _send_now(writer, handshake.initial(), limits, None)
             while not handshake.done:
                 payload = await read_frame(reader, limits.max_frame, None)
                 if payload is None:
@@ -257,7 +277,8 @@ async def handshake_over(
                 out = handshake.receive(decode_message(payload))
                 if out:
                     with contextlib.suppress(OSError, TimeoutError):
-                        await _send_now(writer, out, limits)
+                        # After the peer's Proof (a late Refuse) the channel seals it.
+                        await _send_now(writer, out, limits, handshake.channel)
                 if handshake.failed:
                     raise ProtocolError(handshake.error or "the handshake failed")
     except TimeoutError:
@@ -271,12 +292,14 @@ async def handshake_over(
     except OSError as exc:
         writer.close()
         raise ProtocolError(f"the connection failed during the handshake: {exc}") from None
-    assert handshake.peer is not None
-    return Connection(reader, writer, handshake.peer, dialled=dialled, limits=limits)
+    assert handshake.peer is not None and handshake.channel is not None
+    return Connection(
+        reader, writer, handshake.peer, dialled=dialled, limits=limits, channel=handshake.channel
+    )
 
 
-def _challenge(challenge: bytes | None) -> bytes:
-    return os.urandom(CHALLENGE_SIZE) if challenge is None else challenge
+def _ephemeral(ephemeral: bytes | None) -> bytes:
+    return os.urandom(CHALLENGE_SIZE) if ephemeral is None else ephemeral
 
 
 async def connect(
@@ -288,12 +311,12 @@ async def connect(
     nonce_commit: bytes,
     admit: Callable[[Hello], str | None] | None = None,
     limits: Limits = Limits(),
-    challenge: bytes | None = None,
+    ephemeral: bytes | None = None,
 ) -> Connection:
     """Dial ``host:port`` and authenticate; ProtocolError (with the reason) on failure.
 
-    ``challenge`` is this connection's fresh random bytes (drawn from the OS if
-    None; tests pass their own).
+    ``ephemeral`` is this connection's X25519 private key (drawn from the OS
+    if None; tests pass their own).
     """
     try:
         reader, writer = await within(
@@ -306,7 +329,7 @@ async def connect(
         ) from None
     except OSError as exc:
         raise ProtocolError(f"could not reach {host}:{port}: {exc.strerror or exc}") from None
-    handshake = Handshake(identity, offer, nonce_commit, _challenge(challenge), admit)
+    handshake = Handshake(identity, offer, nonce_commit, _ephemeral(ephemeral), admit)
     return await handshake_over(reader, writer, handshake, dialled=True, limits=limits)
 
 
@@ -364,7 +387,7 @@ class Listener:
             self._handshaking += 1
             try:
                 handshake = Handshake(
-                    self.identity, self.offer, self.nonce_commit, _challenge(None), self.admit
+                    self.identity, self.offer, self.nonce_commit, _ephemeral(None), self.admit
                 )
                 conn = await handshake_over(
                     reader, writer, handshake, dialled=False, limits=self.limits

@@ -19,6 +19,7 @@ from gleek_p2p.log import canonical
 __all__ = [
     "CHALLENGE_SIZE",
     "KEY_SIZE",
+    "LEAVE_DOMAIN",
     "MAX_EVENT_SIZE",
     "MAX_MESSAGE_SIZE",
     "MAX_NAME_BYTES",
@@ -32,6 +33,7 @@ __all__ = [
     "Bye",
     "Event",
     "Hello",
+    "Leave",
     "Message",
     "Ping",
     "Pong",
@@ -117,10 +119,11 @@ class Hello:
     """The first message each side sends: who it is and which table it wants.
 
     ``nonce_commit`` is sha256 of the peer's formation nonce (the same on all
-    its connections for one formation); ``challenge`` is fresh random bytes
-    for this one connection, so a proof recorded on one connection is useless
-    on any other. ``listen_port`` is where the sender accepts connections
-    (0: it does not listen).
+    its connections for one formation); ``challenge`` is the sender's fresh
+    X25519 ephemeral public key for this one connection (channel.py), so a
+    proof recorded on one connection is useless on any other.
+    ``listen_port`` is where the sender accepts connections (0: it does not
+    listen).
     """
 
     TAG: ClassVar[int] = 1
@@ -356,10 +359,47 @@ class Pong:
         return cls(fields[0])
 
 
-Message: TypeAlias = Hello | Proof | Refuse | Reveal | Event | Sync | Bye | Ping | Pong
+LEAVE_DOMAIN = b"gleek-p2p/leave/v1\x00"
+
+
+@dataclass(frozen=True)
+class Leave:
+    """"I leave this session on purpose", signed by the leaver's identity key.
+
+    ``signature`` is Ed25519 over ``LEAVE_DOMAIN || session``; the receiver
+    checks it with the key the link authenticated and that ``session`` is the
+    session it plays, so neither a relay nor a recording from another session
+    can make a seat leave.
+    """
+
+    TAG: ClassVar[int] = 10
+    session: bytes
+    signature: bytes
+
+    def __post_init__(self) -> None:
+        _bytes(self.session, "the session id", DIGEST_SIZE)
+        _bytes(self.signature, "the leave signature", SIGNATURE_SIZE)
+
+    @staticmethod
+    def signed_bytes(session: bytes) -> bytes:
+        """What the leaver signs."""
+        return LEAVE_DOMAIN + session
+
+    def to_wire(self) -> list[Any]:
+        """The canonical list for this message (tag first)."""
+        return [self.TAG, self.session, self.signature]
+
+    @classmethod
+    def from_wire(cls, fields: Sequence[Any]) -> Leave:
+        """Build from the list after the tag; ProtocolError if malformed."""
+        _arity(cls, fields, 2)
+        return cls(fields[0], fields[1])
+
+
+Message: TypeAlias = Hello | Proof | Refuse | Reveal | Event | Sync | Bye | Ping | Pong | Leave
 
 _BY_TAG: dict[int, type[Message]] = {
-    cls.TAG: cls for cls in (Hello, Proof, Refuse, Reveal, Event, Sync, Bye, Ping, Pong)
+    cls.TAG: cls for cls in (Hello, Proof, Refuse, Reveal, Event, Sync, Bye, Ping, Pong, Leave)
 }
 
 
