@@ -21,13 +21,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gleek_p2p.errors import GleekError, ProtocolError
-from gleek_p2p.log.envelope import PROTOCOL_VERSION
+from gleek_p2p.inbox import Inbox, InboxLimits
+from gleek_p2p.log.envelope import PROTOCOL_VERSION, decode_envelope, verify_envelope
 from gleek_p2p.log.keys import Identity, fingerprint, verify
 from gleek_p2p.net.connection import Connection, ConnectionClosed, Limits, Listener, connect
 from gleek_p2p.net.discovery import Announcement, Discovery, instance_name
 from gleek_p2p.net.formation import Formation, TableFormation, keep_connection
 from gleek_p2p.net.handshake import Offer
-from gleek_p2p.net.messages import Bye, Hello, Leave, Message, Reveal
+from gleek_p2p.net.messages import Bye, Event, Hello, Leave, Message, Reveal
 from gleek_p2p.peer import LEFT_THE_TABLE, Incoming, LinkUp
 from gleek_p2p.rules import Variant
 from gleek_p2p.table.roster import Roster
@@ -51,6 +52,9 @@ class LobbyConfig:
     formation_grace: float = 1.0
     """Seconds a peer whose link dropped during formation has to come back."""
     limits: Limits = field(default_factory=Limits)
+    inbox: InboxLimits = field(default_factory=InboxLimits)
+    max_hints: int = 64
+    """Most dialling hints kept from discovery (records are free to forge)."""
 
 
 class Lobby:
@@ -76,7 +80,7 @@ class Lobby:
                                         config.variant.players)
         self.conns: dict[bytes, Connection] = {}
         self.addresses: dict[bytes, Address] = {}
-        self.queue: asyncio.Queue[tuple[bytes, Incoming]] = asyncio.Queue()
+        self.queue = Inbox(config.inbox)
         self._formed: asyncio.Future[Formation] | None = None
         self._reveal: Reveal | None = None
         self._closing = False
@@ -199,7 +203,7 @@ class Lobby:
                 # peer has since replaced: it may still wait for ours.
                 with contextlib.suppress(ConnectionClosed):
                     conn.send(self._reveal)
-            self.queue.put_nowait((public, LinkUp()))
+            self.queue.notice(public, LinkUp())
         await self._read(conn)
 
     async def _read(self, conn: Connection) -> None:
@@ -210,8 +214,8 @@ class Lobby:
                     self._take_reveal(public, message)
                 elif isinstance(message, Leave):
                     self._take_leave(conn, message)
-                else:
-                    self.queue.put_nowait((public, message))
+                elif self._keep(message):
+                    await self.queue.put(public, message)
         except GleekError as exc:
             self.notes(f"lost {conn.peer.name}: {exc}")
         finally:
@@ -220,6 +224,28 @@ class Lobby:
                 self.notes(f"link to {conn.peer.name} is down: {reason}")
                 if self._forming():
                     self._spawn(self._forget_later(conn))
+
+    def _keep(self, message: Message) -> bool:
+        """Whether a message may wait for the session: only once there is one.
+
+        While the table forms a peer may send nothing but a Reveal (the
+        session asks every seat for what it lacks when it starts), and an
+        Event must be validly signed by a seat of this session before it
+        takes any room.
+        """
+        roster = self.roster
+        if roster is None:
+            return False
+        if not isinstance(message, Event):
+            return True
+        try:
+            envelope = decode_envelope(message.data)
+            if envelope.session_id != roster.session_id or envelope.seat >= roster.seats:
+                return False
+            verify_envelope(envelope, roster.publics[envelope.seat])
+        except ProtocolError:
+            return False
+        return True
 
     def _take_leave(self, conn: Connection, leave: Leave) -> None:
         """Tell the session a seat left on purpose, only on its valid signature.
@@ -236,7 +262,7 @@ class Lobby:
         ):
             self.notes(f"ignored an unsigned or forged leave from {conn.peer.name}")
             return
-        self.queue.put_nowait((public, Bye(f"{conn.peer.name} {LEFT_THE_TABLE}")))
+        self.queue.notice(public, Bye(f"{conn.peer.name} {LEFT_THE_TABLE}"))
 
     def _forming(self) -> bool:
         return self.roster is None and self._formed is not None and not self._formed.done()
@@ -300,7 +326,8 @@ class Lobby:
                 continue
             if hint.txt.get("t", self.config.table) != self.config.table:
                 continue
-            self._hints.add((hint.host, hint.port))
+            if len(self._hints) < self.config.max_hints:
+                self._hints.add((hint.host, hint.port))
 
     def _targets(self) -> list[Address]:
         live = {a for p, a in self.addresses.items()

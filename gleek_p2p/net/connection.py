@@ -13,6 +13,7 @@ reason sentence for the user. Nothing from a frame that fails is acted on.
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import os
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -55,6 +56,8 @@ class Limits:
 
     connect_timeout: float = 5.0
     handshake_timeout: float = 10.0
+    hello_timeout: float = 3.0
+    """Close a connection whose first Hello has not arrived within this long."""
     read_timeout: float | None = 60.0
     """Close if no frame arrives for this long (pings keep a live peer in)."""
     write_timeout: float = 10.0
@@ -65,7 +68,11 @@ class Limits:
     queue_size: int = 1024
     """Most messages waiting to be sent; one more closes the connection."""
     max_pending_handshakes: int = 16
-    """Listener: more simultaneous handshakes than this are dropped at once."""
+    """Listener: at most this many handshakes at once; a new connection beyond
+    it pushes out the oldest handshake of the busiest address."""
+    max_handshakes_per_address: int = 4
+    """Listener: at most this many handshakes at once from one address; a new
+    connection beyond it pushes out that address's oldest handshake."""
 
 
 class ConnectionClosed(GleekError):
@@ -271,7 +278,18 @@ async def handshake_over(
         async with asyncio.timeout(limits.handshake_timeout):
             await _send_now(writer, handshake.initial(), limits, None)
             while not handshake.done:
-                payload = await read_frame(reader, limits.max_frame, None)
+                try:
+                    # A socket that never says Hello costs a slot: keep it short.
+                    first = handshake.peer is None
+                    payload = await read_frame(
+                        reader, limits.max_frame, limits.hello_timeout if first else None
+                    )
+                except TimeoutError:
+                    if not first:
+                        raise
+                    raise ProtocolError(
+                        f"the peer said no Hello within {limits.hello_timeout} s"
+                    ) from None
                 if payload is None:
                     raise ProtocolError("the peer closed the connection during the handshake")
                 out = handshake.receive(decode_message(payload))
@@ -360,7 +378,8 @@ class Listener:
         self.limits = limits
         self.server: asyncio.Server | None = None
         self._tasks: set[asyncio.Task[None]] = set()
-        self._handshaking = 0
+        self._handshaking: dict[asyncio.Task[None], str] = {}
+        """Tasks still handshaking, oldest first, with the address they came from."""
 
     @property
     def port(self) -> int:
@@ -380,11 +399,9 @@ class Listener:
         assert task is not None
         self._tasks.add(task)
         try:
-            if self._handshaking >= self.limits.max_pending_handshakes:
-                writer.close()
-                self._report("too many connections are handshaking at once; one was dropped")
-                return
-            self._handshaking += 1
+            peer = writer.get_extra_info("peername")
+            self._make_room(str(peer[0]) if peer else "")
+            self._handshaking[task] = str(peer[0]) if peer else ""
             try:
                 handshake = Handshake(
                     self.identity, self.offer, self.nonce_commit, _ephemeral(None), self.admit
@@ -396,7 +413,7 @@ class Listener:
                 self._report(exc.message)
                 return
             finally:
-                self._handshaking -= 1
+                self._handshaking.pop(task, None)
             try:
                 await self.on_connection(conn)
             except Exception as exc:
@@ -409,6 +426,27 @@ class Listener:
             writer.close()
         finally:
             self._tasks.discard(task)
+
+    def _make_room(self, address: str) -> None:
+        """Push out old handshakes so the one from ``address`` can start now.
+
+        Refusing the newcomer instead would let a few idle sockets renewed
+        in time hold every slot; pushing out the oldest lets an honest peer,
+        whose handshake takes milliseconds, through any such flood.
+        """
+        mine = [t for t, a in self._handshaking.items() if a == address]
+        if len(mine) >= self.limits.max_handshakes_per_address:
+            self._evict(mine[0], f"too many connections from {address} are handshaking")
+        if len(self._handshaking) >= self.limits.max_pending_handshakes:
+            counts = collections.Counter(self._handshaking.values())
+            busiest = max(counts, key=lambda a: counts[a])
+            oldest = next(t for t, a in self._handshaking.items() if a == busiest)
+            self._evict(oldest, "too many connections are handshaking at once")
+
+    def _evict(self, task: asyncio.Task[None], why: str) -> None:
+        self._handshaking.pop(task, None)
+        task.cancel()
+        self._report(f"{why}; the oldest was dropped")
 
     def _report(self, reason: str) -> None:
         if self.on_error is not None:
