@@ -57,7 +57,7 @@ class Limits:
     connect_timeout: float = 5.0
     handshake_timeout: float = 10.0
     hello_timeout: float = 3.0
-    """Close a connection whose first Hello has not arrived within this long."""
+    """Listener: close a connection whose Hello has not arrived within this long."""
     read_timeout: float | None = 60.0
     """Close if no frame arrives for this long (pings keep a live peer in)."""
     write_timeout: float = 10.0
@@ -279,8 +279,9 @@ async def handshake_over(
             await _send_now(writer, handshake.initial(), limits, None)
             while not handshake.done:
                 try:
-                    # A socket that never says Hello costs a slot: keep it short.
-                    first = handshake.peer is None
+                    # A socket we accepted that never says Hello holds a slot:
+                    # keep that short. (A peer we dial is no such threat.)
+                    first = handshake.peer is None and not dialled
                     payload = await read_frame(
                         reader, limits.max_frame, limits.hello_timeout if first else None
                     )
