@@ -89,6 +89,8 @@ class Lobby:
         self._hints: set[Address] = set()
         self._errors: dict[Address, str] = {}
         self._tasks: set[asyncio.Task[None]] = set()
+        self._starting_over = 0
+        """The highest formation attempt a start-over is under way to."""
 
     @property
     def port(self) -> int:
@@ -159,6 +161,10 @@ class Lobby:
             if hello.public in self.roster.publics:
                 return None
             return "table full: a session is being played at this table"
+        ahead = self.formation.start_over_for(hello)
+        if ahead is not None and ahead > self._starting_over:
+            self._starting_over = ahead
+            self._spawn(self._start_over(f"{hello.name} is at attempt {ahead}", ahead))
         return self.formation.admit(hello)
 
     async def _adopt(self, conn: Connection) -> None:
@@ -211,7 +217,7 @@ class Lobby:
         try:
             async for message in conn:
                 if isinstance(message, Reveal):
-                    self._take_reveal(public, message)
+                    self._take_reveal(conn, message)
                 elif isinstance(message, Leave):
                     self._take_leave(conn, message)
                 elif self._keep(message):
@@ -279,36 +285,39 @@ class Lobby:
         if not self._forming() or self.conns.get(public) is not conn:
             return
         del self.conns[public]
-        self.formation.remove_peer(public, f"{conn.peer.name} left")
-        if self.formation.aborted is not None:
-            await self._start_over(self.formation.aborted)
+        # Before our reveal the peer is forgotten; after it, it is waited for
+        # (formation.py says why giving up then would split the table).
+        self.formation.remove_peer(public)
 
-    async def _start_over(self, why: str) -> None:
-        """A formation that cannot complete: new nonce, new handshakes, try again.
+    async def _start_over(self, why: str, attempt: int) -> None:
+        """Move to formation ``attempt``: new nonce, new handshakes.
 
         A revealed nonce must never be used twice, so every connection (whose
         handshake committed to the old nonce) is closed and dialled again.
+        Every peer follows the highest attempt it sees, so all agree on one.
         """
-        self.notes(f"starting the table over: {why}")
+        if not self._forming() or attempt <= self.formation.attempt:
+            return
+        self.notes(f"starting the table over (attempt {attempt}): {why}")
         self.formation = TableFormation(self.identity.public, self.config.name,
-                                        self.random(32), self.config.variant.players)
+                                        self.random(32), self.config.variant.players, attempt)
         self._reveal = None
         if self._listener is not None:
             self._listener.nonce_commit = self.formation.commitment
+            self._listener.attempt = attempt
         conns, self.conns = list(self.conns.values()), {}
         for conn in conns:
             with contextlib.suppress(Exception):
                 await conn.close("starting the table over")
 
-    def _take_reveal(self, public: bytes, reveal: Reveal) -> None:
+    def _take_reveal(self, conn: Connection, reveal: Reveal) -> None:
         if self.roster is not None or self._formed is None or self._formed.done():
             return
         try:
-            formation = self.formation.receive_reveal(public, reveal)
+            formation = self.formation.receive_reveal(conn.peer.public, reveal, conn.peer)
         except ProtocolError as exc:
-            self.notes(f"table formation failed: {exc}")
-            if self.formation.aborted is not None:
-                self._spawn(self._start_over(self.formation.aborted))
+            # Formation blames nobody: the table simply does not form with it.
+            self.notes(f"ignored a Reveal: {exc}")
             return
         if formation is not None:
             self._formed.set_result(formation)
@@ -369,6 +378,7 @@ class Lobby:
                 nonce_commit=self.formation.commitment,
                 admit=self._admit,
                 limits=self.config.limits,
+                attempt=self.formation.attempt,
             )
         except ProtocolError as exc:
             if self._errors.get(address) != exc.message:

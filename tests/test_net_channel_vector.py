@@ -31,7 +31,7 @@ INPUTS: dict[str, Any] = {
               "nonce_commit": "c1" * 32, "name": "Alice", "listen_port": 7001},
     "bob": {"identity_seed": "02" * 32, "ephemeral_private": "b2" * 32,
             "nonce_commit": "c2" * 32, "name": "Bob", "listen_port": 7002},
-    "table": {"version": 1, "table": "oak/1", "variant": [], "seats": 3},
+    "table": {"version": 1, "table": "oak/1", "variant": [], "seats": 3, "attempt": 2},
     "first_message": "Sync(5), from Alice",
 }
 
@@ -41,7 +41,8 @@ def _handshake(who: dict[str, Any]) -> Handshake:
     offer = Offer(t["version"], t["table"], tuple(t["variant"]), t["seats"], who["name"],
                   who["listen_port"])
     return Handshake(Identity.generate(bytes.fromhex(who["identity_seed"])), offer,
-                     bytes.fromhex(who["nonce_commit"]), bytes.fromhex(who["ephemeral_private"]))
+                     bytes.fromhex(who["nonce_commit"]), bytes.fromhex(who["ephemeral_private"]),
+                     attempt=t["attempt"])
 
 
 def build() -> dict[str, Any]:

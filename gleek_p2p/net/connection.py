@@ -331,6 +331,7 @@ async def connect(
     admit: Callable[[Hello], str | None] | None = None,
     limits: Limits = Limits(),
     ephemeral: bytes | None = None,
+    attempt: int = 0,
 ) -> Connection:
     """Dial ``host:port`` and authenticate; ProtocolError (with the reason) on failure.
 
@@ -348,14 +349,15 @@ async def connect(
         ) from None
     except OSError as exc:
         raise ProtocolError(f"could not reach {host}:{port}: {exc.strerror or exc}") from None
-    handshake = Handshake(identity, offer, nonce_commit, _ephemeral(ephemeral), admit)
+    handshake = Handshake(identity, offer, nonce_commit, _ephemeral(ephemeral), admit, attempt)
     return await handshake_over(reader, writer, handshake, dialled=True, limits=limits)
 
 
 class Listener:
     """Accepts connections, authenticates them, hands them to ``on_connection``.
 
-    ``nonce_commit`` may be replaced between formations. A failed handshake is
+    ``nonce_commit`` and ``attempt`` may be replaced between formation
+    attempts. A failed handshake is
     reported to ``on_error`` (reason sentence) and the stream closed.
     """
 
@@ -373,6 +375,7 @@ class Listener:
         self.identity = identity
         self.offer = offer
         self.nonce_commit = nonce_commit
+        self.attempt = 0
         self.on_connection = on_connection
         self.admit = admit
         self.on_error = on_error
@@ -405,7 +408,8 @@ class Listener:
             self._handshaking[task] = str(peer[0]) if peer else ""
             try:
                 handshake = Handshake(
-                    self.identity, self.offer, self.nonce_commit, _ephemeral(None), self.admit
+                    self.identity, self.offer, self.nonce_commit, _ephemeral(None), self.admit,
+                    self.attempt,
                 )
                 conn = await handshake_over(
                     reader, writer, handshake, dialled=False, limits=self.limits

@@ -63,10 +63,13 @@ class Offer:
     name: str
     listen_port: int = 0
 
-    def hello(self, public: bytes, nonce_commit: bytes, challenge: bytes) -> Hello:
+    def hello(
+        self, public: bytes, nonce_commit: bytes, challenge: bytes, attempt: int = 0
+    ) -> Hello:
         """The Hello for this offer (ProtocolError if a field is out of bounds).
 
-        ``challenge`` is the connection's X25519 ephemeral public key.
+        ``challenge`` is the connection's X25519 ephemeral public key;
+        ``attempt`` the formation attempt ``nonce_commit`` belongs to.
         """
         return Hello(
             self.version,
@@ -78,6 +81,7 @@ class Offer:
             nonce_commit,
             self.listen_port,
             challenge,
+            attempt,
         )
 
 
@@ -134,12 +138,15 @@ class Handshake:
         nonce_commit: bytes,
         ephemeral: bytes,
         admit: Callable[[Hello], str | None] | None = None,
+        attempt: int = 0,
     ) -> None:
         """``ephemeral`` is this connection's fresh 32-byte X25519 private key."""
         self.identity = identity
         self.offer = offer
         self._ephemeral = ephemeral
-        self.hello = offer.hello(identity.public, nonce_commit, ephemeral_public(ephemeral))
+        self.hello = offer.hello(
+            identity.public, nonce_commit, ephemeral_public(ephemeral), attempt
+        )
         self.admit = admit
         self.state = State.AWAIT_HELLO
         self.peer: Hello | None = None

@@ -59,6 +59,7 @@ MIN_SEATS = 2
 MAX_SEATS = 8
 MAX_EVENT_SIZE = 256 * 1024
 MAX_U63 = (1 << 63) - 1
+MAX_ATTEMPT = (1 << 32) - 1
 MAX_MESSAGE_SIZE = MAX_EVENT_SIZE + 64
 """Largest message payload; the frame limit must be at least this."""
 
@@ -136,6 +137,8 @@ class Hello:
     nonce_commit: bytes
     listen_port: int
     challenge: bytes
+    attempt: int = 0
+    """The formation attempt ``nonce_commit`` belongs to (formation.py)."""
 
     def __post_init__(self) -> None:
         _int(self.version, "the protocol version", 0, 0xFFFF)
@@ -152,6 +155,7 @@ class Hello:
         _bytes(self.nonce_commit, "the nonce commitment", DIGEST_SIZE)
         _int(self.listen_port, "the listen port", 0, 0xFFFF)
         _bytes(self.challenge, "the connection challenge", CHALLENGE_SIZE)
+        _int(self.attempt, "the formation attempt", 0, MAX_ATTEMPT)
 
     def to_wire(self) -> list[Any]:
         """The canonical list for this message (tag first)."""
@@ -166,13 +170,14 @@ class Hello:
             self.nonce_commit,
             self.listen_port,
             self.challenge,
+            self.attempt,
         ]
 
     @classmethod
     def from_wire(cls, fields: Sequence[Any]) -> Hello:
         """Build from the list after the tag; ProtocolError if malformed."""
-        _arity(cls, fields, 9)
-        (version, table, variant, seats, public, name, commit, port, challenge) = fields
+        _arity(cls, fields, 10)
+        (version, table, variant, seats, public, name, commit, port, challenge, attempt) = fields
         return cls(
             version,
             table,
@@ -183,6 +188,7 @@ class Hello:
             commit,
             port,
             challenge,
+            attempt,
         )
 
 
@@ -230,26 +236,29 @@ class Refuse:
 
 @dataclass(frozen=True)
 class Reveal:
-    """Formation: the sender's nonce and the sorted public keys of the whole table."""
+    """Formation: the sender's nonce, the sorted public keys of the whole table,
+    and the attempt they belong to."""
 
     TAG: ClassVar[int] = 4
     nonce: bytes
     peers: tuple[bytes, ...]
+    attempt: int = 0
 
     def __post_init__(self) -> None:
         _bytes(self.nonce, "the formation nonce", NONCE_SIZE)
         peers = _seq(self.peers, "the peer list", MAX_SEATS)
         _set(self, "peers", tuple(_bytes(p, "a peer key", KEY_SIZE) for p in peers))
+        _int(self.attempt, "the formation attempt", 0, MAX_ATTEMPT)
 
     def to_wire(self) -> list[Any]:
         """The canonical list for this message (tag first)."""
-        return [self.TAG, self.nonce, list(self.peers)]
+        return [self.TAG, self.nonce, list(self.peers), self.attempt]
 
     @classmethod
     def from_wire(cls, fields: Sequence[Any]) -> Reveal:
         """Build from the list after the tag; ProtocolError if malformed."""
-        _arity(cls, fields, 2)
-        return cls(fields[0], tuple(_seq(fields[1], "the peer list", MAX_SEATS)))
+        _arity(cls, fields, 3)
+        return cls(fields[0], tuple(_seq(fields[1], "the peer list", MAX_SEATS)), fields[2])
 
 
 @dataclass(frozen=True)
