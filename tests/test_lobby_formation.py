@@ -40,6 +40,18 @@ async def _all_formed(lobbies: list[Lobby]) -> list[Formation]:
         asyncio.gather(*(lobby.formed(20) for lobby in lobbies)), 25))
 
 
+async def _a_reveals_while_b_and_c_wait(a: Lobby, b: Lobby, c: Lobby) -> None:
+    """Only a knows both others: a reveals, b and c wait to meet each other."""
+    for lobby in (a, b, c):
+        await lobby.start()
+    _hint(a, b, c)
+    _hint(b, a)
+    _hint(c, a)
+    async with asyncio.timeout(10):
+        while not a.formation.revealed:
+            await asyncio.sleep(0.01)
+
+
 def _no_accusation(notes: Notes) -> None:
     bad = [n for n in notes if any(word in n for word in ACCUSING)]
     assert not bad, bad
@@ -68,15 +80,7 @@ async def test_a_peer_restarted_after_the_reveal_moves_everyone_to_one_new_attem
     a, b, c = (_lobby(n, "restart", notes) for n in range(3))
     b2: Lobby | None = None
     try:
-        for lobby in (a, b, c):
-            await lobby.start()
-        # Only a knows both others: a reveals, b and c wait for each other.
-        _hint(a, b, c)
-        _hint(b, a)
-        _hint(c, a)
-        async with asyncio.timeout(10):
-            while not a.formation.revealed:
-                await asyncio.sleep(0.01)
+        await _a_reveals_while_b_and_c_wait(a, b, c)
         # b's process dies and starts again: same key, a new nonce.
         await b.close()
         b2 = _lobby(1, "restart", notes, seed=7)
@@ -98,14 +102,7 @@ async def test_a_lost_link_after_the_reveal_is_healed_not_restarted() -> None:
     lobbies = [_lobby(n, "heal", notes) for n in range(3)]
     a, b, c = lobbies
     try:
-        for lobby in lobbies:
-            await lobby.start()
-        _hint(a, b, c)
-        _hint(b, a)
-        _hint(c, a)
-        async with asyncio.timeout(10):
-            while not a.formation.revealed:
-                await asyncio.sleep(0.01)
+        await _a_reveals_while_b_and_c_wait(a, b, c)
         # a's link to b drops (as when a duplicate is closed); b and c then meet.
         await a.conns[b.identity.public].close("duplicate connection")
         _hint(b, c)

@@ -24,13 +24,22 @@ from gleek_p2p.net.channel import (
     Channel,
     ChannelError,
     CipherState,
+    ephemeral_public,
     hkdf,
 )
 from gleek_p2p.net.connection import Connection, ConnectionClosed, Limits, Listener, connect
 from gleek_p2p.net.formation import nonce_commitment
 from gleek_p2p.net.framing import encode_frame, read_frame
 from gleek_p2p.net.handshake import Offer
-from gleek_p2p.net.messages import Bye, Event, Message, Sync, encode_message
+from gleek_p2p.net.messages import (
+    Bye,
+    Event,
+    Hello,
+    Message,
+    Sync,
+    decode_message,
+    encode_message,
+)
 from gleek_p2p.rules import VARIANTS
 
 STANDARD = VARIANTS["standard"]
@@ -180,7 +189,10 @@ async def test_a_relay_that_swaps_ephemerals_cannot_pass_the_handshake() -> None
             with contextlib.suppress(Exception):
                 while (body := await read_frame(reader, 1 << 20, None)) is not None:
                     if first and tamper is not None:
-                        body = body[:-32] + os.urandom(32)  # the ephemeral key is last
+                        hello = decode_message(body)
+                        assert isinstance(hello, Hello)
+                        swapped = replace(hello, challenge=ephemeral_public(os.urandom(32)))
+                        body = encode_message(swapped)
                     first = False
                     writer.write(encode_frame(body, 1 << 20))
                     await writer.drain()

@@ -220,10 +220,7 @@ class Connection:
         self._finish()
 
     def _frame(self, msg: Message) -> bytes:
-        payload = encode_message(msg)
-        if self.channel is not None:
-            payload = self.channel.seal(payload)
-        return encode_frame(payload, self.limits.max_frame)
+        return _frame(msg, self.channel, self.limits.max_frame)
 
     def _finish(self) -> None:
         if not self._writer_task.done():
@@ -250,14 +247,19 @@ class Connection:
             self._abort(f"sending failed: {exc}")
 
 
+def _frame(msg: Message, channel: Channel | None, max_frame: int) -> bytes:
+    """One frame for ``msg``: its body sealed by ``channel`` (None: in the clear)."""
+    payload = encode_message(msg)
+    if channel is not None:
+        payload = channel.seal(payload)
+    return encode_frame(payload, max_frame)
+
+
 async def _send_now(
     writer: asyncio.StreamWriter, msgs: list[Message], limits: Limits, channel: Channel | None
 ) -> None:
     for msg in msgs:
-        payload = encode_message(msg)
-        if channel is not None:
-            payload = channel.seal(payload)
-        writer.write(encode_frame(payload, limits.max_frame))
+        writer.write(_frame(msg, channel, limits.max_frame))
     await within(writer.drain(), limits.write_timeout)
 
 
