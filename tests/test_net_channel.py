@@ -12,6 +12,7 @@ import contextlib
 import os
 from collections.abc import Callable
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 from hypothesis import given
@@ -333,3 +334,61 @@ async def test_only_a_signed_leave_for_this_session_reaches_the_session() -> Non
         await conn.close()
     finally:
         await lobby.close()
+
+
+@pytest.mark.parametrize("attack", ["inject-leave", "replay", "flip"])
+async def test_a_session_through_a_tampering_relay_finishes_fair_blaming_nobody(
+    tmp_path: Path, attack: str
+) -> None:
+    """Bob first reaches Ann through the relay, which injects a plaintext leave, replays
+    a frame or flips a bit: the link closes, heals, and the game is untouched."""
+    from gleek_p2p.bots.strategy import RandomStrategy
+    from gleek_p2p.commands import verify_file
+    from gleek_p2p.lobby import LobbyConfig
+    from gleek_p2p.peer import BotPlayer
+    from gleek_p2p.peer_commands import SessionResult, play_session
+
+    attacks: dict[str, Callable[[bytes], list[bytes]]] = {
+        "inject-leave": lambda b: [b, encode_message(Bye("bob left the table"))],
+        "replay": lambda b: [b, b],
+        "flip": lambda b: [b[:-1] + bytes([b[-1] ^ 1])],
+    }
+    done: list[int] = []
+    notes: list[str] = []
+
+    def tamper(index: int, body: bytes) -> list[bytes]:
+        if index == 0 and not done:  # the first frame after the handshake: a Reveal
+            done.append(index)
+            return attacks[attack](body)
+        return [body]
+
+    names = ("ann", "bob", "cat")
+    ports: list[int] = []
+    tasks: list[asyncio.Task[SessionResult]] = []
+    relay: Relay | None = None
+    try:
+        for i, name in enumerate(names):
+            if i == 1:
+                relay = Relay(ports[0], tamper)
+                peers = (("127.0.0.1", await relay.start()),)
+            else:
+                peers = tuple(("127.0.0.1", p) for p in ports)
+            up: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+            config = LobbyConfig(name=name, table="relayed/1", variant=STANDARD,
+                                 listen=("127.0.0.1", 0), peers=peers, dial_interval=0.2)
+            tasks.append(asyncio.create_task(play_session(
+                identity=Identity.generate(bytes([i + 1]) * 32), config=config, hands=1,
+                data_dir=tmp_path / name, player=BotPlayer(RandomStrategy(f"relay-{i}")),
+                timeout=60, on_ready=up.set_result, notes=notes.append)))
+            ports.append(await up)
+        results = await asyncio.wait_for(asyncio.gather(*tasks), 120)
+    finally:
+        if relay is not None:
+            await relay.close()
+    assert done, "the relay never got to attack"
+    assert any("failed authentication" in n for n in notes), notes
+    for result in results:
+        assert result.outcome.finished and not result.outcome.aborted, result.outcome.reason
+    logs = [r.log_path.read_bytes() for r in results]
+    assert logs[0] == logs[1] == logs[2]
+    assert verify_file(results[0].log_path).fair
