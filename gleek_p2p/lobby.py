@@ -26,7 +26,7 @@ from gleek_p2p.log.envelope import PROTOCOL_VERSION, decode_envelope, verify_env
 from gleek_p2p.log.keys import Identity, fingerprint, verify
 from gleek_p2p.net.connection import Connection, ConnectionClosed, Limits, Listener, connect
 from gleek_p2p.net.discovery import Announcement, Discovery, instance_name
-from gleek_p2p.net.formation import Formation, TableFormation, keep_connection
+from gleek_p2p.net.formation import Formation, StartOver, TableFormation, keep_connection
 from gleek_p2p.net.handshake import Offer
 from gleek_p2p.net.messages import Bye, Event, Hello, Leave, Message, Reveal
 from gleek_p2p.peer import LEFT_THE_TABLE, Incoming, LinkUp
@@ -315,6 +315,11 @@ class Lobby:
             return
         try:
             formation = self.formation.receive_reveal(conn.peer.public, reveal, conn.peer)
+        except StartOver as exc:
+            if exc.attempt > self._starting_over:
+                self._starting_over = exc.attempt
+                self._spawn(self._start_over(exc.message, exc.attempt))
+            return
         except ProtocolError as exc:
             # Formation blames nobody: the table simply does not form with it.
             self.notes(f"ignored a Reveal: {exc}")

@@ -23,6 +23,7 @@ from gleek_p2p.net.connection import (
 from gleek_p2p.net.formation import (
     TABLE_FULL,
     Formation,
+    StartOver,
     TableFormation,
     form,
     keep_connection,
@@ -198,6 +199,16 @@ def test_a_lost_link_after_the_reveal_is_waited_for_not_given_up() -> None:
     everyone = reveal.peers
     t.receive_reveal(ident(1).public, Reveal(nonce(1), everyone))
     assert t.receive_reveal(ident(2).public, Reveal(nonce(2), everyone)) is not None
+
+
+def test_two_revealed_tables_that_differ_move_to_the_next_attempt() -> None:
+    t = table(0)
+    t.add_peer(hello(1))
+    t.add_peer(hello(2))  # we revealed {0, 1, 2}; p1 revealed {0, 1, 3}
+    theirs = tuple(sorted([ident(0).public, ident(1).public, ident(3).public]))
+    with pytest.raises(StartOver) as caught:
+        t.receive_reveal(ident(1).public, Reveal(nonce(1), theirs))
+    assert caught.value.attempt == 1 and t.reveals == {}
 
 
 def test_a_peer_that_restarted_after_our_reveal_moves_everyone_on() -> None:

@@ -39,6 +39,7 @@ __all__ = [
     "COMMIT_DOMAIN",
     "TABLE_FULL",
     "Formation",
+    "StartOver",
     "TableFormation",
     "form",
     "keep_connection",
@@ -47,6 +48,14 @@ __all__ = [
 
 TABLE_FULL = "table full"
 COMMIT_DOMAIN = b"gleek-p2p/formation/v2\x00"
+
+
+class StartOver(ProtocolError):
+    """This attempt can no longer complete for anyone with us: move to ``attempt``."""
+
+    def __init__(self, message: str, attempt: int) -> None:
+        super().__init__(message)
+        self.attempt = attempt
 
 
 def nonce_commitment(nonce: bytes, attempt: int = 0) -> bytes:
@@ -243,10 +252,13 @@ class TableFormation:
         if self.public not in listed or sender not in listed:
             raise ProtocolError(f"{who} sent a peer list without itself or without us")
         ours = set(self.peers) | {self.public}
-        if len(ours) == self.seats and set(listed) != ours:
-            raise ProtocolError(f"{who} formed a different table: {_describe(listed, ours)}")
-        if not ours <= set(listed):
-            raise ProtocolError(f"{who} formed a different table: {_describe(listed, ours)}")
+        if (len(ours) == self.seats and set(listed) != ours) or not ours <= set(listed):
+            why = f"{who} formed a different table: {_describe(listed, ours)}"
+            if self.revealed:
+                # We both revealed, different tables that hold us both: nobody
+                # seated with either of us can complete this attempt.
+                raise StartOver(why, self.attempt + 1)
+            raise ProtocolError(why)
         self.reveals[sender] = reveal
         return self._maybe_complete()
 
