@@ -22,9 +22,10 @@ from typing import Any
 
 from gleek_p2p.errors import GleekError, ProtocolError
 from gleek_p2p.i18n import _, ngettext
+from gleek_p2p.inbox import Inbox, InboxLimits
 from gleek_p2p.lobby_status import LobbyStatus, PeerStatus
-from gleek_p2p.log.envelope import PROTOCOL_VERSION
-from gleek_p2p.log.keys import Identity, fingerprint
+from gleek_p2p.log.envelope import PROTOCOL_VERSION, decode_envelope, verify_envelope
+from gleek_p2p.log.keys import Identity, fingerprint, verify
 from gleek_p2p.net.connection import (
     Connection,
     ConnectionClosed,
@@ -35,19 +36,22 @@ from gleek_p2p.net.connection import (
     connect,
 )
 from gleek_p2p.net.discovery import Announcement, Discovery, instance_name, is_loopback
-from gleek_p2p.net.formation import Formation, TableFormation, keep_connection
+from gleek_p2p.net.formation import Formation, StartOver, TableFormation, keep_connection
 from gleek_p2p.net.handshake import Offer
 from gleek_p2p.net.messages import (
     Addresses,
     Bye,
     ByeCode,
+    Event,
     Hello,
+    Leave,
     Message,
     Refuse,
     RefuseCode,
     Reveal,
 )
-from gleek_p2p.peer import Incoming, LinkUp
+from gleek_p2p.notes import Note, Severity
+from gleek_p2p.peer import LEFT_THE_TABLE, Incoming, LinkUp
 from gleek_p2p.rules import Variant
 from gleek_p2p.table.roster import Roster
 from gleek_p2p.timeouts import within
@@ -72,6 +76,9 @@ class LobbyConfig:
     searching_note_after: float = 5.0
     """Seconds alone before saying what is going on (then at growing intervals)."""
     limits: Limits = field(default_factory=Limits)
+    inbox: InboxLimits = field(default_factory=InboxLimits)
+    max_hints: int = 64
+    """Most dialling hints kept from discovery (records are free to forge)."""
 
 
 class TableFull(GleekError):
@@ -136,7 +143,7 @@ class Lobby:
                                         config.variant.players)
         self.conns: dict[bytes, Connection] = {}
         self.addresses: dict[bytes, Address] = {}
-        self.queue: asyncio.Queue[tuple[bytes, Incoming]] = asyncio.Queue()
+        self.queue = Inbox(config.inbox)
         self._formed: asyncio.Future[Formation] | None = None
         self._reveal: Reveal | None = None
         self._closing = False
@@ -148,6 +155,8 @@ class Lobby:
         self._told: dict[bytes, tuple[tuple[bytes, Address], ...]] = {}
         """What each peer says of where the others listen: sender -> (key, address)s."""
         self._tasks: set[asyncio.Task[None]] = set()
+        self._starting_over = 0
+        """The highest formation attempt a start-over is under way to."""
 
     @property
     def port(self) -> int:
@@ -223,6 +232,10 @@ class Lobby:
         formed = self.formation.formation
         if formed is not None and hello.public not in formed.publics:
             return Refuse("table full: the table has formed", RefuseCode.TABLE_FULL)
+        ahead = self.formation.start_over_for(hello)
+        if ahead is not None and ahead > self._starting_over:
+            self._starting_over = ahead
+            self._spawn(self._start_over(f"{hello.name} is at attempt {ahead}", ahead))
         # Refused while a formation is under way: the seats may free up again.
         return self.formation.admit(hello)
 
@@ -284,7 +297,7 @@ class Lobby:
                 # peer has since replaced: it may still wait for ours.
                 with contextlib.suppress(ConnectionClosed):
                     conn.send(self._reveal)
-            self.queue.put_nowait((public, LinkUp()))
+            self.queue.notice(public, LinkUp())
         await self._read(conn)
 
     async def _read(self, conn: Connection) -> None:
@@ -292,25 +305,65 @@ class Lobby:
         try:
             async for message in conn:
                 if isinstance(message, Reveal):
-                    self._take_reveal(public, message)
+                    self._take_reveal(conn, message)
                 elif isinstance(message, Addresses):
                     self._take_addresses(public, message)
-                else:
-                    self.queue.put_nowait((public, message))
+                elif isinstance(message, Leave):
+                    self._take_leave(conn, message)
+                elif self._keep(message):
+                    await self.queue.put(public, message)
         except GleekError as exc:
-            self.notes(_("lost {name}: {error}").format(name=conn.peer.name, error=exc))
+            self.notes(Note(_("lost {name}: {error}").format(name=conn.peer.name, error=exc),
+                            Severity.BAD_NEWS))
         finally:
             if self.conns.get(public) is conn:
                 reason = conn.close_reason or "connection closed"
-                self.notes(_("link to {name} is down: {reason}").format(
-                    name=conn.peer.name, reason=reason))
+                self.notes(Note(_("link to {name} is down: {reason}").format(
+                    name=conn.peer.name, reason=reason), Severity.BAD_NEWS))
                 self._status_changed()
                 if self._forming():
                     self._spawn(self._forget_later(conn))
-                elif (self.roster is not None and conn.farewell is not None
-                      and conn.farewell.meaning is ByeCode.LEFT_THE_TABLE):
-                    # The connection ate the peer's Bye; the session must hear of it.
-                    self.queue.put_nowait((public, conn.farewell))
+
+    def _keep(self, message: Message) -> bool:
+        """Whether a message may wait for the session: only once there is one.
+
+        While the table forms a peer may send nothing but a Reveal (the
+        session asks every seat for what it lacks when it starts), and an
+        Event must be validly signed by a seat of this session before it
+        takes any room.
+        """
+        roster = self.roster
+        if roster is None:
+            return False
+        if not isinstance(message, Event):
+            return True
+        try:
+            envelope = decode_envelope(message.data)
+            if envelope.session_id != roster.session_id or envelope.seat >= roster.seats:
+                return False
+            verify_envelope(envelope, roster.publics[envelope.seat])
+        except ProtocolError:
+            return False
+        return True
+
+    def _take_leave(self, conn: Connection, leave: Leave) -> None:
+        """Tell the session a seat left on purpose, only on its valid signature.
+
+        A Bye's reason is a sentence anyone could have written; a Leave is
+        signed by the seat's identity key over this session's id.
+        """
+        roster = self.roster
+        public = conn.peer.public
+        if roster is None or roster.seat_of(public) is None:
+            return
+        if leave.session != roster.session_id or not verify(
+            public, Leave.signed_bytes(leave.session), leave.signature
+        ):
+            self.notes(Note(_("ignored an unsigned or forged leave from {name}").format(
+                name=conn.peer.name), Severity.BAD_NEWS))
+            return
+        self.queue.notice(public, Bye(f"{conn.peer.name} {LEFT_THE_TABLE}",
+                                      ByeCode.LEFT_THE_TABLE))
 
     def _forming(self) -> bool:
         return self.roster is None and self._formed is not None and not self._formed.done()
@@ -327,36 +380,45 @@ class Lobby:
         if not self._forming() or self.conns.get(public) is not conn:
             return
         del self.conns[public]
-        self.formation.remove_peer(public, f"{conn.peer.name} left")
-        if self.formation.aborted is not None:
-            await self._start_over(self.formation.aborted)
+        # Before our reveal the peer is forgotten; after it, it is waited for
+        # (formation.py says why giving up then would split the table).
+        self.formation.remove_peer(public)
 
-    async def _start_over(self, why: str) -> None:
-        """A formation that cannot complete: new nonce, new handshakes, try again.
+    async def _start_over(self, why: str, attempt: int) -> None:
+        """Move to formation ``attempt``: new nonce, new handshakes.
 
         A revealed nonce must never be used twice, so every connection (whose
         handshake committed to the old nonce) is closed and dialled again.
+        Every peer follows the highest attempt it sees, so all agree on one.
         """
-        self.notes(_("starting the table over: {reason}").format(reason=why))
+        if not self._forming() or attempt <= self.formation.attempt:
+            return
+        self.notes(_("starting the table over (attempt {attempt}): {reason}").format(
+            attempt=attempt, reason=why))
         self.formation = TableFormation(self.identity.public, self.config.name,
-                                        self.random(32), self.config.variant.players)
+                                        self.random(32), self.config.variant.players, attempt)
         self._reveal = None
         if self._listener is not None:
             self._listener.nonce_commit = self.formation.commitment
+            self._listener.attempt = attempt
         conns, self.conns = list(self.conns.values()), {}
         for conn in conns:
             with contextlib.suppress(Exception):
                 await conn.close("starting the table over")
 
-    def _take_reveal(self, public: bytes, reveal: Reveal) -> None:
+    def _take_reveal(self, conn: Connection, reveal: Reveal) -> None:
         if self.roster is not None or self._formed is None or self._formed.done():
             return
         try:
-            formation = self.formation.receive_reveal(public, reveal)
+            formation = self.formation.receive_reveal(conn.peer.public, reveal, conn.peer)
+        except StartOver as exc:
+            if exc.attempt > self._starting_over:
+                self._starting_over = exc.attempt
+                self._spawn(self._start_over(exc.message, exc.attempt))
+            return
         except ProtocolError as exc:
-            self.notes(_("table formation failed: {error}").format(error=exc))
-            if self.formation.aborted is not None:
-                self._spawn(self._start_over(self.formation.aborted))
+            # Formation blames nobody: the table simply does not form with it.
+            self.notes(_("ignored a Reveal: {error}").format(error=exc))
             return
         if formation is not None:
             self._formed.set_result(formation)
@@ -493,7 +555,8 @@ class Lobby:
                 continue
             if hint.txt.get("t", self.config.table) != self.config.table:
                 continue
-            self._hints.add((hint.host, hint.port))
+            if len(self._hints) < self.config.max_hints:
+                self._hints.add((hint.host, hint.port))
 
     def _targets(self) -> list[Address]:
         live = {a for p, a in self.addresses.items()
@@ -535,6 +598,7 @@ class Lobby:
                 nonce_commit=self.formation.commitment,
                 admit=self._admit,
                 limits=self.config.limits,
+                attempt=self.formation.attempt,
             )
         except Refused as exc:
             if exc.by_peer and exc.refusal.meaning is RefuseCode.TABLE_FULL and self._forming():
@@ -568,12 +632,14 @@ class Lobby:
             # Retrieved by ``formed``; a lobby nobody waits on must not warn.
             self._formed.exception()
 
-    async def close(self, reason: str = "goodbye", code: ByeCode = ByeCode.NONE) -> None:
+    async def close(self, reason: str = "goodbye", code: ByeCode = ByeCode.NONE, *,
+                    leaving: bool = False) -> None:
         """Say goodbye (``Bye(reason, code)``) to every peer, stop listening and announcing.
 
-        Dialling and accepting stop first, so no connection can be adopted
-        while the others are being closed (an open one would keep the
-        server's ``wait_closed`` waiting for ever).
+        ``leaving``: the player leaves the session on purpose; every seat is
+        sent a signed ``Leave`` first. Dialling and accepting stop first, so
+        no connection can be adopted while the others are being closed (an
+        open one would keep the server's ``wait_closed`` waiting for ever).
         """
         self._closing = True
         for task in list(self._tasks):
@@ -581,8 +647,14 @@ class Lobby:
         await asyncio.gather(*self._tasks, return_exceptions=True)
         if self._listener is not None and self._listener.server is not None:
             self._listener.server.close()
+        leave = None
+        if leaving and self.roster is not None:
+            session = self.roster.session_id
+            leave = Leave(session, self.identity.sign(Leave.signed_bytes(session)))
         for conn in list(self._every_conn):
             with contextlib.suppress(ConnectionClosed):
+                if leave is not None:
+                    conn.send(leave)
                 conn.send(Bye(reason, code))
         for conn in list(self._every_conn):
             with contextlib.suppress(Exception):

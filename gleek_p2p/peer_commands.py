@@ -157,6 +157,7 @@ async def play_session(
     notes(_("listening on port {port}; your key is {key}").format(
         port=lobby.port, key=fingerprint(identity.public)))
     farewell, farewell_code = "goodbye", ByeCode.NONE
+    leaving = False
     try:
         if resume is not None:
             roster, path = resume
@@ -205,9 +206,10 @@ async def play_session(
     except asyncio.CancelledError:
         farewell = f"{config.name} {LEFT_THE_TABLE}"
         farewell_code = ByeCode.LEFT_THE_TABLE
+        leaving = True
         raise
     finally:
-        await lobby.close(farewell, farewell_code)
+        await lobby.close(farewell, farewell_code, leaving=leaving)
 
 
 def say(text: str) -> None:

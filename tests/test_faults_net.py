@@ -104,7 +104,9 @@ def scenario_kill(out: Path, runs: int, seed: int) -> dict[str, Any]:
     results = []
     for run in range(runs):
         victim = rng.randrange(3)
-        at = rng.randrange(1, 140)
+        # A two-hand session holds 130 records or more (never 140 for sure):
+        # a kill point past the end would kill nobody and prove nothing.
+        at = rng.randrange(1, 125)
         pause = rng.uniform(0.0, 1.0)
 
         def fault(bots: list[Bot], victim: int = victim, at: int = at,
@@ -274,6 +276,7 @@ def test_peer_killed_at_the_end_still_gets_the_last_events(tmp_path: Path) -> No
 
 @needs_netns
 @pytest.mark.slow
+@pytest.mark.timeout(2000)  # its own limit is 1900 s; the suite's 300 s is too short when loaded
 def test_twenty_kills_at_random_points(tmp_path: Path) -> None:
     _check_kill_runs(_run(tmp_path, "kill", 20, random.randrange(1 << 30), limit=1900))
 

@@ -50,7 +50,7 @@ async def streams() -> AsyncIterator[tuple[Streams, Streams]]:
 
 
 def conn(end: Streams, limits: Limits = LIMITS) -> Connection:
-    return Connection(end[0], end[1], HELLO, dialled=True, limits=limits)
+    return Connection(end[0], end[1], HELLO, dialled=True, limits=limits, channel=None)
 
 
 async def test_messages_flow_and_close_flushes_queue(streams: tuple[Streams, Streams]) -> None:

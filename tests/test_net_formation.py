@@ -23,6 +23,7 @@ from gleek_p2p.net.connection import (
 from gleek_p2p.net.formation import (
     TABLE_FULL,
     Formation,
+    StartOver,
     TableFormation,
     form,
     keep_connection,
@@ -42,7 +43,7 @@ def nonce(n: int) -> bytes:
     return bytes([100 + n]) * 32
 
 
-def hello(n: int, commit: bytes | None = None) -> Hello:
+def hello(n: int, commit: bytes | None = None, attempt: int = 0) -> Hello:
     return Hello(
         1,
         "oak",
@@ -50,9 +51,10 @@ def hello(n: int, commit: bytes | None = None) -> Hello:
         3,
         ident(n).public,
         f"p{n}",
-        commit or nonce_commitment(nonce(n)),
+        commit or nonce_commitment(nonce(n), attempt),
         0,
         bytes(32),
+        attempt,
     )
 
 
@@ -140,13 +142,88 @@ def test_peer_lying_about_its_nonce_is_refused() -> None:
     t.add_peer(hello(1))
     t.add_peer(hello(2))
     everyone = tuple(sorted(ident(i).public for i in range(3)))
-    with pytest.raises(ProtocolError, match="does not match its commitment"):
+    with pytest.raises(ProtocolError, match="does not open its commitment"):
         t.receive_reveal(ident(1).public, Reveal(nonce(9), everyone))
     assert t.reveals == {} and t.formation is None  # nothing recorded
-    t.remove_peer(ident(1).public, "p1 lied about its nonce")
-    assert t.aborted == "p1 lied about its nonce"
-    with pytest.raises(ProtocolError, match="aborted: p1 lied"):
-        t.receive_reveal(ident(2).public, Reveal(nonce(2), everyone))
+    # The honest reveal still completes nothing alone, and is kept.
+    assert t.receive_reveal(ident(2).public, Reveal(nonce(2), everyone)) is None
+    assert set(t.reveals) == {ident(2).public}
+
+
+# -- attempts: restarts agree on one, and accuse nobody --------------------------------
+
+
+def test_commitments_are_bound_to_their_attempt() -> None:
+    assert nonce_commitment(nonce(1), 0) != nonce_commitment(nonce(1), 1)
+    t = TableFormation(ident(0).public, "p0", nonce(0), 3, attempt=2)
+    assert t.commitment == nonce_commitment(nonce(0), 2)
+    t.add_peer(hello(1, attempt=2))
+    reveal = t.add_peer(hello(2, attempt=2))
+    assert reveal is not None and reveal.attempt == 2
+
+
+def test_a_stale_reveal_from_an_earlier_attempt_is_ignored_not_an_accusation() -> None:
+    t = TableFormation(ident(0).public, "p0", nonce(0), 3, attempt=1)
+    t.add_peer(hello(1, attempt=1))
+    t.add_peer(hello(2, attempt=1))
+    everyone = tuple(sorted(ident(i).public for i in range(3)))
+    # p1's nonce of attempt 0 opens nothing here, but it is stale, not a lie.
+    assert t.receive_reveal(ident(1).public, Reveal(nonce(9), everyone, 0)) is None
+    assert t.reveals == {}
+    # A reveal on a connection whose commitment was replaced is stale too.
+    old = hello(2, commit=b"\x05" * 32, attempt=1)
+    assert t.receive_reveal(ident(2).public, Reveal(nonce(5), everyone, 1), old) is None
+    t.receive_reveal(ident(1).public, Reveal(nonce(1), everyone, 1))
+    f = t.receive_reveal(ident(2).public, Reveal(nonce(2), everyone, 1), hello(2, attempt=1))
+    assert f is not None
+
+
+def test_peers_follow_the_highest_attempt() -> None:
+    t = table(0)
+    assert t.start_over_for(hello(1, attempt=3)) == 3
+    assert t.admit(hello(1, attempt=3)) == "starting the table over at attempt 3"
+    ahead = TableFormation(ident(0).public, "p0", nonce(0), 3, attempt=3)
+    # A peer behind is refused without blame; it follows on seeing our Hello.
+    assert ahead.start_over_for(hello(1)) is None
+    assert "attempt 3, you at 0" in (ahead.admit(hello(1)) or "")
+
+
+def test_a_lost_link_after_the_reveal_is_waited_for_not_given_up() -> None:
+    t = table(0)
+    t.add_peer(hello(1))
+    reveal = t.add_peer(hello(2))
+    assert reveal is not None
+    t.remove_peer(ident(1).public)
+    assert ident(1).public in t.peers  # still counted: it may come back
+    assert t.admit(hello(1)) is None  # and it does, same commitment
+    everyone = reveal.peers
+    t.receive_reveal(ident(1).public, Reveal(nonce(1), everyone))
+    assert t.receive_reveal(ident(2).public, Reveal(nonce(2), everyone)) is not None
+
+
+def test_two_revealed_tables_that_differ_move_to_the_next_attempt() -> None:
+    t = table(0)
+    t.add_peer(hello(1))
+    t.add_peer(hello(2))  # we revealed {0, 1, 2}; p1 revealed {0, 1, 3}
+    theirs = tuple(sorted([ident(0).public, ident(1).public, ident(3).public]))
+    with pytest.raises(StartOver) as caught:
+        t.receive_reveal(ident(1).public, Reveal(nonce(1), theirs))
+    assert caught.value.attempt == 1 and t.reveals == {}
+
+
+def test_a_peer_that_restarted_after_our_reveal_moves_everyone_on() -> None:
+    t = table(0)
+    t.add_peer(hello(1))
+    t.add_peer(hello(2))
+    restarted = hello(1, commit=nonce_commitment(b"\x77" * 32))
+    assert t.start_over_for(restarted) == 1
+    assert t.admit(restarted) == "starting the table over at attempt 1"
+    # Before our reveal, a restarted peer simply replaces its old Hello.
+    early = table(0)
+    early.add_peer(hello(1))
+    assert early.start_over_for(restarted) is None and early.admit(restarted) is None
+    early.add_peer(restarted)
+    assert early.peers[ident(1).public] == restarted
 
 
 def test_peer_lying_about_its_peers_is_refused() -> None:
@@ -189,10 +266,9 @@ def test_early_reveal_decides_who_gets_the_last_seat() -> None:
     assert t.admit(hello(3)) is None
 
 
-def test_changed_commitment_refused() -> None:
-    t = table(0)
-    t.add_peer(hello(1))
-    assert t.admit(hello(1, commit=b"\x01" * 32)) is not None
+def test_changed_commitment_refused_once_formed() -> None:
+    t, _ = formed()
+    assert t.admit(hello(1, commit=b"\x01" * 32)) == TABLE_FULL
 
 
 def test_keep_connection_keeps_exactly_one() -> None:

@@ -112,7 +112,8 @@ def test_forged_proof_refused() -> None:
     fake_hello = OFFER.hello(alice.public, COMMIT, challenge(9))
     [proof] = b.receive(fake_hello)
     assert isinstance(proof, Proof)
-    out = b.receive(Proof(mallory.sign(transcript(fake_hello, b.hello))))
+    assert b.h is not None
+    out = b.receive(Proof(mallory.sign(transcript(b.h))))
     assert b.failed and b.peer is not None
     assert isinstance(out[0], Refuse) and "does not verify" in out[0].reason
 

@@ -79,6 +79,7 @@ def hello_wire(**changes: Any) -> list[Any]:
         "nonce_commit": b"c" * 32,
         "listen_port": 4000,
         "challenge": b"r" * 32,
+        "attempt": 0,
     }
     fields.update(changes)
     return [1, *fields.values()]
@@ -123,8 +124,10 @@ def test_hello_wire_is_accepted() -> None:
         (hello_wire(nonce_commit=b""), "nonce commitment"),
         (hello_wire(listen_port=70000), "listen port"),
         (hello_wire(challenge=None), "challenge must be bytes"),
-        (hello_wire()[:-1], "9 fields"),
-        ([*hello_wire(), 0], "9 fields"),
+        (hello_wire()[:-1], "10 fields"),
+        ([*hello_wire(), 0], "10 fields"),
+        (hello_wire(attempt=-1), "formation attempt"),
+        (hello_wire(attempt=1 << 32), "formation attempt"),
         ([2, b"s" * 63], "signature must be 64 bytes"),
         ([3, ""], "reason must not be empty"),
         ([3, "x" * 513], "at most 512"),
@@ -140,8 +143,10 @@ def test_hello_wire_is_accepted() -> None:
         ([10, [b"k" * 31], ["10.0.0.1"], [7000]], "peer key must be 32 bytes"),
         ([10, [b"k" * 32] * 9, ["10.0.0.1"] * 9, [7000] * 9], "at most 8 items"),
         ([10, [], []], "3 fields"),
-        ([4, b"n" * 32, [b"k" * 32] * 9], "at most 8 items"),
-        ([4, b"n" * 32, [b"k" * 31]], "peer key must be 32 bytes"),
+        ([4, b"n" * 32, [b"k" * 32] * 9, 0], "at most 8 items"),
+        ([4, b"n" * 32, [b"k" * 31], 0], "peer key must be 32 bytes"),
+        ([4, b"n" * 32, [b"k" * 32]], "3 fields"),
+        ([4, b"n" * 32, [b"k" * 32], True], "formation attempt must be an integer"),
         ([5, b""], "event must not be empty"),
         ([6, -1], "sync start"),
         ([8, True], "ping token must be an integer"),

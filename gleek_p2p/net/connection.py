@@ -1,16 +1,19 @@
-"""Authenticated peer connections over asyncio streams.
+"""Authenticated, encrypted peer connections over asyncio streams.
 
 ``connect`` dials, ``listen`` accepts; both run the handshake (handshake.py)
 within ``Limits.handshake_timeout`` and yield a ``Connection`` whose ``peer``
-is the authenticated Hello. A Connection has a bounded outbound queue drained
+is the authenticated Hello and whose frames are sealed by the handshake's
+channel (channel.py). A Connection has a bounded outbound queue drained
 by one writer task (each drain bounded by ``Limits.write_timeout``), answers
-pings itself, and closes on the first bad frame, malformed message, read
-timeout or queue overflow, with a reason sentence for the user.
+pings itself, and closes on the first bad frame, frame that fails
+authentication, malformed message, read timeout or queue overflow, with a
+reason sentence for the user. Nothing from a frame that fails is acted on.
 """
 
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import os
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -19,6 +22,7 @@ from dataclasses import dataclass
 from gleek_p2p.errors import GleekError, ProtocolError
 from gleek_p2p.timeouts import within
 
+from .channel import TAG_SIZE, Channel
 from .framing import encode_frame, read_frame
 from .handshake import Handshake, Offer, Signer
 from .messages import (
@@ -54,17 +58,23 @@ class Limits:
 
     connect_timeout: float = 5.0
     handshake_timeout: float = 10.0
+    hello_timeout: float = 3.0
+    """Listener: close a connection whose Hello has not arrived within this long."""
     read_timeout: float | None = 60.0
     """Close if no frame arrives for this long (pings keep a live peer in)."""
     write_timeout: float = 10.0
     """Close if the peer does not take our bytes for this long."""
     ping_interval: float | None = 15.0
     """Send a Ping after this long with nothing to send (None: never)."""
-    max_frame: int = MAX_MESSAGE_SIZE
+    max_frame: int = MAX_MESSAGE_SIZE + TAG_SIZE
     queue_size: int = 1024
     """Most messages waiting to be sent; one more closes the connection."""
     max_pending_handshakes: int = 16
-    """Listener: more simultaneous handshakes than this are dropped at once."""
+    """Listener: at most this many handshakes at once; a new connection beyond
+    it pushes out the oldest handshake of the busiest address."""
+    max_handshakes_per_address: int = 4
+    """Listener: at most this many handshakes at once from one address; a new
+    connection beyond it pushes out that address's oldest handshake."""
 
 
 class ConnectionClosed(GleekError):
@@ -101,6 +111,8 @@ class Connection:
 
     ``send`` never blocks: it queues, and a full queue closes the connection
     (a peer that does not read must not make us hold unbounded memory).
+    ``channel`` seals every frame; None (plain frames) is only for tests of
+    the framing and closing logic.
     """
 
     def __init__(
@@ -111,8 +123,10 @@ class Connection:
         *,
         dialled: bool,
         limits: Limits,
+        channel: Channel | None,
     ) -> None:
         self.reader = reader
+        self.channel = channel
         self.writer = writer
         self.peer = peer
         self.dialled = dialled
@@ -158,6 +172,8 @@ class Connection:
                 if payload is None:
                     self._abort("the peer closed the connection")
                     continue
+                if self.channel is not None:
+                    payload = self.channel.open(payload)
                 msg = decode_message(payload)
             except TimeoutError:
                 self._abort(f"nothing heard from the peer for {self.limits.read_timeout} s")
@@ -223,8 +239,11 @@ class Connection:
         with contextlib.suppress(Exception):
             bye = Bye(reason[:200])
             if not self.writer.is_closing():
-                self.writer.write(encode_frame(encode_message(bye), self.limits.max_frame))
+                self.writer.write(self._frame(bye))
         self._finish()
+
+    def _frame(self, msg: Message) -> bytes:
+        return _frame(msg, self.channel, self.limits.max_frame)
 
     def _finish(self) -> None:
         if not self._writer_task.done():
@@ -243,7 +262,7 @@ class Connection:
                 if item is _STOP:
                     return
                 assert isinstance(item, Message)
-                self.writer.write(encode_frame(encode_message(item), self.limits.max_frame))
+                self.writer.write(self._frame(item))
                 await within(self.writer.drain(), self.limits.write_timeout)
         except TimeoutError:
             self._abort(f"the peer took nothing for {self.limits.write_timeout} s")
@@ -251,9 +270,19 @@ class Connection:
             self._abort(f"sending failed: {exc}")
 
 
-async def _send_now(writer: asyncio.StreamWriter, msgs: list[Message], limits: Limits) -> None:
+def _frame(msg: Message, channel: Channel | None, max_frame: int) -> bytes:
+    """One frame for ``msg``: its body sealed by ``channel`` (None: in the clear)."""
+    payload = encode_message(msg)
+    if channel is not None:
+        payload = channel.seal(payload)
+    return encode_frame(payload, max_frame)
+
+
+async def _send_now(
+    writer: asyncio.StreamWriter, msgs: list[Message], limits: Limits, channel: Channel | None
+) -> None:
     for msg in msgs:
-        writer.write(encode_frame(encode_message(msg), limits.max_frame))
+        writer.write(_frame(msg, channel, limits.max_frame))
     await within(writer.drain(), limits.write_timeout)
 
 
@@ -272,15 +301,28 @@ async def handshake_over(
     """
     try:
         async with asyncio.timeout(limits.handshake_timeout):
-            await _send_now(writer, handshake.initial(), limits)
+            await _send_now(writer, handshake.initial(), limits, None)
             while not handshake.done:
-                payload = await read_frame(reader, limits.max_frame, None)
+                try:
+                    # A socket we accepted that never says Hello holds a slot:
+                    # keep that short. (A peer we dial is no such threat.)
+                    first = handshake.peer is None and not dialled
+                    payload = await read_frame(
+                        reader, limits.max_frame, limits.hello_timeout if first else None
+                    )
+                except TimeoutError:
+                    if not first:
+                        raise
+                    raise ProtocolError(
+                        f"the peer said no Hello within {limits.hello_timeout} s"
+                    ) from None
                 if payload is None:
                     raise ProtocolError("the peer closed the connection during the handshake")
                 out = handshake.receive(decode_message(payload))
                 if out:
                     with contextlib.suppress(OSError, TimeoutError):
-                        await _send_now(writer, out, limits)
+                        # After the peer's Proof (a late Refuse) the channel seals it.
+                        await _send_now(writer, out, limits, handshake.channel)
                 if handshake.failed:
                     error = handshake.error or "the handshake failed"
                     if handshake.refusal is not None:
@@ -298,12 +340,14 @@ async def handshake_over(
     except OSError as exc:
         writer.close()
         raise ProtocolError(f"the connection failed during the handshake: {exc}") from None
-    assert handshake.peer is not None
-    return Connection(reader, writer, handshake.peer, dialled=dialled, limits=limits)
+    assert handshake.peer is not None and handshake.channel is not None
+    return Connection(
+        reader, writer, handshake.peer, dialled=dialled, limits=limits, channel=handshake.channel
+    )
 
 
-def _challenge(challenge: bytes | None) -> bytes:
-    return os.urandom(CHALLENGE_SIZE) if challenge is None else challenge
+def _ephemeral(ephemeral: bytes | None) -> bytes:
+    return os.urandom(CHALLENGE_SIZE) if ephemeral is None else ephemeral
 
 
 async def connect(
@@ -315,12 +359,13 @@ async def connect(
     nonce_commit: bytes,
     admit: Callable[[Hello], str | Refuse | None] | None = None,
     limits: Limits = Limits(),
-    challenge: bytes | None = None,
+    ephemeral: bytes | None = None,
+    attempt: int = 0,
 ) -> Connection:
     """Dial ``host:port`` and authenticate; ProtocolError (with the reason) on failure.
 
-    ``challenge`` is this connection's fresh random bytes (drawn from the OS if
-    None; tests pass their own).
+    ``ephemeral`` is this connection's X25519 private key (drawn from the OS
+    if None; tests pass their own).
     """
     try:
         reader, writer = await within(
@@ -333,16 +378,17 @@ async def connect(
         ) from None
     except OSError as exc:
         raise Unreachable(f"could not reach {host}:{port}: {exc.strerror or exc}") from None
-    handshake = Handshake(identity, offer, nonce_commit, _challenge(challenge), admit)
+    handshake = Handshake(identity, offer, nonce_commit, _ephemeral(ephemeral), admit, attempt)
     return await handshake_over(reader, writer, handshake, dialled=True, limits=limits)
 
 
 class Listener:
     """Accepts connections, authenticates them, hands them to ``on_connection``.
 
-    ``nonce_commit`` may be replaced between formations. A failed handshake is
-    reported to ``on_error`` (reason sentence) and the stream closed; a
-    handshake ended by a refusal goes to ``on_refused`` instead, when given.
+    ``nonce_commit`` and ``attempt`` may be replaced between formation
+    attempts. A failed handshake is reported to ``on_error`` (reason
+    sentence) and the stream closed; a handshake ended by a refusal goes to
+    ``on_refused`` instead, when given.
     """
 
     def __init__(
@@ -360,6 +406,7 @@ class Listener:
         self.identity = identity
         self.offer = offer
         self.nonce_commit = nonce_commit
+        self.attempt = 0
         self.on_connection = on_connection
         self.admit = admit
         self.on_error = on_error
@@ -367,7 +414,8 @@ class Listener:
         self.limits = limits
         self.server: asyncio.Server | None = None
         self._tasks: set[asyncio.Task[None]] = set()
-        self._handshaking = 0
+        self._handshaking: dict[asyncio.Task[None], str] = {}
+        """Tasks still handshaking, oldest first, with the address they came from."""
 
     @property
     def port(self) -> int:
@@ -387,14 +435,13 @@ class Listener:
         assert task is not None
         self._tasks.add(task)
         try:
-            if self._handshaking >= self.limits.max_pending_handshakes:
-                writer.close()
-                self._report("too many connections are handshaking at once; one was dropped")
-                return
-            self._handshaking += 1
+            peer = writer.get_extra_info("peername")
+            self._make_room(str(peer[0]) if peer else "")
+            self._handshaking[task] = str(peer[0]) if peer else ""
             try:
                 handshake = Handshake(
-                    self.identity, self.offer, self.nonce_commit, _challenge(None), self.admit
+                    self.identity, self.offer, self.nonce_commit, _ephemeral(None), self.admit,
+                    self.attempt,
                 )
                 conn = await handshake_over(
                     reader, writer, handshake, dialled=False, limits=self.limits
@@ -409,7 +456,7 @@ class Listener:
                 self._report(exc.message)
                 return
             finally:
-                self._handshaking -= 1
+                self._handshaking.pop(task, None)
             try:
                 await self.on_connection(conn)
             except Exception as exc:
@@ -422,6 +469,27 @@ class Listener:
             writer.close()
         finally:
             self._tasks.discard(task)
+
+    def _make_room(self, address: str) -> None:
+        """Push out old handshakes so the one from ``address`` can start now.
+
+        Refusing the newcomer instead would let a few idle sockets renewed
+        in time hold every slot; pushing out the oldest lets an honest peer,
+        whose handshake takes milliseconds, through any such flood.
+        """
+        mine = [t for t, a in self._handshaking.items() if a == address]
+        if len(mine) >= self.limits.max_handshakes_per_address:
+            self._evict(mine[0], f"too many connections from {address} are handshaking")
+        if len(self._handshaking) >= self.limits.max_pending_handshakes:
+            counts = collections.Counter(self._handshaking.values())
+            busiest = max(counts, key=lambda a: counts[a])
+            oldest = next(t for t, a in self._handshaking.items() if a == busiest)
+            self._evict(oldest, "too many connections are handshaking at once")
+
+    def _evict(self, task: asyncio.Task[None], why: str) -> None:
+        self._handshaking.pop(task, None)
+        task.cancel()
+        self._report(f"{why}; the oldest was dropped")
 
     def _report(self, reason: str) -> None:
         if self.on_error is not None:

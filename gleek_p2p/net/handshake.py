@@ -1,11 +1,19 @@
-"""Sans-IO mutual authentication of two peers.
+"""Sans-IO mutual authentication of two peers and the keys of their channel.
 
-Both sides send ``Hello`` at once. On the other's Hello each side checks that
-it is for the same table (version, name, variant, seats), that its key is a
-safe Ed25519 key and not our own, then sends ``Proof``: an Ed25519 signature
-over the transcript ``DOMAIN || canonical([signer's Hello, verifier's Hello])``.
-Every Hello carries a fresh per-connection challenge, so a proof recorded on
-one connection never verifies on another. A failed check produces
+Both sides send ``Hello`` at once; its ``challenge`` field is the sender's
+fresh X25519 ephemeral public key for this connection. On the other's Hello
+each side checks that it is for the same table (version, name, variant,
+seats), that its key is a safe Ed25519 key and not our own, then runs the
+Noise ``NN`` key agreement (channel.py): the Hellos, the lower identity key's
+first, are mixed into the handshake hash ``h`` and ``DH(e, e')`` into the
+chaining key. It then sends ``Proof``: an Ed25519 signature over
+``DOMAIN || h``. ``h`` binds both identity keys, both ephemeral keys and the
+table offer, so a valid Proof says "the holder of this identity key is the
+one who holds the other end of this very key agreement": a relay in the
+middle that swaps ephemerals makes the two sides' ``h`` differ and cannot
+re-sign, and one that passes them through cannot compute the keys. Once the
+peer's Proof verifies, ``channel`` holds the per-direction transport ciphers
+and everything after is encrypted. A failed check produces
 ``Refuse(reason)`` to send and leaves the handshake failed with ``error`` set.
 """
 
@@ -19,6 +27,7 @@ from typing import Protocol
 from gleek_p2p.errors import ProtocolError
 from gleek_p2p.log import canonical, keys
 
+from .channel import PROLOGUE, Channel, CipherState, SymmetricState, ephemeral_public, x25519
 from .messages import Hello, Message, Proof, Refuse
 
 __all__ = [
@@ -27,10 +36,11 @@ __all__ = [
     "Offer",
     "Signer",
     "State",
+    "handshake_hash",
     "transcript",
 ]
 
-HANDSHAKE_DOMAIN = b"gleek-p2p/handshake/v1\x00"
+HANDSHAKE_DOMAIN = b"gleek-p2p/handshake/v2\x00"
 
 
 class Signer(Protocol):
@@ -53,8 +63,14 @@ class Offer:
     name: str
     listen_port: int = 0
 
-    def hello(self, public: bytes, nonce_commit: bytes, challenge: bytes) -> Hello:
-        """The Hello for this offer (ProtocolError if a field is out of bounds)."""
+    def hello(
+        self, public: bytes, nonce_commit: bytes, challenge: bytes, attempt: int = 0
+    ) -> Hello:
+        """The Hello for this offer (ProtocolError if a field is out of bounds).
+
+        ``challenge`` is the connection's X25519 ephemeral public key;
+        ``attempt`` the formation attempt ``nonce_commit`` belongs to.
+        """
         return Hello(
             self.version,
             self.table,
@@ -65,12 +81,33 @@ class Offer:
             nonce_commit,
             self.listen_port,
             challenge,
+            attempt,
         )
 
 
-def transcript(signer: Hello, verifier: Hello) -> bytes:
-    """The bytes a peer signs to prove it holds the key in ``signer``."""
-    return HANDSHAKE_DOMAIN + canonical.encode([signer.to_wire(), verifier.to_wire()])
+def _ordered(a: Hello, b: Hello) -> tuple[Hello, Hello]:
+    """The Hellos in Noise order: the lower identity key plays the initiator.
+
+    Both sides send at once, so who dialled says nothing about who spoke
+    first; the key order is one both ends agree on without a message.
+    """
+    return (a, b) if a.public < b.public else (b, a)
+
+
+def handshake_hash(a: Hello, b: Hello, shared: bytes) -> tuple[bytes, bytes, bytes]:
+    """``(h, k_initiator, k_responder)`` for two Hellos and their ``DH(e, e')``."""
+    state = SymmetricState()
+    state.mix_hash(PROLOGUE)
+    for hello in _ordered(a, b):
+        state.mix_hash(canonical.encode(hello.to_wire()))
+    state.mix_key(shared)
+    k1, k2 = state.split()
+    return state.h, k1, k2
+
+
+def transcript(h: bytes) -> bytes:
+    """The bytes each side signs over the handshake hash ``h``."""
+    return HANDSHAKE_DOMAIN + h
 
 
 class State(enum.Enum):
@@ -100,12 +137,17 @@ class Handshake:
         identity: Signer,
         offer: Offer,
         nonce_commit: bytes,
-        challenge: bytes,
+        ephemeral: bytes,
         admit: Callable[[Hello], str | Refuse | None] | None = None,
+        attempt: int = 0,
     ) -> None:
+        """``ephemeral`` is this connection's fresh 32-byte X25519 private key."""
         self.identity = identity
         self.offer = offer
-        self.hello = offer.hello(identity.public, nonce_commit, challenge)
+        self._ephemeral = ephemeral
+        self.hello = offer.hello(
+            identity.public, nonce_commit, ephemeral_public(ephemeral), attempt
+        )
         self.admit = admit
         self.state = State.AWAIT_HELLO
         self.peer: Hello | None = None
@@ -115,6 +157,12 @@ class Handshake:
         self.refused_by_peer = False
         self.refusal: Refuse | None = None
         """The Refuse that ended the handshake, sent or received (``refused_by_peer``)."""
+        self.h: bytes | None = None
+        """The handshake hash, once the peer's Hello is in."""
+        self.channel: Channel | None = None
+        """The transport ciphers, once the peer's Proof verifies: every later
+        message (a Refuse from a second ``admit`` included) goes through it."""
+        self._keys: tuple[bytes, bytes] | None = None
 
     @property
     def done(self) -> bool:
@@ -155,13 +203,20 @@ class Handshake:
                 reason = self.admit(msg)
             if reason is not None:
                 return self._refuse(reason)
+            try:
+                shared = x25519(self._ephemeral, msg.challenge)
+            except ProtocolError as exc:
+                return self._refuse(exc.message)
+            self.h, k1, k2 = handshake_hash(self.hello, msg, shared)
+            self._keys = (k1, k2) if self.hello.public < msg.public else (k2, k1)
             self.state = State.AWAIT_PROOF
-            return [Proof(self.identity.sign(transcript(self.hello, msg)))]
-        assert self.peer is not None
+            return [Proof(self.identity.sign(transcript(self.h)))]
+        assert self.peer is not None and self.h is not None and self._keys is not None
         if not isinstance(msg, Proof):
             return self._refuse(f"expected Proof, got {type(msg).__name__}")
-        if not keys.verify(self.peer.public, transcript(self.peer, self.hello), msg.signature):
+        if not keys.verify(self.peer.public, transcript(self.h), msg.signature):
             return self._refuse("your proof of identity does not verify")
+        self.channel = Channel(CipherState(self._keys[0]), CipherState(self._keys[1]))
         if self.admit is not None:
             reason = self.admit(self.peer)
             if reason is not None:

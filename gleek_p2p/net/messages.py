@@ -21,6 +21,7 @@ from gleek_p2p.log import canonical
 __all__ = [
     "CHALLENGE_SIZE",
     "KEY_SIZE",
+    "LEAVE_DOMAIN",
     "MAX_EVENT_SIZE",
     "MAX_HOST_BYTES",
     "MAX_MESSAGE_SIZE",
@@ -37,6 +38,7 @@ __all__ = [
     "ByeCode",
     "Event",
     "Hello",
+    "Leave",
     "Message",
     "Ping",
     "Pong",
@@ -65,6 +67,7 @@ MIN_SEATS = 2
 MAX_SEATS = 8
 MAX_EVENT_SIZE = 256 * 1024
 MAX_U63 = (1 << 63) - 1
+MAX_ATTEMPT = (1 << 32) - 1
 MAX_MESSAGE_SIZE = MAX_EVENT_SIZE + 64
 """Largest message payload; the frame limit must be at least this."""
 
@@ -125,10 +128,11 @@ class Hello:
     """The first message each side sends: who it is and which table it wants.
 
     ``nonce_commit`` is sha256 of the peer's formation nonce (the same on all
-    its connections for one formation); ``challenge`` is fresh random bytes
-    for this one connection, so a proof recorded on one connection is useless
-    on any other. ``listen_port`` is where the sender accepts connections
-    (0: it does not listen).
+    its connections for one formation); ``challenge`` is the sender's fresh
+    X25519 ephemeral public key for this one connection (channel.py), so a
+    proof recorded on one connection is useless on any other.
+    ``listen_port`` is where the sender accepts connections (0: it does not
+    listen).
     """
 
     TAG: ClassVar[int] = 1
@@ -141,6 +145,8 @@ class Hello:
     nonce_commit: bytes
     listen_port: int
     challenge: bytes
+    attempt: int = 0
+    """The formation attempt ``nonce_commit`` belongs to (formation.py)."""
 
     def __post_init__(self) -> None:
         _int(self.version, "the protocol version", 0, 0xFFFF)
@@ -157,6 +163,7 @@ class Hello:
         _bytes(self.nonce_commit, "the nonce commitment", DIGEST_SIZE)
         _int(self.listen_port, "the listen port", 0, 0xFFFF)
         _bytes(self.challenge, "the connection challenge", CHALLENGE_SIZE)
+        _int(self.attempt, "the formation attempt", 0, MAX_ATTEMPT)
 
     def to_wire(self) -> list[Any]:
         """The canonical list for this message (tag first)."""
@@ -171,13 +178,14 @@ class Hello:
             self.nonce_commit,
             self.listen_port,
             self.challenge,
+            self.attempt,
         ]
 
     @classmethod
     def from_wire(cls, fields: Sequence[Any]) -> Hello:
         """Build from the list after the tag; ProtocolError if malformed."""
-        _arity(cls, fields, 9)
-        (version, table, variant, seats, public, name, commit, port, challenge) = fields
+        _arity(cls, fields, 10)
+        (version, table, variant, seats, public, name, commit, port, challenge, attempt) = fields
         return cls(
             version,
             table,
@@ -188,6 +196,7 @@ class Hello:
             commit,
             port,
             challenge,
+            attempt,
         )
 
 
@@ -300,26 +309,29 @@ class Refuse:
 
 @dataclass(frozen=True)
 class Reveal:
-    """Formation: the sender's nonce and the sorted public keys of the whole table."""
+    """Formation: the sender's nonce, the sorted public keys of the whole table,
+    and the attempt they belong to."""
 
     TAG: ClassVar[int] = 4
     nonce: bytes
     peers: tuple[bytes, ...]
+    attempt: int = 0
 
     def __post_init__(self) -> None:
         _bytes(self.nonce, "the formation nonce", NONCE_SIZE)
         peers = _seq(self.peers, "the peer list", MAX_SEATS)
         _set(self, "peers", tuple(_bytes(p, "a peer key", KEY_SIZE) for p in peers))
+        _int(self.attempt, "the formation attempt", 0, MAX_ATTEMPT)
 
     def to_wire(self) -> list[Any]:
         """The canonical list for this message (tag first)."""
-        return [self.TAG, self.nonce, list(self.peers)]
+        return [self.TAG, self.nonce, list(self.peers), self.attempt]
 
     @classmethod
     def from_wire(cls, fields: Sequence[Any]) -> Reveal:
         """Build from the list after the tag; ProtocolError if malformed."""
-        _arity(cls, fields, 2)
-        return cls(fields[0], tuple(_seq(fields[1], "the peer list", MAX_SEATS)))
+        _arity(cls, fields, 3)
+        return cls(fields[0], tuple(_seq(fields[1], "the peer list", MAX_SEATS)), fields[2])
 
 
 @dataclass(frozen=True)
@@ -486,13 +498,50 @@ class Addresses:
         return cls(*(tuple(_seq(f, "an address list", MAX_SEATS)) for f in fields))
 
 
+LEAVE_DOMAIN = b"gleek-p2p/leave/v1\x00"
+
+
+@dataclass(frozen=True)
+class Leave:
+    """"I leave this session on purpose", signed by the leaver's identity key.
+
+    ``signature`` is Ed25519 over ``LEAVE_DOMAIN || session``; the receiver
+    checks it with the key the link authenticated and that ``session`` is the
+    session it plays, so neither a relay nor a recording from another session
+    can make a seat leave.
+    """
+
+    TAG: ClassVar[int] = 11
+    session: bytes
+    signature: bytes
+
+    def __post_init__(self) -> None:
+        _bytes(self.session, "the session id", DIGEST_SIZE)
+        _bytes(self.signature, "the leave signature", SIGNATURE_SIZE)
+
+    @staticmethod
+    def signed_bytes(session: bytes) -> bytes:
+        """What the leaver signs."""
+        return LEAVE_DOMAIN + session
+
+    def to_wire(self) -> list[Any]:
+        """The canonical list for this message (tag first)."""
+        return [self.TAG, self.session, self.signature]
+
+    @classmethod
+    def from_wire(cls, fields: Sequence[Any]) -> Leave:
+        """Build from the list after the tag; ProtocolError if malformed."""
+        _arity(cls, fields, 2)
+        return cls(fields[0], fields[1])
+
+
 Message: TypeAlias = (
-    Hello | Proof | Refuse | Reveal | Event | Sync | Bye | Ping | Pong | Addresses
+    Hello | Proof | Refuse | Reveal | Event | Sync | Bye | Ping | Pong | Addresses | Leave
 )
 
 _BY_TAG: dict[int, type[Message]] = {
     cls.TAG: cls
-    for cls in (Hello, Proof, Refuse, Reveal, Event, Sync, Bye, Ping, Pong, Addresses)
+    for cls in (Hello, Proof, Refuse, Reveal, Event, Sync, Bye, Ping, Pong, Addresses, Leave)
 }
 
 
