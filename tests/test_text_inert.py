@@ -111,7 +111,7 @@ def test_replay_prints_a_painted_reason_inert(tmp_path: Path,
 
 
 def test_a_bots_notes_are_inert(capsys: pytest.CaptureFixture[str]) -> None:
-    from gleek_p2p.peer_commands import _say
+    from gleek_p2p.peer_commands import say
 
-    _say(f"Bob said: {PAINT}")
+    say(f"Bob said: {PAINT}")
     assert not unsafe(capsys.readouterr().err.rstrip("\n"))
