@@ -728,14 +728,7 @@ def legal_actions(state: State, seat: int) -> list[Event]:
     if ph is _TRICKS:
         return _legal_plays(s, seat)
     if ph is _AUCTION:
-        low = bid_range(s)[0]
-        bids = _BIDS.get((seat, low))
-        if bids is None:
-            bids = _BIDS[seat, low] = (
-                PassBid(seat),
-                *(Bid(seat, a) for a in range(low, MAX_BID + 1)),
-            )
-        return list(bids)
+        return bid_events(seat, bid_range(s)[0])
     if ph is _DISCARD:
         return [_DISCARDS[seat][x] for x in s.holding[seat]]
     if ph is _RUFF:
@@ -788,6 +781,17 @@ def _legal_plays(s: State, seat: int) -> list[Event]:
         if follow:
             return follow
     return [plays[x] for x in s.holding[seat] if cards[x] >= 0]
+
+
+def bid_events(seat: int, low: int) -> list[Event]:
+    """Pass, then every bid from ``low`` to the limit (cached: the search asks often)."""
+    bids = _BIDS.get((seat, low))
+    if bids is None:
+        bids = _BIDS[seat, low] = (
+            PassBid(seat),
+            *(Bid(seat, a) for a in range(low, MAX_BID + 1)),
+        )
+    return list(bids)
 
 
 def _legal_declares(s: State, seat: int) -> list[Event]:

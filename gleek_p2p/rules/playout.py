@@ -24,7 +24,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .cards import RANKS_PER_SUIT, Rank
-from .engine import _BIDS, _DISCARDS, _PLAYS, _VIES, MAX_RAISE, MAX_STAKE, OPENING_BID
+from .engine import _DISCARDS, _PLAYS, _VIES, MAX_RAISE, MAX_STAKE, OPENING_BID, bid_events
 from .events import (
     MAX_BID,
     Bid,
@@ -234,14 +234,7 @@ class FastHand:
                     return follow
             return [plays[x] for x in h]
         if ph is _AUCTION:
-            low = OPENING_BID if self.high_bid == 0 else self.high_bid + 1
-            bids = _BIDS.get((seat, low))
-            if bids is None:
-                bids = _BIDS[seat, low] = (
-                    PassBid(seat),
-                    *(Bid(seat, a) for a in range(low, MAX_BID + 1)),
-                )
-            return list(bids)
+            return bid_events(seat, OPENING_BID if self.high_bid == 0 else self.high_bid + 1)
         if ph is _DISCARD:
             return [_DISCARDS[seat][x] for x in self.holding[seat]]
         if ph is _RUFF:
