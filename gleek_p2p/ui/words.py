@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from gleek_p2p.i18n import N_, _, ngettext
+from gleek_p2p.base.i18n import N_, _, ngettext
 from gleek_p2p.rules import State, card_label
 from gleek_p2p.rules.scoring import TIB, TOM, card_points, ruff_points
 from gleek_p2p.rules.summary import honour_takers, tib_card, tiddy_card, tom_card

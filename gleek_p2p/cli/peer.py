@@ -19,14 +19,15 @@ import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from gleek_p2p.base.errors import GleekError
+from gleek_p2p.base.i18n import _, current_language, ngettext
 from gleek_p2p.bots.registry import make_strategy
-from gleek_p2p.config import PeerConfig
-from gleek_p2p.errors import GleekError
-from gleek_p2p.i18n import _, current_language, ngettext
-from gleek_p2p.lobby import LobbyConfig
 from gleek_p2p.log.keys import ensure_private_dir, load_or_create_identity
-from gleek_p2p.peer import BotPlayer, Player
-from gleek_p2p.peer_commands import (
+from gleek_p2p.rules import VARIANTS
+from gleek_p2p.session.config import PeerConfig
+from gleek_p2p.session.lobby import LobbyConfig
+from gleek_p2p.session.peer import BotPlayer, Player
+from gleek_p2p.session.play import (
     SessionResult,
     data_dir_of,
     default_data_dir,
@@ -35,7 +36,6 @@ from gleek_p2p.peer_commands import (
     run_peer_session,
     say,
 )
-from gleek_p2p.rules import VARIANTS
 
 
 def needs_terminal(args: argparse.Namespace) -> None:
@@ -187,8 +187,8 @@ def run_local(args: argparse.Namespace) -> int:
                 proc.kill()
     if left is not None:
         return _left_the_table(left, player)
-    from gleek_p2p.commands import verify_file
-    from gleek_p2p.report import violation_sentence
+    from gleek_p2p.cli.commands import verify_file
+    from gleek_p2p.tools.report import violation_sentence
 
     report = verify_file(result.log_path)
     say(result.outcome.reason)
