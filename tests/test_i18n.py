@@ -86,7 +86,7 @@ ROOT = Path(__file__).resolve().parents[1]
 TRANSLATED = [lang for lang in i18n.LANGUAGES if lang != i18n.SOURCE_LANGUAGE]
 WRAPPED_MODULES = ["cli.py", "commands.py", "peer_commands.py", "peer_cli.py", "config.py",
                    "report.py", "lobby.py", "peer.py", "rules_summary.py", "simulate.py",
-                   "bots/registry.py",
+                   "bots/registry.py", "results.py",
                    "ui/app.py", "ui/choices.py", "ui/narrate.py", "ui/render.py", "ui/replay.py",
                    "ui/screen.py", "ui/summary.py", "ui/words.py"]
 """Modules whose every shown sentence goes through the catalog."""
