@@ -84,11 +84,11 @@ def test_set_language_switches_every_later_message() -> None:
 
 ROOT = Path(__file__).resolve().parents[1]
 TRANSLATED = [lang for lang in i18n.LANGUAGES if lang != i18n.SOURCE_LANGUAGE]
-WRAPPED_MODULES = ["cli/main.py", "cli/commands.py", "session/play.py", "cli/peer.py",
-                   "session/config.py", "tools/report.py", "session/lobby.py", "session/peer.py",
-                   "ui/rules_summary.py", "tools/simulate.py", "bots/registry.py", "ui/app.py",
+WRAPPED_MODULES = ["bots/registry.py", "cli/commands.py", "cli/main.py", "cli/peer.py",
+                   "session/config.py", "session/lobby.py", "session/peer.py", "session/play.py",
+                   "tools/report.py", "tools/results.py", "tools/simulate.py", "ui/app.py",
                    "ui/choices.py", "ui/narrate.py", "ui/render.py", "ui/replay.py",
-                   "ui/screen.py", "ui/summary.py", "ui/words.py"]
+                   "ui/rules_summary.py", "ui/screen.py", "ui/summary.py", "ui/words.py"]
 """Modules whose every shown sentence goes through the catalog."""
 
 

@@ -85,6 +85,50 @@ def run_verify(args: argparse.Namespace) -> int:
     return report.exit_code
 
 
+LOG_PATTERN = "*.gleeklog"
+"""The session logs in a folder (as the peers name them)."""
+
+
+def log_files(paths: list[str], data_dir: str | None) -> list[Path]:
+    """The session logs ``gleek results`` reads: the files and folders given, or else the
+    data folder's sessions; oldest first (by the time each log was last written)."""
+    if not paths:
+        if data_dir is None:
+            from gleek_p2p.session.play import default_data_dir
+
+            base = default_data_dir()
+        else:
+            base = Path(data_dir)
+        paths = [str(base / "sessions")]
+    found: list[Path] = []
+    for text in paths:
+        path = Path(text)
+        if path.is_dir():
+            found.extend(sorted(path.glob(LOG_PATTERN)))
+        elif path.exists():
+            found.append(path)
+        else:
+            raise GleekError(_("no such file or folder: {path}").format(path=path))
+    unique = list(dict.fromkeys(p.resolve() for p in found))
+    return sorted(unique, key=lambda p: (p.stat().st_mtime, str(p)))
+
+
+def run_results(args: argparse.Namespace) -> int:
+    """``gleek results``: verify every log, add up the evening; exit 0 (1 if no log counts)."""
+    from gleek_p2p.tools.results import evening, json_results, session_result, text_results
+
+    files = log_files(args.files, args.data_dir)
+    night = evening([session_result(path, verify_file(path)) for path in files])
+    if args.json:
+        print(json.dumps(json_results(night), indent=2))
+    else:
+        if not files:
+            print(_("No session log found."))
+        else:
+            print(text_results(night))
+    return 0 if any(s.counted for s in night.sessions) else 1
+
+
 class _ProgressBar:
     """A one-line progress bar on stderr, for long logs on a terminal."""
 

@@ -266,6 +266,21 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-progress", action="store_true",
                    help=_("no progress bar (there is none either when stderr is not a terminal)"))
 
+    p = command("results", _("the evening's scores: every session log, verified and added up"),
+                _("Verify every session log in the data folder (or the files and folders "
+                  "given) and add up the sessions that are fair: per player (told apart by "
+                  "key fingerprint, with the names used) the sessions, hands, total pence and "
+                  "wins, then a chart of the running totals. A session that is not fair is "
+                  "listed and left out of the totals."),
+                epilog=_("exit codes:\n  0  at least one session counted\n"
+                         "  1  no session counted (none found, or none fair)"))
+    p.add_argument("files", nargs="*", metavar="FILE",
+                   help=_("session logs or folders of them (default: the data folder's "
+                          "sessions)"))
+    p.add_argument("--data-dir", default=None,
+                   help=_("identity key, secrets and session logs (default: the user data folder)"))
+    p.add_argument("--json", action="store_true", help=_("print the results as JSON"))
+
     p = command("replay", _("step through a finished session"),
                 _("Step through a session log, event by event, on the table screen; without "
                 "a terminal, print it in words."))
@@ -348,6 +363,10 @@ def _dispatch(args: argparse.Namespace) -> int:
         from gleek_p2p.cli.commands import run_verify
 
         return run_verify(args)
+    if command == "results":
+        from gleek_p2p.cli.commands import run_results
+
+        return run_results(args)
     if command in ("local", "play", "bot"):
         from gleek_p2p.cli.peer import run
 

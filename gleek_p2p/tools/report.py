@@ -166,8 +166,10 @@ def running_totals(report: VerifyReport) -> list[tuple[int, ...]]:
     return out
 
 
-def chart(series: Sequence[Sequence[int]], names: Sequence[str], height: int = 10) -> list[str]:
-    """A text chart of running totals: one column per hand, one letter per player."""
+def chart(series: Sequence[Sequence[int]], names: Sequence[str], height: int = 10,
+          per_session: bool = False) -> list[str]:
+    """A text chart of running totals: one column per hand (or per session with
+    ``per_session``), one letter per player."""
     if not series:
         return []
     marks = [(n[:1].upper() or "?") for n in names]
@@ -192,8 +194,9 @@ def chart(series: Sequence[Sequence[int]], names: Sequence[str], height: int = 1
     ticks = "  ".join(str((i + 1) % 10) for i in range(len(series)))
     lines.append(" " * label_width + "  " + ticks)
     legend = ", ".join(f"{m} = {n}" for m, n in zip(marks, names, strict=True))
-    lines.append(" " * label_width + "  " + _("hands; {legend}; * = several").format(
-        legend=legend))
+    key = (_("sessions; {legend}; * = several") if per_session
+           else _("hands; {legend}; * = several"))
+    lines.append(" " * label_width + "  " + key.format(legend=legend))
     return lines
 
 
