@@ -16,7 +16,7 @@ from babel.messages.mofile import read_mo
 from babel.messages.pofile import read_po
 
 from gleek_p2p.base import i18n
-from gleek_p2p.cli.main import _lang_option
+from gleek_p2p.cli.gleek import _lang_option
 
 
 @pytest.fixture(autouse=True)
@@ -66,7 +66,7 @@ def test_lang_option_is_read_before_the_full_parse() -> None:
 
 
 def test_a_lang_without_a_value_is_one_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
-    from gleek_p2p.cli.main import main
+    from gleek_p2p.cli.gleek import main
 
     with pytest.raises(SystemExit) as exited:
         main(["--lang"])
@@ -84,7 +84,7 @@ def test_set_language_switches_every_later_message() -> None:
 
 ROOT = Path(__file__).resolve().parents[1]
 TRANSLATED = [lang for lang in i18n.LANGUAGES if lang != i18n.SOURCE_LANGUAGE]
-WRAPPED_MODULES = ["bots/registry.py", "cli/commands.py", "cli/main.py", "cli/peer.py",
+WRAPPED_MODULES = ["bots/registry.py", "cli/commands.py", "cli/gleek.py", "cli/peer.py",
                    "session/config.py", "session/lobby.py", "session/peer.py", "session/play.py",
                    "tools/report.py", "tools/results.py", "tools/simulate.py", "ui/app.py",
                    "ui/choices.py", "ui/narrate.py", "ui/render.py", "ui/replay.py",
@@ -286,7 +286,7 @@ def test_zero_follows_each_languages_rule(lang: str, zero: str) -> None:
 
 def test_cli_speaks_the_chosen_language(capsys: pytest.CaptureFixture[str],
                                         tmp_path: Path) -> None:
-    from gleek_p2p.cli.main import main
+    from gleek_p2p.cli.gleek import main
 
     missing = str(tmp_path / "nothing.gleeklog")
     assert main(["--lang", "fr", "verify", missing]) == 2
@@ -297,7 +297,7 @@ def test_cli_speaks_the_chosen_language(capsys: pytest.CaptureFixture[str],
 
 def test_cli_follows_the_locale(capsys: pytest.CaptureFixture[str], tmp_path: Path,
                                 monkeypatch: pytest.MonkeyPatch) -> None:
-    from gleek_p2p.cli.main import main
+    from gleek_p2p.cli.gleek import main
 
     monkeypatch.setenv("LC_ALL", "nl_NL.UTF-8")
     assert main(["verify", str(tmp_path / "x")]) == 2
@@ -381,7 +381,7 @@ def test_violation_sentences_match_the_table_layer_in_english(
 
 
 def test_argparse_speaks_the_chosen_language(capsys: pytest.CaptureFixture[str]) -> None:
-    from gleek_p2p.cli.main import main
+    from gleek_p2p.cli.gleek import main
 
     with pytest.raises(SystemExit):
         main(["--lang", "pt", "verify"])
@@ -396,7 +396,7 @@ def test_argparse_speaks_the_chosen_language(capsys: pytest.CaptureFixture[str])
 @pytest.mark.parametrize("lang", i18n.LANGUAGES)
 def test_gleek_local_starts_its_bots_in_the_players_language(lang: str, tmp_path: Path) -> None:
     """The bot peers' printed notes follow the language of the person's screen."""
-    from gleek_p2p.cli.main import build_parser
+    from gleek_p2p.cli.gleek import build_parser
     from gleek_p2p.cli.peer import bot_command
 
     i18n.set_language(None, {"LANG": f"{lang}_XX.UTF-8"})

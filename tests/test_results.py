@@ -12,7 +12,7 @@ import pytest
 from gleek_p2p.base import i18n
 from gleek_p2p.bots.registry import make_strategy
 from gleek_p2p.bots.strategy import choose_now
-from gleek_p2p.cli.main import main
+from gleek_p2p.cli.gleek import main
 from gleek_p2p.log.keys import Identity, fingerprint
 from gleek_p2p.log.store import LogStore
 from gleek_p2p.rules import VARIANTS

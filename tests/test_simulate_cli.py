@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gleek_p2p.bots.registry import make_strategies
-from gleek_p2p.cli.main import main
+from gleek_p2p.cli.gleek import main
 from gleek_p2p.rules import PHASE_NAMES, VARIANTS
 from gleek_p2p.tools.simulate import phase_stats, reading_stats, simulate
 

@@ -264,8 +264,8 @@ def test_an_outsider_cannot_sign_for_a_seat() -> None:
 def test_cli_turns_an_unexpected_error_into_a_sentence(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from gleek_p2p.cli.main import commands
-    from gleek_p2p.cli.main import main as cli
+    from gleek_p2p.cli import commands
+    from gleek_p2p.cli import gleek as cli
 
     def broken(args: object) -> int:
         raise ValueError("something impossible")

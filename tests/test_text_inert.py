@@ -96,7 +96,7 @@ def test_the_console_shows_a_painted_reason_inert() -> None:
 
 def test_replay_prints_a_painted_reason_inert(tmp_path: Path,
                                              capsys: pytest.CaptureFixture[str]) -> None:
-    from gleek_p2p.cli.main import main
+    from gleek_p2p.cli.gleek import main
 
     tables = aborted(PAINT)
     path = tmp_path / "painted.gleeklog"
