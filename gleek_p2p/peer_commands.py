@@ -200,6 +200,9 @@ async def play_session(
             # Stay a moment so the others can fetch our last events.
             await asyncio.sleep(0.5)
         if table.finished:
+            # Told by code, so the others say "closed the table after the last
+            # hand", not that a link failed.
+            farewell, farewell_code = "the session is over", ByeCode.SESSION_OVER
             with contextlib.suppress(OSError):
                 files.current_marker(config.table).unlink()
         return SessionResult(outcome, path, table)

@@ -124,6 +124,11 @@ class HumanPlayer:
         return self.screen.app
 
     @property
+    def table(self) -> Table | None:
+        """The session's table as last seen (its totals outlive the screen)."""
+        return self._table
+
+    @property
     def deciding(self) -> bool:
         """Whether a decision is waiting for a key."""
         return self._future is not None and not self._future.done()
