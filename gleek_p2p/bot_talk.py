@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from gleek_p2p.errors import GleekError
 from gleek_p2p.peer import BotPlayer
-from gleek_p2p.rules import Deal, State, apply, new_session
+from gleek_p2p.rules import Deal, Discard, State, apply, new_session
 from gleek_p2p.rules import Event as Move
 from gleek_p2p.table.session import Table
 
@@ -73,6 +73,8 @@ class TalkingBot(BotPlayer):
             except GleekError:
                 break  # out of step: resynchronised below
             text = narrate(event, s, after, names, None)
+            if isinstance(event, Discard) and len(after.discards) < after.variant.discard_count:
+                text = None  # the last discard's sentence tells them all, in one line
             if text:
                 self.say(text)
             s = after

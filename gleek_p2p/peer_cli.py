@@ -170,6 +170,7 @@ def run_local(args: argparse.Namespace) -> int:
             human = HumanPlayer(names=None)
             player = human
             notes = human.note
+        _say_if_left_unfinished(data_dir, notes)
         config = LobbyConfig(
             name=args.name, table=f"{table}/{args.hands}", variant=variant,
             listen=("127.0.0.1", ports[0]), peers=(),
@@ -225,6 +226,23 @@ def run_local(args: argparse.Namespace) -> int:
         say("  - " + violation_sentence(violation, result.table.roster.names))
     print(result.log_path, flush=True)
     return report.exit_code
+
+
+def _say_if_left_unfinished(data_dir: Path, notes: Callable[[str], None]) -> None:
+    """Say that an earlier ``gleek local`` left unfinished is not resumed (its bots are gone).
+
+    Each ``gleek local`` sits at a table of its own; the marker of one left
+    early names its log. Said once: the marker goes once said.
+    """
+    tables = data_dir / "tables"
+    markers = sorted(tables.glob("local-*.current")) if tables.is_dir() else []
+    for marker in markers:
+        lines = marker.read_text(errors="replace").splitlines()
+        notes(_("Your last gleek local session was left before its end; this is a new "
+                "session (a local one cannot be resumed). Its log: {file}").format(
+            file=lines[0] if lines else marker))
+        with contextlib.suppress(OSError):
+            marker.unlink()
 
 
 def _log_to_file(data_dir: Path) -> None:

@@ -30,7 +30,6 @@ from gleek_p2p.rules import (
     ShowRuff,
     State,
     Vie,
-    card_label,
     combination_value,
     limits,
     ruff_pot,
@@ -43,6 +42,7 @@ from .words import (
     SUIT_SYMBOLS,
     Namer,
     and_list,
+    card_label,
     card_worth,
     pence,
     points,
@@ -116,11 +116,17 @@ def _event_text(event: Event, before: State, after: State, who: Namer) -> str | 
     if isinstance(event, Bid | PassBid):
         return _auction(event, after, who)
     if isinstance(event, Discard):
-        c = _card(after, event.slot)
-        return who.act(event.seat, N_("You discard {card} ({count} of {total})."),
-                       N_("{name} discards {card} ({count} of {total})."),
-                       card=card_label(c) if c is not None else _("a card"),
-                       count=len(after.discards), total=after.variant.discard_count)
+        # Every discard so far, so that the last sentence tells them all.
+        known = [c for x in after.discards if (c := _card(after, x)) is not None]
+        count, total = len(after.discards), after.variant.discard_count
+        if len(known) == count:
+            return who.act(event.seat, N_("You discard {cards} ({count} of {total})."),
+                           N_("{name} discards {cards} ({count} of {total})."),
+                           cards=" ".join(card_label(c) for c in known), count=count,
+                           total=total)
+        return who.act(event.seat, N_("You discard {count} of {total} cards face down."),
+                       N_("{name} discards {count} of {total} cards face down."),
+                       count=count, total=total)
     if isinstance(event, Vie | See | PassRuff):
         return _ruff(event, before, after, who)
     if isinstance(event, ShowRuff):
