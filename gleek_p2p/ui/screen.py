@@ -271,7 +271,7 @@ class TableScreen:
         out: Fragments = [("class:error", "\n".join(wrap_words(text, self._width() - 1, "")))]
         if self.overlay == "leave":
             # The confirmation box would not show in so small a terminal: ask here.
-            question = f"{self._leave_question()} {_('y: leave   n or Esc: stay')}"
+            question = self._leave_question() + " " + _("y: leave   n or Esc: stay")
             out += [("", "\n\n"),
                     ("class:prompt", "\n".join(wrap_words(question, self._width() - 1, "")))]
         return out
