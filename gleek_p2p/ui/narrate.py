@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from gleek_p2p.i18n import N_, _
+from gleek_p2p.i18n import N_, _, pgettext
 from gleek_p2p.rules import (
     Bid,
     ClaimTiddy,
@@ -302,5 +302,6 @@ def hand_line(state: State, names: Sequence[str], you: int | None = None) -> str
         parts.append(_("trick points: {points}").format(points=", ".join(
             f"{who(seat)} {p}" for seat, p in enumerate(s.trick_points))))
     parts.append(_("money: {amounts}").format(amounts=_signed_list(who, s.net)))
-    head = _("Hand {number}/{hands}").format(number=s.hand + 1, hands=s.hands)
-    return f"{head}: " + "; ".join(parts) + "."
+    # The separators are words too: French puts a no-break space before ":" and ";".
+    return _("Hand {number}/{hands}: {parts}.").format(
+        number=s.hand + 1, hands=s.hands, parts=pgettext("list", "; ").join(parts))
