@@ -11,13 +11,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from gleek_p2p.i18n import _
+from gleek_p2p.i18n import _, ngettext
 from gleek_p2p.net.connection import Connection, LinkDown
 from gleek_p2p.net.handshake import Offer
 from gleek_p2p.net.messages import ByeCode, Hello
 from gleek_p2p.rules import Variant, variant_name
 
-__all__ = ["hands_of", "link_down", "mismatch", "table_name"]
+__all__ = ["hands_of", "link_down", "mismatch", "table_name", "table_words"]
 
 
 def table_name(table: str) -> str:
@@ -30,6 +30,16 @@ def hands_of(table: str) -> int | None:
     """The number of hands a table plays (the shell names tables ``NAME/HANDS``)."""
     _name, sep, hands = table.rpartition("/")
     return int(hands) if sep and hands.isdigit() else None
+
+
+def table_words(table: str) -> str:
+    """The table as a person named it, with its hands in words: 'oak' (12 hands)."""
+    hands = hands_of(table)
+    name = repr(table_name(table))
+    if hands is None:
+        return name
+    return ngettext("{table} ({n} hand)", "{table} ({n} hands)", hands).format(
+        table=name, n=hands)
 
 
 def link_down(name: str, conn: Connection) -> str:

@@ -23,7 +23,7 @@ from typing import Any
 from gleek_p2p.errors import GleekError, ProtocolError
 from gleek_p2p.i18n import _, ngettext
 from gleek_p2p.inbox import Inbox, InboxLimits
-from gleek_p2p.link_words import link_down, mismatch, table_name
+from gleek_p2p.link_words import link_down, mismatch, table_words
 from gleek_p2p.lobby_status import LobbyStatus, PeerStatus
 from gleek_p2p.log.envelope import PROTOCOL_VERSION, decode_envelope, verify_envelope
 from gleek_p2p.log.keys import Identity, fingerprint, verify
@@ -491,16 +491,16 @@ class Lobby:
         port = self._listener.port
         missing = self.config.variant.players - 1
         live = [c.peer.name for c in self.conns.values() if not c.closed]
-        table = repr(table_name(self.config.table))
+        table = table_words(self.config.table)
         if not live:
-            found = _("Nobody found yet at table {table}").format(table=table)
+            found = _("nobody found yet at table {table}").format(table=table)
         elif len(live) < missing:
-            found = ngettext("Found {names} at table {table}, still looking for {n} more",
-                             "Found {names} at table {table}, still looking for {n} more",
+            found = ngettext("found {names} at table {table}, still looking for {n} more",
+                             "found {names} at table {table}, still looking for {n} more",
                              missing - len(live)).format(names=", ".join(live), table=table,
                                                          n=missing - len(live))
         else:
-            found = _("Found {names} at table {table}, who have yet to reach each other"
+            found = _("found {names} at table {table}, who have yet to reach each other"
                       ).format(names=", ".join(live), table=table)
         # Every address this peer dials: the --peer ones (even once connected) and the rest.
         dialled = list(dict.fromkeys([*self.config.peers, *self._targets()]))

@@ -24,6 +24,7 @@ from gleek_p2p.bots.strategy import Strategy
 from gleek_p2p.config import PeerConfig
 from gleek_p2p.errors import GleekError
 from gleek_p2p.i18n import _, ngettext
+from gleek_p2p.link_words import table_words
 from gleek_p2p.lobby import Address, ConnectionMesh, Lobby, LobbyConfig
 from gleek_p2p.lobby_status import LobbyStatus
 from gleek_p2p.log import canonical
@@ -166,7 +167,7 @@ async def play_session(
             more = config.variant.players - 1
             notes(ngettext("waiting for {n} more player at table {table}",
                            "waiting for {n} more players at table {table}", more).format(
-                               n=more, table=repr(config.table)))
+                               n=more, table=table_words(config.table)))
             formation = await lobby.formed(timeout)
             roster = Roster(config.variant, hands, formation.publics, formation.names,
                             formation.session_nonce)

@@ -170,6 +170,18 @@ def test_different_hands_are_said_as_hands_from_the_readers_side() -> None:
                                                                b"r" * 32)) is None
 
 
+@pytest.mark.parametrize(("lang", "said"), [("en", "'lan' (2 hands)"), ("fr", "'lan' (2 manches)"),
+                                           ("it", "'lan' (2 mani)"), ("pt", "'lan' (2 mãos)"),
+                                           ("nl", "'lan' (2 handen)")])
+def test_a_table_is_named_with_its_hands_in_words(lang: str, said: str) -> None:
+    """The shell's 'lan/2' is never shown as a name: the hands are said as hands."""
+    from gleek_p2p.link_words import table_words
+
+    i18n.set_language(lang, {})
+    assert table_words("lan/2") == said
+    assert table_words("plain") == "'plain'"
+
+
 async def _lobby(hands: int, peers: tuple[tuple[str, int], ...], notes: list[str]) -> Any:
     from gleek_p2p.lobby import Lobby, LobbyConfig
 

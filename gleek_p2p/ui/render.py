@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
 from gleek_p2p.i18n import N_, _, ngettext, pgettext
+from gleek_p2p.link_words import table_words
 from gleek_p2p.lobby_status import LobbyStatus
 from gleek_p2p.rules import (
     PHASE_NAMES,
@@ -187,11 +188,12 @@ def lobby_lines(status: LobbyStatus, width: int = 80) -> list[str]:
     A player whose line would not fit ``width`` gets its key on a second line.
     """
     if status.formed:
-        head = _("Table {table}: seated.").format(table=repr(status.table))
+        head = _("Table {table}: seated.").format(table=table_words(status.table))
     else:
         head = ngettext("Table {table}: waiting for {n} more player.",
                         "Table {table}: waiting for {n} more players.",
-                        status.missing).format(table=repr(status.table), n=status.missing)
+                        status.missing).format(table=table_words(status.table),
+                                               n=status.missing)
     people = sorted([status.me, *status.peers],
                     key=lambda p: (p.seat is None, p.seat or 0, p is not status.me))
     lines = [head]
