@@ -453,3 +453,56 @@ def test_gleek_local_again_says_the_old_session_is_not_resumed(lang: str,
     assert not marker.exists()
     _say_if_left_unfinished(tmp_path, told.append)
     assert len(told) == 1
+
+
+# ---------------------------------------------------------------- 3, 4: results in words
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_result_printed_when_the_screen_closes(lang: str,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    """Item 3 for gleek play and gleek local: each total and the winner, on stderr."""
+    from gleek_p2p.bots import RandomStrategy
+    from gleek_p2p.peer_cli import print_result
+    from gleek_p2p.rules import session_winner
+    from gleek_p2p.selfplay import selfplay
+    from gleek_p2p.ui.words import pence
+
+    i18n.set_language(lang, {})
+    strategies = [RandomStrategy(bytes([seat])) for seat in range(3)]
+    table = selfplay(Variant(), 2, b"i23-result", strategies).tables[1]
+    print_result(table)
+    lines = capsys.readouterr().err.splitlines()
+    state = table.hands[-1].state
+    assert lines[0] == ngettext("The result after {n} hand, in pence:",
+                                "The result after {n} hands, in pence:", 2).format(n=2)
+    names = table.roster.names
+    for seat, total in enumerate(state.totals):
+        row = lines[1 + seat].split()
+        assert row[0] == names[seat] and row[-1] == pence(total, True)
+    assert _("{name} (you)").format(name=names[1]) in lines[2]
+    best = session_winner(state)
+    assert lines[4] in (_("A tie for first place.") if best is None else
+                        _("You win the session.") if best == 1 else
+                        _("{name} wins the session.").format(name=names[best]))
+
+
+@pytest.mark.parametrize("variant", [Variant(), Variant(players=2), Variant(post_and_pair=True),
+                                     Variant(simplified=True), Variant(modern_combinations=True)])
+def test_the_hand_line_words_every_variant(variant: Variant) -> None:
+    from gleek_p2p.ui.narrate import hand_line
+    from gleek_p2p.ui.words import pence
+
+    for seed in range(3):
+        _final, events = random_session(variant, 2, random.Random(seed))
+        s = new_session(variant, 2)
+        for e in events:
+            after = apply(s, e)
+            if after.phase in (Phase.HAND_OVER, Phase.SESSION_OVER) and s.phase is not after.phase:
+                line = hand_line(after, NAMES[: variant.players])
+                money = ", ".join(f"{NAMES[i]} {pence(v, True)}"
+                                  for i, v in enumerate(after.ledgers[-1].net))
+                assert line.startswith(f"Hand {after.ledgers[-1].hand + 1}/2: ")
+                assert line.endswith(f"money: {money}.") and "??" not in line
+                assert ("auction: " in line) == variant.has_auction
+            s = after
