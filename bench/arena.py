@@ -12,7 +12,7 @@ import argparse
 import json
 import time
 
-from gleek_p2p.arena import run_games
+from gleek_p2p.tools.arena import run_games
 
 BOTS = ["strong", "heuristic", "random"]
 

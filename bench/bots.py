@@ -16,7 +16,7 @@ import json
 from gleek_p2p.bots.registry import make_strategy
 from gleek_p2p.bots.search import SearchStrategy
 from gleek_p2p.rules import VARIANTS
-from gleek_p2p.simulate import simulate
+from gleek_p2p.tools.simulate import simulate
 
 
 def percentile(xs: list[float], q: float) -> float:

@@ -33,7 +33,7 @@ from gleek_p2p.deck.harness import deal_layout, talon_slots
 from gleek_p2p.deck.kdf import frame, permutation
 from gleek_p2p.deck.proofs import analytic_counts
 from gleek_p2p.rules import VARIANTS
-from gleek_p2p.selfplay import selfplay
+from gleek_p2p.tools.selfplay import selfplay
 
 N_SEATS = 3
 CARDS = list(range(44))

@@ -29,7 +29,7 @@ from gleek_p2p.rules import VARIANTS, Deal, Phase, State, apply, legal_actions, 
 from gleek_p2p.rules.engine import apply_reveals
 from gleek_p2p.rules.playout import FastHand, random_playout
 from gleek_p2p.rules.simulate import random_deal_reveals
-from gleek_p2p.simulate import Simulation, simulate
+from gleek_p2p.tools.simulate import Simulation, simulate
 
 SEED = b"bench"
 STANDARD = VARIANTS["standard"]

@@ -64,7 +64,7 @@ def _offer(table: str, name: str) -> Offer:
 
 
 async def _victim(table: str, seated: bool) -> None:
-    from gleek_p2p.lobby import Lobby, LobbyConfig
+    from gleek_p2p.session.lobby import Lobby, LobbyConfig
 
     lobby = Lobby(Identity.generate(VICTIM),
                   LobbyConfig(name="victim", table=table, variant=STANDARD,

@@ -18,7 +18,7 @@ from typing import Any
 
 from gleek_p2p.bots.strategy import RandomStrategy
 from gleek_p2p.rules import VARIANTS
-from gleek_p2p.selfplay import selfplay
+from gleek_p2p.tools.selfplay import selfplay
 from gleek_p2p.table.verify import verify_records
 
 

@@ -77,7 +77,7 @@ def main() -> None:
     args = parser.parse_args()
     if args.simulate:
         from gleek_p2p.rules import VARIANTS
-        from gleek_p2p.simulate import simulate
+        from gleek_p2p.tools.simulate import simulate
 
         bots = [StatsBot(b"me"), HeuristicStrategy(b"a"), HeuristicStrategy(b"b")]
         simulate(VARIANTS["standard"], args.simulate, b"stats", bots)

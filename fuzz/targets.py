@@ -16,7 +16,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from gleek_p2p.errors import Cheating, ProtocolError
+from gleek_p2p.base.errors import Cheating, ProtocolError
 from gleek_p2p.log.canonical import decode
 from gleek_p2p.log.envelope import Envelope, decode_envelope, sign_envelope
 from gleek_p2p.log.keys import Identity
@@ -24,7 +24,7 @@ from gleek_p2p.log.store import HEADER, LogStore, scan
 from gleek_p2p.net.framing import FrameDecoder, FrameError
 from gleek_p2p.net.messages import Event, decode_message, encode_message
 from gleek_p2p.rules import VARIANTS
-from gleek_p2p.selfplay import _derive, make_seats
+from gleek_p2p.tools.selfplay import _derive, make_seats
 from gleek_p2p.table import events as ev
 from gleek_p2p.table.drive import step
 from gleek_p2p.table.session import Table

@@ -2,6 +2,6 @@
 
 import sys
 
-from gleek_p2p.cli import main
+from gleek_p2p.cli.gleek import main
 
 sys.exit(main())

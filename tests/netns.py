@@ -372,7 +372,7 @@ class Judgement:
 
 
 def _records(path: Path) -> list[bytes]:
-    from gleek_p2p.commands import read_log
+    from gleek_p2p.cli.commands import read_log
 
     return read_log(path)[0]
 
@@ -386,7 +386,7 @@ def check_logs(paths: Sequence[Path], snapshots: Sequence[Path] = ()) -> Judgeme
     both cases every ``snapshot`` (a log copied when its peer was killed)
     is a prefix of that peer's final log: nothing stored was lost.
     """
-    from gleek_p2p.commands import verify_file
+    from gleek_p2p.cli.commands import verify_file
     from gleek_p2p.log.envelope import decode_envelope
     from gleek_p2p.table import events as ev
     from gleek_p2p.table.roster import Roster

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from gleek_p2p.arena import arena_json, run_games, seatings
-from gleek_p2p.cli import main
+from gleek_p2p.tools.arena import arena_json, run_games, seatings
+from gleek_p2p.cli.gleek import main
 
 EXEC_BOT = Path(__file__).resolve().parent.parent / "examples" / "exec_bot.py"
 
@@ -108,9 +108,9 @@ def test_an_unreachable_scheduler_is_a_sentence(
     pytest.importorskip("distributed", reason="the optional 'arena' extra is not installed")
     import socket
 
-    import gleek_p2p.arena
+    import gleek_p2p.tools.arena
 
-    monkeypatch.setattr(gleek_p2p.arena, "CONNECT_TIMEOUT_S", 2)
+    monkeypatch.setattr(gleek_p2p.tools.arena, "CONNECT_TIMEOUT_S", 2)
     with socket.socket() as s:  # a port on 127.0.0.1 that nobody listens on
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]

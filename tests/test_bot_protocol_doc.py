@@ -10,7 +10,7 @@ from gleek_p2p.bots.exec_bot import _ledger_json
 from gleek_p2p.bots.registry import make_strategies
 from gleek_p2p.rules import PHASE_NAMES, VARIANTS, card_points
 from gleek_p2p.rules.scoring import LAST_TRICK, TIB, TOM, settle_against_mean
-from gleek_p2p.simulate import simulate
+from gleek_p2p.tools.simulate import simulate
 
 DOC = (Path(__file__).resolve().parent.parent / "protocol" / "bot-protocol.md").read_text()
 

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from gleek_p2p import i18n
-from gleek_p2p.commands import read_log
+from gleek_p2p.base import i18n
+from gleek_p2p.cli.commands import read_log
 from gleek_p2p.ui.narrate import hand_line
 from gleek_p2p.ui.replay import Replay
 

@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from gleek_p2p.bots.json_codec import ACTION_FIELDS, action_from_json, action_to_json
-from gleek_p2p.errors import ProtocolError
+from gleek_p2p.base.errors import ProtocolError
 from gleek_p2p.rules import (
     MAX_BID,
     MAX_STAKE,
@@ -29,7 +29,7 @@ from gleek_p2p.rules import (
     ShowRuff,
     Vie,
 )
-from gleek_p2p.simulate import Simulation
+from gleek_p2p.tools.simulate import Simulation
 
 seats = st.integers(0, 2)
 slots = st.integers(0, 43)

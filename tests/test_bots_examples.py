@@ -10,7 +10,7 @@ import pytest
 
 from gleek_p2p.bots.heuristic import HeuristicStrategy
 from gleek_p2p.rules import VARIANTS
-from gleek_p2p.simulate import simulate
+from gleek_p2p.tools.simulate import simulate
 
 EXAMPLES = Path(__file__).parents[1] / "examples"
 

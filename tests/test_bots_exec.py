@@ -13,9 +13,9 @@ from gleek_p2p.bots.exec_bot import ExecStrategy, parse_reply
 from gleek_p2p.bots.heuristic import HeuristicStrategy
 from gleek_p2p.bots.registry import make_strategy
 from gleek_p2p.bots.strategy import Strategy
-from gleek_p2p.errors import GleekError, IllegalMove, ProtocolError
+from gleek_p2p.base.errors import GleekError, IllegalMove, ProtocolError
 from gleek_p2p.rules import VARIANTS, PassBid, Play
-from gleek_p2p.simulate import SimResult, simulate, simulate_async
+from gleek_p2p.tools.simulate import SimResult, simulate, simulate_async
 
 ENGINE = Path(__file__).with_name("bots_engine.py")
 EXAMPLE = Path(__file__).parents[1] / "examples" / "exec_bot.py"

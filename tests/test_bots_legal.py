@@ -12,7 +12,7 @@ from gleek_p2p.bots import heuristic
 from gleek_p2p.bots.heuristic import HeuristicStrategy, ruff_strength, suit_strength
 from gleek_p2p.bots.registry import make_strategies
 from gleek_p2p.bots.strategy import RandomStrategy, Strategy
-from gleek_p2p.errors import IllegalMove
+from gleek_p2p.base.errors import IllegalMove
 from gleek_p2p.rules import (
     VARIANTS,
     Bid,
@@ -24,7 +24,7 @@ from gleek_p2p.rules import (
     card,
     parse_card,
 )
-from gleek_p2p.simulate import Simulation, simulate
+from gleek_p2p.tools.simulate import Simulation, simulate
 
 variant_names = st.sampled_from(sorted(VARIANTS))
 seeds = st.binary(min_size=0, max_size=8)

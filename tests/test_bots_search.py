@@ -13,7 +13,7 @@ from gleek_p2p.bots.heuristic import HeuristicStrategy
 from gleek_p2p.bots.registry import make_strategy
 from gleek_p2p.bots.search import Budget, SearchStrategy, determinize, variant_of
 from gleek_p2p.rules import VARIANTS, SeatView, State, seat_view
-from gleek_p2p.simulate import Simulation, simulate
+from gleek_p2p.tools.simulate import Simulation, simulate
 
 SETTINGS = settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 variant_names = st.sampled_from(sorted(VARIANTS))

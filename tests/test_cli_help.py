@@ -17,10 +17,10 @@ from pathlib import Path
 import pytest
 
 from gleek_p2p.bots.registry import make_strategies
-from gleek_p2p.cli import build_parser, main
+from gleek_p2p.cli.gleek import build_parser, main
 from gleek_p2p.log.store import LogStore
 from gleek_p2p.rules import Variant
-from gleek_p2p.selfplay import selfplay
+from gleek_p2p.tools.selfplay import selfplay
 
 GLEEK = Path(sys.executable).with_name("gleek")
 

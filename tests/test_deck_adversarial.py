@@ -26,7 +26,7 @@ from gleek_p2p.deck.group import L, card_point, mul, scalar_from_wide
 from gleek_p2p.deck.harness import LocalHand, deal_layout, talon_slots
 from gleek_p2p.deck.kdf import lock_key, permutation
 from gleek_p2p.deck.passes import lock_pass, shuffle_pass
-from gleek_p2p.errors import Cheating, GleekError, ProtocolError
+from gleek_p2p.base.errors import Cheating, GleekError, ProtocolError
 
 PACK = list(range(44))
 HAND = b"session/7"

@@ -16,7 +16,7 @@ from gleek_p2p.deck import (
     ShufflePass,
     message_from_wire,
 )
-from gleek_p2p.errors import ProtocolError
+from gleek_p2p.base.errors import ProtocolError
 
 b32 = st.binary(min_size=32, max_size=32)
 seat = st.integers(0, 2)

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from gleek_p2p.commands import verify_file
+from gleek_p2p.cli.commands import verify_file
 from gleek_p2p.log.envelope import decode_envelope
-from gleek_p2p.report import json_report, text_report
+from gleek_p2p.tools.report import json_report, text_report
 from gleek_p2p.table import events as ev
 
 SESSIONS = Path(__file__).resolve().parent.parent / "protocol" / "vectors" / "sessions"
@@ -38,7 +38,7 @@ def test_a_version_2_log_is_proved_and_keeps_the_discards_secret() -> None:
 
 
 def _records(path: Path) -> list[bytes]:
-    from gleek_p2p.commands import read_log
+    from gleek_p2p.cli.commands import read_log
 
     records, _tail = read_log(path)
     return records

@@ -15,14 +15,14 @@ import pytest
 from adversary.net_clients import dial_with
 
 from gleek_p2p.bots.strategy import RandomStrategy
-from gleek_p2p.errors import GleekError, ProtocolError
-from gleek_p2p.lobby import LobbyConfig
+from gleek_p2p.base.errors import GleekError, ProtocolError
+from gleek_p2p.session.lobby import LobbyConfig
 from gleek_p2p.log import canonical
 from gleek_p2p.log.keys import Identity
 from gleek_p2p.net.connection import Refused
 from gleek_p2p.net.messages import RefuseCode
-from gleek_p2p.peer import BotPlayer
-from gleek_p2p.peer_commands import SessionFiles, SessionResult, play_session
+from gleek_p2p.session.peer import BotPlayer
+from gleek_p2p.session.play import SessionFiles, SessionResult, play_session
 from gleek_p2p.rules import VARIANTS
 
 NAMES = ("alice", "bob", "carol")
@@ -64,7 +64,7 @@ def _stored(data_dir: Path) -> bool:
 
 
 def _assert_identical_and_fair(results: list[SessionResult], hands: int = 2) -> None:
-    from gleek_p2p.commands import verify_file
+    from gleek_p2p.cli.commands import verify_file
 
     assert all(r.outcome.finished and not r.outcome.aborted for r in results), [
         r.outcome.reason for r in results]
@@ -161,7 +161,7 @@ async def test_all_three_restart_and_the_session_goes_on(tmp_path: Path) -> None
 
 
 def _records(data_dir: Path) -> int:
-    from gleek_p2p.commands import read_log
+    from gleek_p2p.cli.commands import read_log
 
     logs = list((data_dir / "sessions").glob("*.gleeklog")) if (data_dir / "sessions").exists() \
         else []

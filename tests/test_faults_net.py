@@ -46,7 +46,7 @@ NAMES = ("ann", "ben", "cat")
 
 
 def _stored_records(bot: Bot) -> int:
-    from gleek_p2p.commands import read_log
+    from gleek_p2p.cli.commands import read_log
 
     logs = list((bot.data_dir / "sessions").glob("*.gleeklog"))
     if not logs:

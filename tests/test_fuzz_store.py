@@ -19,7 +19,7 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from gleek_p2p.errors import GleekError, ProtocolError
+from gleek_p2p.base.errors import GleekError, ProtocolError
 from gleek_p2p.log.store import HEADER, LogStore, frame, scan
 
 EXAMPLES = int(os.environ.get("GLEEK_FUZZ_EXAMPLES", "250"))

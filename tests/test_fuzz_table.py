@@ -21,11 +21,11 @@ from typing import Any
 from hypothesis import HealthCheck, given, reject, settings
 from hypothesis import strategies as st
 
-from gleek_p2p.errors import Cheating, ProtocolError
+from gleek_p2p.base.errors import Cheating, ProtocolError
 from gleek_p2p.log.envelope import Envelope, sign_envelope
 from gleek_p2p.log.keys import Identity
 from gleek_p2p.rules import VARIANTS
-from gleek_p2p.selfplay import _derive
+from gleek_p2p.tools.selfplay import _derive
 from gleek_p2p.table import events as ev
 from gleek_p2p.table.session import Table
 

@@ -19,7 +19,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from gleek_p2p.errors import GleekError, ProtocolError
+from gleek_p2p.base.errors import GleekError, ProtocolError
 from gleek_p2p.log.canonical import decode, encode
 from gleek_p2p.log.envelope import ZERO_HASH, decode_envelope, sign_envelope
 from gleek_p2p.log.keys import Identity

@@ -15,8 +15,8 @@ from babel.messages.frontend import parse_mapping_cfg
 from babel.messages.mofile import read_mo
 from babel.messages.pofile import read_po
 
-from gleek_p2p import i18n
-from gleek_p2p.cli import _lang_option
+from gleek_p2p.base import i18n
+from gleek_p2p.cli.gleek import _lang_option
 
 
 @pytest.fixture(autouse=True)
@@ -66,7 +66,7 @@ def test_lang_option_is_read_before_the_full_parse() -> None:
 
 
 def test_a_lang_without_a_value_is_one_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
-    from gleek_p2p.cli import main
+    from gleek_p2p.cli.gleek import main
 
     with pytest.raises(SystemExit) as exited:
         main(["--lang"])
@@ -99,8 +99,8 @@ in every language); a violation's reason is evidence, quoted as it is."""
 
 
 def test_the_lint_covers_the_modules_that_reach_a_person() -> None:
-    for module in ("lobby.py", "link_words.py", "bot_talk.py", "arena.py", "ui/screen.py",
-                   "bots/exec_bot.py", "peer_commands.py"):
+    for module in ("session/lobby.py", "session/link_words.py", "bots/talk.py", "tools/arena.py", "ui/screen.py",
+                   "bots/exec_bot.py", "session/play.py"):
         assert module in WRAPPED_MODULES
 
 
@@ -278,7 +278,7 @@ def test_the_lint_catches_an_unwrapped_sentence() -> None:
     ],
 )
 def test_trick_counts_take_the_plural_of_each_language(lang: str, one: str, two: str) -> None:
-    from gleek_p2p.report import tricks_won
+    from gleek_p2p.tools.report import tricks_won
 
     i18n.set_language(lang, {})
     assert tricks_won("Anne", 1) == one
@@ -295,7 +295,7 @@ def test_zero_follows_each_languages_rule(lang: str, zero: str) -> None:
     CLDR (and Babel) give ``pt`` a singular zero, but a Brazilian reader
     writes "0 vazas", "0 cartas": the catalog's Plural-Forms says so.
     """
-    from gleek_p2p.report import tricks_won
+    from gleek_p2p.tools.report import tricks_won
 
     i18n.set_language(lang, {})
     assert tricks_won("Anne", 0) == zero
@@ -303,7 +303,7 @@ def test_zero_follows_each_languages_rule(lang: str, zero: str) -> None:
 
 def test_cli_speaks_the_chosen_language(capsys: pytest.CaptureFixture[str],
                                         tmp_path: Path) -> None:
-    from gleek_p2p.cli import main
+    from gleek_p2p.cli.gleek import main
 
     missing = str(tmp_path / "nothing.gleeklog")
     assert main(["--lang", "fr", "verify", missing]) == 2
@@ -314,7 +314,7 @@ def test_cli_speaks_the_chosen_language(capsys: pytest.CaptureFixture[str],
 
 def test_cli_follows_the_locale(capsys: pytest.CaptureFixture[str], tmp_path: Path,
                                 monkeypatch: pytest.MonkeyPatch) -> None:
-    from gleek_p2p.cli import main
+    from gleek_p2p.cli.gleek import main
 
     monkeypatch.setenv("LC_ALL", "nl_NL.UTF-8")
     assert main(["verify", str(tmp_path / "x")]) == 2
@@ -329,7 +329,7 @@ def test_no_module_that_translates_rebinds_the_underscore() -> None:
     offenders = []
     for path in (ROOT / "gleek_p2p").rglob("*.py"):
         source = path.read_text()
-        if "from gleek_p2p.i18n import" not in source:
+        if "from gleek_p2p.base.i18n import" not in source:
             continue
         offenders += [f"{path.name}:{node.lineno}" for node in ast.walk(ast.parse(source))
                       if isinstance(node, ast.Name) and node.id == "_"
@@ -358,7 +358,7 @@ VERDICT_WORDS = {"en": "Verdict: FAIR", "fr": "Verdict\u00a0: ÉQUITABLE",
 def verified_session() -> object:
     from gleek_p2p.bots import RandomStrategy
     from gleek_p2p.rules import Variant
-    from gleek_p2p.selfplay import selfplay
+    from gleek_p2p.tools.selfplay import selfplay
     from gleek_p2p.table.verify import verify_records
 
     strategies = [RandomStrategy(bytes([seat])) for seat in range(3)]
@@ -367,7 +367,7 @@ def verified_session() -> object:
 
 @pytest.mark.parametrize("lang", i18n.LANGUAGES)
 def test_verify_report_in_every_language(lang: str, verified_session: object) -> None:
-    from gleek_p2p.report import text_report
+    from gleek_p2p.tools.report import text_report
     from gleek_p2p.table.verify import VerifyReport
 
     assert isinstance(verified_session, VerifyReport)
@@ -385,7 +385,7 @@ def test_verify_report_in_every_language(lang: str, verified_session: object) ->
                          [(7, 1, True), (None, None, True), (3, 2, False), (4, 5, True)])
 def test_violation_sentences_match_the_table_layer_in_english(
         seq: int | None, seat: int | None, proven: bool) -> None:
-    from gleek_p2p.report import violation_sentence
+    from gleek_p2p.tools.report import violation_sentence
     from gleek_p2p.table.verify import Violation
 
     names = ["Anne", "Thomas", "Mary"]
@@ -398,7 +398,7 @@ def test_violation_sentences_match_the_table_layer_in_english(
 
 
 def test_argparse_speaks_the_chosen_language(capsys: pytest.CaptureFixture[str]) -> None:
-    from gleek_p2p.cli import main
+    from gleek_p2p.cli.gleek import main
 
     with pytest.raises(SystemExit):
         main(["--lang", "pt", "verify"])
@@ -413,8 +413,8 @@ def test_argparse_speaks_the_chosen_language(capsys: pytest.CaptureFixture[str])
 @pytest.mark.parametrize("lang", i18n.LANGUAGES)
 def test_gleek_local_starts_its_bots_in_the_players_language(lang: str, tmp_path: Path) -> None:
     """The bot peers' printed notes follow the language of the person's screen."""
-    from gleek_p2p.cli import build_parser
-    from gleek_p2p.peer_cli import bot_command
+    from gleek_p2p.cli.gleek import build_parser
+    from gleek_p2p.cli.peer import bot_command
 
     i18n.set_language(None, {"LANG": f"{lang}_XX.UTF-8"})
     local = build_parser().parse_args(["local", "--hands", "2"])

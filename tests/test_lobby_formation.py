@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from gleek_p2p.lobby import Lobby, LobbyConfig
+from gleek_p2p.session.lobby import Lobby, LobbyConfig
 from gleek_p2p.log.keys import Identity
 from gleek_p2p.net.formation import Formation
 from gleek_p2p.rules import VARIANTS

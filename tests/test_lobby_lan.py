@@ -17,8 +17,8 @@ import pytest
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
-from gleek_p2p.lobby import Address, Lobby, LobbyConfig, NoTable, TableFull
-from gleek_p2p.lobby_status import LobbyStatus, PeerStatus
+from gleek_p2p.session.lobby import Address, Lobby, LobbyConfig, NoTable, TableFull
+from gleek_p2p.session.lobby_status import LobbyStatus, PeerStatus
 from gleek_p2p.log.envelope import PROTOCOL_VERSION
 from gleek_p2p.log.keys import Identity, fingerprint
 from gleek_p2p.net.connection import connect

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gleek_p2p.errors import Cheating, ProtocolError
+from gleek_p2p.base.errors import Cheating, ProtocolError
 from gleek_p2p.log import canonical
 from gleek_p2p.log.chain import Chain, check_equivocation, replay
 from gleek_p2p.log.envelope import (

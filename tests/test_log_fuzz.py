@@ -11,7 +11,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gleek_p2p.errors import ProtocolError
+from gleek_p2p.base.errors import ProtocolError
 from gleek_p2p.log.canonical import decode, encode
 from gleek_p2p.log.envelope import ZERO_HASH, decode_envelope, sign_envelope
 from gleek_p2p.log.keys import Identity

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from gleek_p2p.errors import GleekError, ProtocolError
+from gleek_p2p.base.errors import GleekError, ProtocolError
 from gleek_p2p.log import store as store_module
 from gleek_p2p.log.store import HEADER, LogStore, SecretStore, frame
 

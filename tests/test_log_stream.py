@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from gleek_p2p.errors import ProtocolError
+from gleek_p2p.base.errors import ProtocolError
 from gleek_p2p.log.canonical import encode
 from gleek_p2p.log.envelope import ZERO_HASH, Envelope, sign_envelope
 from gleek_p2p.log.keys import Identity

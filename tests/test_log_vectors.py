@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from test_log_keys import SMALL_ORDER
 
-from gleek_p2p.errors import ProtocolError
+from gleek_p2p.base.errors import ProtocolError
 from gleek_p2p.log.canonical import decode
 from gleek_p2p.log.envelope import (
     ZERO_HASH,

@@ -290,7 +290,7 @@ def test_noise_hkdf_matches_its_definition() -> None:
 
 
 async def test_only_a_signed_leave_for_this_session_reaches_the_session() -> None:
-    from gleek_p2p.lobby import Lobby, LobbyConfig
+    from gleek_p2p.session.lobby import Lobby, LobbyConfig
     from gleek_p2p.net.messages import Leave
     from gleek_p2p.table.roster import Roster
 
@@ -343,10 +343,10 @@ async def test_a_session_through_a_tampering_relay_finishes_fair_blaming_nobody(
     """Bob first reaches Ann through the relay, which injects a plaintext leave, replays
     a frame or flips a bit: the link closes, heals, and the game is untouched."""
     from gleek_p2p.bots.strategy import RandomStrategy
-    from gleek_p2p.commands import verify_file
-    from gleek_p2p.lobby import LobbyConfig
-    from gleek_p2p.peer import BotPlayer
-    from gleek_p2p.peer_commands import SessionResult, play_session
+    from gleek_p2p.cli.commands import verify_file
+    from gleek_p2p.session.lobby import LobbyConfig
+    from gleek_p2p.session.peer import BotPlayer
+    from gleek_p2p.session.play import SessionResult, play_session
 
     attacks: dict[str, Callable[[bytes], list[bytes]]] = {
         "inject-leave": lambda b: [b, encode_message(Bye("bob left the table"))],

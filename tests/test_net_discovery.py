@@ -25,7 +25,7 @@ from pathlib import Path
 
 import pytest
 
-from gleek_p2p.errors import ProtocolError
+from gleek_p2p.base.errors import ProtocolError
 from gleek_p2p.net.discovery import (
     SERVICE_TYPE,
     Announcement,

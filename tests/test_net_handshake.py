@@ -9,7 +9,7 @@ from dataclasses import replace
 
 import pytest
 
-from gleek_p2p.errors import ProtocolError
+from gleek_p2p.base.errors import ProtocolError
 from gleek_p2p.log.keys import Identity
 from gleek_p2p.net.connection import Connection, ConnectionClosed, Limits, Listener, connect, listen
 from gleek_p2p.net.framing import encode_frame, read_frame

@@ -10,13 +10,13 @@ import pytest
 from adversary.forge import future_flood
 
 from gleek_p2p.bots.strategy import RandomStrategy
-from gleek_p2p.errors import ProtocolError
+from gleek_p2p.base.errors import ProtocolError
 from gleek_p2p.log.store import LogStore
 from gleek_p2p.net.messages import Bye, ByeCode
 from gleek_p2p.net.messages import Event as Event_
-from gleek_p2p.peer import BotPlayer, LinkUp, MemoryMesh, SessionRunner
+from gleek_p2p.session.peer import BotPlayer, LinkUp, MemoryMesh, SessionRunner
 from gleek_p2p.rules import VARIANTS, Event
-from gleek_p2p.selfplay import make_seats
+from gleek_p2p.tools.selfplay import make_seats
 from gleek_p2p.table.session import Decision, Table
 from gleek_p2p.table.verify import verify_records
 
@@ -174,7 +174,7 @@ async def test_an_error_in_an_automatic_event_becomes_a_local_failure(
 
 
 async def test_a_flood_of_future_events_stays_bounded(tmp_path: Path) -> None:
-    from gleek_p2p.peer import PARK_BYTES_PER_SEAT, PARK_WINDOW
+    from gleek_p2p.session.peer import PARK_BYTES_PER_SEAT, PARK_WINDOW
 
     run, stores, meshes = runners(tmp_path, b"flood", timeout=30)
     tasks = [asyncio.create_task(r.run()) for r in run]

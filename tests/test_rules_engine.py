@@ -6,7 +6,7 @@ from collections.abc import Iterable, Mapping, Sequence
 
 import pytest
 
-from gleek_p2p.errors import IllegalMove, ProtocolError
+from gleek_p2p.base.errors import IllegalMove, ProtocolError
 from gleek_p2p.rules import (
     TALON,
     VARIANTS,

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from gleek_p2p.report import describe_hand
+from gleek_p2p.tools.report import describe_hand
 from gleek_p2p.rules import (
     HONOURS,
     MAX_BID,

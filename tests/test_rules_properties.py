@@ -13,7 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from gleek_p2p.errors import GleekError, IllegalMove, ProtocolError
+from gleek_p2p.base.errors import GleekError, IllegalMove, ProtocolError
 from gleek_p2p.rules import (
     MAX_BID,
     MAX_STAKE,

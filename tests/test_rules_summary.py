@@ -8,10 +8,10 @@ from collections.abc import Iterator
 
 import pytest
 
-from gleek_p2p import i18n
+from gleek_p2p.base import i18n
 from gleek_p2p.rules.engine import MAX_RAISE, MAX_STAKE, OPENING_BID
 from gleek_p2p.rules.scoring import ANTE, LAST_TRICK, TIB, TIDDY_PAYMENT, TOM
-from gleek_p2p.rules_summary import SECTIONS, rules_summary
+from gleek_p2p.ui.rules_summary import SECTIONS, rules_summary
 
 TERMS = {
     "en": ("auction", "tricks", "trump"),

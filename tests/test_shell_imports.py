@@ -7,13 +7,13 @@ from pathlib import Path
 
 import pytest
 
-from gleek_p2p.cli import build_parser
-from gleek_p2p.config import PeerConfig
-from gleek_p2p.errors import GleekError
-from gleek_p2p.peer_cli import peer_config
+from gleek_p2p.cli.gleek import build_parser
+from gleek_p2p.session.config import PeerConfig
+from gleek_p2p.base.errors import GleekError
+from gleek_p2p.cli.peer import peer_config
 
 PACKAGE = Path(__file__).resolve().parent.parent / "gleek_p2p"
-COMMAND_LINE = {"argparse", "gleek_p2p.cli", "gleek_p2p.commands", "gleek_p2p.peer_cli"}
+COMMAND_LINE = {"argparse", "gleek_p2p.cli.gleek", "gleek_p2p.cli.commands", "gleek_p2p.cli.peer"}
 
 
 def _imports(path: Path) -> set[str]:
@@ -26,11 +26,11 @@ def _imports(path: Path) -> set[str]:
     return names
 
 
-@pytest.mark.parametrize("module", ["peer_commands.py", "config.py", "bots/__init__.py",
-                                    "peer.py", "commands.py"])
+@pytest.mark.parametrize("module", ["session/play.py", "session/config.py", "bots/__init__.py",
+                                    "session/peer.py", "cli/commands.py"])
 def test_below_the_command_line_nothing_imports_it(module: str) -> None:
     found = _imports(PACKAGE / module) & COMMAND_LINE
-    if module == "commands.py":  # the verify/selfplay commands read argparse, never the peers'
+    if module == "cli/commands.py":  # the verify/selfplay commands read argparse, never the peers'
         found -= {"argparse"}
     assert not found
 

@@ -14,9 +14,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gleek_p2p.bots.registry import make_strategies
-from gleek_p2p.cli import main
+from gleek_p2p.cli.gleek import main
 from gleek_p2p.rules import PHASE_NAMES, VARIANTS
-from gleek_p2p.simulate import phase_stats, reading_stats, simulate
+from gleek_p2p.tools.simulate import phase_stats, reading_stats, simulate
 
 
 def run(capsys: pytest.CaptureFixture[str], *args: str) -> str:
@@ -64,7 +64,7 @@ def test_json_report_in_every_variant(capsys: pytest.CaptureFixture[str], varian
 @given(st.text(min_size=0, max_size=6), st.sampled_from(["random", "heuristic,random,random"]))
 def test_json_sums_to_zero_for_any_seed(seed: str, bots: str) -> None:
     from gleek_p2p.bots.registry import make_strategies
-    from gleek_p2p.simulate import result_json, simulate
+    from gleek_p2p.tools.simulate import result_json, simulate
 
     variant = VARIANTS["standard"]
     raw = seed.encode()
@@ -116,7 +116,7 @@ def test_text_output(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_text_and_json_agree(capsys: pytest.CaptureFixture[str]) -> None:
-    from gleek_p2p.simulate import pence
+    from gleek_p2p.tools.simulate import pence
 
     report = run_json(capsys, "--hands", "2", "--seed", "a")
     text = run(capsys, "--hands", "2", "--seed", "a")
@@ -176,7 +176,7 @@ def test_rulings_first_replays_the_first_rulings(capsys: pytest.CaptureFixture[s
 
 def test_the_ruff_readings_can_disagree() -> None:
     from gleek_p2p.rules import parse_card
-    from gleek_p2p.simulate import _ruff_winner
+    from gleek_p2p.tools.simulate import _ruff_winner
 
     long_low = [parse_card(x) for x in ["4C", "5C", "6C", "7C", "8C"]]  # 5 cards worth 26
     short_high = [parse_card(x) for x in ["AS", "TS", "9S"]]  # 3 cards worth 30

@@ -9,7 +9,7 @@ from collections.abc import Callable
 import pytest
 
 from gleek_p2p.bots.strategy import RandomStrategy, choose_now
-from gleek_p2p.errors import Cheating, IllegalMove, ProtocolError
+from gleek_p2p.base.errors import Cheating, IllegalMove, ProtocolError
 from gleek_p2p.log.envelope import Envelope, decode_envelope, sign_envelope
 from gleek_p2p.log.keys import Identity
 from gleek_p2p.rules import (
@@ -22,7 +22,7 @@ from gleek_p2p.rules import (
     deal_layout,
     shown_slots,
 )
-from gleek_p2p.selfplay import make_seats, selfplay
+from gleek_p2p.tools.selfplay import make_seats, selfplay
 from gleek_p2p.table import events as ev
 from gleek_p2p.table.drive import run, sign_next, step
 from gleek_p2p.table.roster import Roster
@@ -264,7 +264,8 @@ def test_an_outsider_cannot_sign_for_a_seat() -> None:
 def test_cli_turns_an_unexpected_error_into_a_sentence(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from gleek_p2p import cli, commands
+    from gleek_p2p.cli import gleek as cli
+    from gleek_p2p.cli import commands
 
     def broken(args: object) -> int:
         raise ValueError("something impossible")

@@ -19,13 +19,13 @@ from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
 from gleek_p2p.log.store import LogStore
-from gleek_p2p.peer import Outcome
-from gleek_p2p.report import json_report, text_report
+from gleek_p2p.session.peer import Outcome
+from gleek_p2p.tools.report import json_report, text_report
 from gleek_p2p.rules import Variant
-from gleek_p2p.selfplay import make_seats
+from gleek_p2p.tools.selfplay import make_seats
 from gleek_p2p.table.session import Table
 from gleek_p2p.table.verify import verify_records
-from gleek_p2p.text import printable
+from gleek_p2p.base.text import printable
 from gleek_p2p.ui.app import HumanPlayer, end_lines
 
 PAINT = "\x1b[2J\x1b[H\x1b[32mVerdict: FAIR\x1b[0m\r\n\x9b2JVerdict: FAIR\u202e\x07\x00"
@@ -96,7 +96,7 @@ def test_the_console_shows_a_painted_reason_inert() -> None:
 
 def test_replay_prints_a_painted_reason_inert(tmp_path: Path,
                                              capsys: pytest.CaptureFixture[str]) -> None:
-    from gleek_p2p.cli import main
+    from gleek_p2p.cli.gleek import main
 
     tables = aborted(PAINT)
     path = tmp_path / "painted.gleeklog"
@@ -111,7 +111,7 @@ def test_replay_prints_a_painted_reason_inert(tmp_path: Path,
 
 
 def test_a_bots_notes_are_inert(capsys: pytest.CaptureFixture[str]) -> None:
-    from gleek_p2p.peer_commands import say
+    from gleek_p2p.session.play import say
 
     say(f"Bob said: {PAINT}")
     assert not unsafe(capsys.readouterr().err.rstrip("\n"))

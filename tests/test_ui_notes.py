@@ -5,7 +5,7 @@ from __future__ import annotations
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
-from gleek_p2p.notes import Note, Severity, severity_of
+from gleek_p2p.session.notes import Note, Severity, severity_of
 from gleek_p2p.ui.app import HumanPlayer
 
 

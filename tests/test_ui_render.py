@@ -184,8 +184,8 @@ def test_help_and_leave_overlays() -> None:
 
 
 def test_r_in_the_help_opens_the_rules_and_the_arrows_scroll_them() -> None:
-    from gleek_p2p.i18n import set_language
-    from gleek_p2p.rules_summary import rules_summary
+    from gleek_p2p.base.i18n import set_language
+    from gleek_p2p.ui.rules_summary import rules_summary
 
     set_language("it")
     try:

@@ -12,7 +12,7 @@ from prompt_toolkit.output import DummyOutput
 from gleek_p2p.bots.strategy import RandomStrategy
 from gleek_p2p.log.store import LogStore
 from gleek_p2p.rules import Deal, Phase, Variant, card_label, shown_slots
-from gleek_p2p.selfplay import selfplay
+from gleek_p2p.tools.selfplay import selfplay
 from gleek_p2p.ui.replay import Replay, ReplayScreen, mask_state, run_replay
 
 

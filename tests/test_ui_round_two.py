@@ -18,8 +18,8 @@ import pytest
 from prompt_toolkit.input import DummyInput
 from prompt_toolkit.output import DummyOutput
 
-from gleek_p2p import i18n
-from gleek_p2p.i18n import _, ngettext
+from gleek_p2p.base import i18n
+from gleek_p2p.base.i18n import _, ngettext
 from gleek_p2p.log.keys import Identity
 from gleek_p2p.net.connection import Connection, Limits, LinkDown
 from gleek_p2p.net.handshake import Offer
@@ -106,7 +106,7 @@ async def _closed_pair(bye: Bye | None) -> Connection:
 @pytest.mark.parametrize("lang", LANGS)
 async def test_a_finished_session_reads_as_a_normal_ending(lang: str) -> None:
     """Item 2: a peer closing after the last hand says so, in words, in every language."""
-    from gleek_p2p.link_words import link_down
+    from gleek_p2p.session.link_words import link_down
 
     i18n.set_language(lang, {})
     conn = await _closed_pair(Bye("the session is over", ByeCode.SESSION_OVER))
@@ -125,7 +125,7 @@ async def test_a_finished_session_reads_as_a_normal_ending(lang: str) -> None:
 @pytest.mark.parametrize("lang", LANGS)
 async def test_link_news_is_in_the_chosen_language(lang: str) -> None:
     """Item 1: no English from net/ reaches the screen for the usual ways a link goes."""
-    from gleek_p2p.link_words import link_down
+    from gleek_p2p.session.link_words import link_down
 
     i18n.set_language(lang, {})
     left = await _closed_pair(Bye("Thomas left the table", ByeCode.LEFT_THE_TABLE))
@@ -157,7 +157,7 @@ def _offer(table: str, name: str = "Anne") -> Offer:
 
 
 def test_different_hands_are_said_as_hands_from_the_readers_side() -> None:
-    from gleek_p2p.link_words import mismatch
+    from gleek_p2p.session.link_words import mismatch
 
     theirs = _offer("mm/12", "Thomas").hello(b"k" * 32, b"c" * 32, b"r" * 32)
     said = mismatch(_offer("mm/1"), theirs)
@@ -175,7 +175,7 @@ def test_different_hands_are_said_as_hands_from_the_readers_side() -> None:
                                            ("nl", "'lan' (2 handen)")])
 def test_a_table_is_named_with_its_hands_in_words(lang: str, said: str) -> None:
     """The shell's 'lan/2' is never shown as a name: the hands are said as hands."""
-    from gleek_p2p.link_words import table_words
+    from gleek_p2p.session.link_words import table_words
 
     i18n.set_language(lang, {})
     assert table_words("lan/2") == said
@@ -183,7 +183,7 @@ def test_a_table_is_named_with_its_hands_in_words(lang: str, said: str) -> None:
 
 
 async def _lobby(hands: int, peers: tuple[tuple[str, int], ...], notes: list[str]) -> Any:
-    from gleek_p2p.lobby import Lobby, LobbyConfig
+    from gleek_p2p.session.lobby import Lobby, LobbyConfig
 
     identity = Identity.generate(os.urandom(32))
     config = LobbyConfig(name=f"P{hands}", table=f"mm/{hands}", variant=Variant(),
@@ -244,7 +244,7 @@ def test_the_help_says_a_hot_key_then_enter() -> None:
 
 def test_q_leaves_the_replay_without_asking() -> None:
     from gleek_p2p.bots import RandomStrategy
-    from gleek_p2p.selfplay import selfplay
+    from gleek_p2p.tools.selfplay import selfplay
     from gleek_p2p.ui.replay import Replay, ReplayScreen
 
     strategies = [RandomStrategy(bytes([seat])) for seat in range(3)]
@@ -275,7 +275,7 @@ def test_the_leave_question_shows_in_a_small_terminal(lang: str) -> None:
 
 def test_lang_after_the_command_is_accepted(capsys: pytest.CaptureFixture[str],
                                             tmp_path: Path) -> None:
-    from gleek_p2p.cli import build_parser, main
+    from gleek_p2p.cli.gleek import build_parser, main
 
     assert build_parser().parse_args(["local", "--lang", "nl"]).lang == "nl"
     assert build_parser().parse_args(["--lang", "fr", "local"]).lang == "fr"
@@ -375,7 +375,7 @@ def test_the_typed_amount_is_never_cut(lang: str) -> None:
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_the_status_line_words_the_shuffle_once(lang: str) -> None:
-    from gleek_p2p.selfplay import make_seats
+    from gleek_p2p.tools.selfplay import make_seats
     from gleek_p2p.table import events as ev
     from gleek_p2p.table.drive import step
 
@@ -422,7 +422,7 @@ def test_the_discards_are_one_line_of_the_log(lang: str) -> None:
 @pytest.mark.parametrize("lang", LANGS)
 def test_the_replay_says_why_discards_stay_hidden(lang: str) -> None:
     from gleek_p2p.bots import RandomStrategy
-    from gleek_p2p.selfplay import selfplay
+    from gleek_p2p.tools.selfplay import selfplay
     from gleek_p2p.ui.replay import Replay
 
     i18n.set_language(lang, {})
@@ -440,7 +440,7 @@ def test_the_replay_says_why_discards_stay_hidden(lang: str) -> None:
 @pytest.mark.parametrize("lang", ["en", "fr"])
 def test_gleek_local_again_says_the_old_session_is_not_resumed(lang: str,
                                                                tmp_path: Path) -> None:
-    from gleek_p2p.peer_cli import _say_if_left_unfinished
+    from gleek_p2p.cli.peer import _say_if_left_unfinished
 
     i18n.set_language(lang, {})
     (tmp_path / "tables").mkdir()
@@ -463,9 +463,9 @@ def test_the_result_printed_when_the_screen_closes(lang: str,
                                                   capsys: pytest.CaptureFixture[str]) -> None:
     """Item 3 for gleek play and gleek local: each total and the winner, on stderr."""
     from gleek_p2p.bots import RandomStrategy
-    from gleek_p2p.peer_cli import print_result
+    from gleek_p2p.cli.peer import print_result
     from gleek_p2p.rules import session_winner
-    from gleek_p2p.selfplay import selfplay
+    from gleek_p2p.tools.selfplay import selfplay
     from gleek_p2p.ui.words import pence
 
     i18n.set_language(lang, {})

@@ -57,7 +57,7 @@ def test_log_lines_wrap_between_words() -> None:
 
 def test_the_end_box_never_wraps_the_log_path() -> None:
     from gleek_p2p.rules import Variant
-    from gleek_p2p.selfplay import make_seats
+    from gleek_p2p.tools.selfplay import make_seats
 
     tables = make_seats(Variant(), 1, b"ui-path", ["you", "Bob", "Carol"])
     screen = _screen(Scene(None, (), None))

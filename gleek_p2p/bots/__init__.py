@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 from gleek_p2p.bots.strategy import RandomStrategy, Strategy
 
 if TYPE_CHECKING:
-    from gleek_p2p.peer import Outcome
+    from gleek_p2p.session.peer import Outcome
 
 __all__ = ["RandomStrategy", "Strategy", "run_peer"]
 
@@ -44,8 +44,8 @@ def run_peer(
     ``peers`` are ``HOST:PORT`` addresses to dial without mDNS. The session
     log is kept under ``data_dir`` (default: the user's data directory).
     """
-    from gleek_p2p.config import PeerConfig
-    from gleek_p2p.peer_commands import run_bot_session
+    from gleek_p2p.session.config import PeerConfig
+    from gleek_p2p.session.play import run_bot_session
 
     config = PeerConfig(
         name=name, table=table, hands=hands, variant=variant, listen=listen,

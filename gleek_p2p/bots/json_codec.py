@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from gleek_p2p.errors import ProtocolError
+from gleek_p2p.base.errors import ProtocolError
 from gleek_p2p.rules import (
     ACTION_FIELDS,  # derived from the event declarations in rules/events.py
     ActionEvent,

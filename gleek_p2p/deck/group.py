@@ -14,7 +14,7 @@ from collections.abc import Iterable
 import nacl
 import nacl.bindings as _b
 
-from gleek_p2p.errors import GleekError
+from gleek_p2p.base.errors import GleekError
 
 from .card_points import CARD_POINTS
 

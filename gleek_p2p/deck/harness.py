@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from gleek_p2p.errors import GleekError
+from gleek_p2p.base.errors import GleekError
 
 from .group import POINT_TO_CARD
 from .messages import CURRENT_VERSION, DeckMessage

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from gleek_p2p.errors import ProtocolError, ViolationCode
+from gleek_p2p.base.errors import ProtocolError, ViolationCode
 
 from .group import POINT_BYTES, SCALAR_BYTES
 from .kdf import DIGEST_BYTES, SEED_BYTES

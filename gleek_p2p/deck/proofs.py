@@ -32,7 +32,7 @@ from dataclasses import dataclass
 
 import nacl.bindings as _b
 
-from gleek_p2p.errors import GleekError
+from gleek_p2p.base.errors import GleekError
 
 from .group import POINT_BYTES, SCALAR_BYTES, L
 from .kdf import frame

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from gleek_p2p.errors import Cheating, ProtocolError, ViolationCode
+from gleek_p2p.base.errors import Cheating, ProtocolError, ViolationCode
 
 from .group import POINT_TO_CARD, card_point, is_valid_point, is_valid_scalar, self_test
 from .kdf import SEED_BYTES, commitment, permutation, shuffle_key

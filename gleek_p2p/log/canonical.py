@@ -19,7 +19,7 @@ from typing import Any, TypeAlias
 
 import msgpack
 
-from gleek_p2p.errors import ProtocolError
+from gleek_p2p.base.errors import ProtocolError
 
 # Older msgpack releases differ in edge cases of the limits we rely on; the
 # project pins >= 1.2.1 and the log refuses to run on anything older rather

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 
-from gleek_p2p.errors import Cheating, ProtocolError, ViolationCode
+from gleek_p2p.base.errors import Cheating, ProtocolError, ViolationCode
 from gleek_p2p.log.envelope import (
     SESSION_ID_SIZE,
     ZERO_HASH,

@@ -15,7 +15,7 @@ import hashlib
 from dataclasses import dataclass
 from typing import Any
 
-from gleek_p2p.errors import ProtocolError, ViolationCode
+from gleek_p2p.base.errors import ProtocolError, ViolationCode
 from gleek_p2p.log import canonical
 from gleek_p2p.log.keys import SIGNATURE_SIZE, Identity, check_public_key, verify
 

@@ -24,7 +24,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import (
 )
 from nacl.bindings import crypto_core_ed25519_is_valid_point
 
-from gleek_p2p.errors import GleekError, ProtocolError
+from gleek_p2p.base.errors import GleekError, ProtocolError
 
 PUBLIC_KEY_SIZE = 32
 SIGNATURE_SIZE = 64

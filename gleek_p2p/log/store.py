@@ -25,7 +25,7 @@ from collections.abc import Callable
 from pathlib import Path
 from types import TracebackType
 
-from gleek_p2p.errors import GleekError, ProtocolError
+from gleek_p2p.base.errors import GleekError, ProtocolError
 from gleek_p2p.log import canonical
 from gleek_p2p.log.keys import check_private_file, fsync_dir, write_private_file
 

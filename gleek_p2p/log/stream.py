@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import msgpack
 
-from gleek_p2p.errors import ProtocolError
+from gleek_p2p.base.errors import ProtocolError
 from gleek_p2p.log.envelope import (
     MAX_ENVELOPE_BYTES,
     MAX_ENVELOPE_ITEMS,

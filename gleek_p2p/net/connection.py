@@ -20,8 +20,8 @@ import os
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 
-from gleek_p2p.errors import GleekError, ProtocolError
-from gleek_p2p.timeouts import within
+from gleek_p2p.base.errors import GleekError, ProtocolError
+from gleek_p2p.base.timeouts import within
 
 from .channel import TAG_SIZE, Channel
 from .framing import encode_frame, read_frame

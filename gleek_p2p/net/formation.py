@@ -30,7 +30,7 @@ import struct
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from gleek_p2p.errors import ProtocolError
+from gleek_p2p.base.errors import ProtocolError
 from gleek_p2p.log import keys
 
 from .messages import NONCE_SIZE, Hello, Reveal

@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import struct
 
-from gleek_p2p.errors import ProtocolError
+from gleek_p2p.base.errors import ProtocolError
 
 PREFIX_SIZE = 4
 DEFAULT_MAX_FRAME = 1 << 20  # 1 MiB: far above any event, far below a memory problem

@@ -24,7 +24,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from gleek_p2p.errors import ProtocolError
+from gleek_p2p.base.errors import ProtocolError
 from gleek_p2p.log import canonical, keys
 
 from .channel import PROLOGUE, Channel, CipherState, SymmetricState, ephemeral_public, x25519

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, TypeAlias, TypeVar
 
-from gleek_p2p.errors import ProtocolError
+from gleek_p2p.base.errors import ProtocolError
 from gleek_p2p.log import canonical
 
 __all__ = [

@@ -14,7 +14,7 @@ import itertools
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from ..errors import IllegalMove, ProtocolError, ViolationCode
+from gleek_p2p.base.errors import IllegalMove, ProtocolError, ViolationCode
 from .cards import (
     RANKS_PER_SUIT,
     SUIT_NAMES,

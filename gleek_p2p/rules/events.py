@@ -22,7 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar
 
-from ..errors import ProtocolError, ViolationCode
+from gleek_p2p.base.errors import ProtocolError, ViolationCode
 from .limits import MAX_BID, MAX_RAISE, MAX_STAKE, OPENING_BID
 
 __all__ = [

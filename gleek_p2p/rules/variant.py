@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
-from ..errors import ProtocolError, ViolationCode
+from gleek_p2p.base.errors import ProtocolError, ViolationCode
 from .cards import Rank
 
 __all__ = [

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 
-from gleek_p2p.errors import ProtocolError, ViolationCode
+from gleek_p2p.base.errors import ProtocolError, ViolationCode
 from gleek_p2p.log.envelope import Envelope
 from gleek_p2p.rules import Event
 from gleek_p2p.table.session import Decision, Table

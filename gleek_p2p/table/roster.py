@@ -11,7 +11,7 @@ import hashlib
 from dataclasses import dataclass
 from typing import Any
 
-from gleek_p2p.errors import ProtocolError, ViolationCode
+from gleek_p2p.base.errors import ProtocolError, ViolationCode
 from gleek_p2p.log import canonical
 from gleek_p2p.log.keys import check_public_key
 from gleek_p2p.rules import Variant

@@ -29,12 +29,12 @@ from prompt_toolkit.application import Application
 from prompt_toolkit.input import Input
 from prompt_toolkit.output import Output
 
-from gleek_p2p.errors import GleekError
-from gleek_p2p.i18n import N_, _, ngettext
-from gleek_p2p.lobby_status import LobbyStatus
+from gleek_p2p.base.errors import GleekError
+from gleek_p2p.base.i18n import N_, _, ngettext
+from gleek_p2p.session.lobby_status import LobbyStatus
 from gleek_p2p.log.keys import fingerprint
-from gleek_p2p.notes import Severity, severity_of
-from gleek_p2p.peer import Outcome, SessionRunner
+from gleek_p2p.session.notes import Severity, severity_of
+from gleek_p2p.session.peer import Outcome, SessionRunner
 from gleek_p2p.rules import (
     Deal,
     Discard,

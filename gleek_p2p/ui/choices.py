@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from gleek_p2p.i18n import _, ngettext
+from gleek_p2p.base.i18n import _, ngettext
 from gleek_p2p.rules import (
     MAX_BID,
     MAX_RAISE,

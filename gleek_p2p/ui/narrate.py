@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from gleek_p2p.i18n import N_, _, pgettext
+from gleek_p2p.base.i18n import N_, _, pgettext
 from gleek_p2p.rules import (
     Bid,
     ClaimTiddy,

@@ -14,9 +14,9 @@ from dataclasses import dataclass, field
 
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
-from gleek_p2p.i18n import N_, _, ngettext, pgettext
-from gleek_p2p.link_words import table_words
-from gleek_p2p.lobby_status import LobbyStatus
+from gleek_p2p.base.i18n import N_, _, ngettext, pgettext
+from gleek_p2p.session.link_words import table_words
+from gleek_p2p.session.lobby_status import LobbyStatus
 from gleek_p2p.rules import (
     PHASE_NAMES,
     Phase,

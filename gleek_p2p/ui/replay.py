@@ -18,10 +18,10 @@ from pathlib import Path
 from prompt_toolkit.input import Input
 from prompt_toolkit.output import Output
 
-from gleek_p2p.errors import GleekError
-from gleek_p2p.i18n import N_, _
+from gleek_p2p.base.errors import GleekError
+from gleek_p2p.base.i18n import N_, _
 from gleek_p2p.log.envelope import decode_envelope
-from gleek_p2p.report import violation_sentence
+from gleek_p2p.tools.report import violation_sentence
 from gleek_p2p.rules import (
     Cut,
     Deal,
@@ -36,7 +36,7 @@ from gleek_p2p.rules import (
 from gleek_p2p.table.roster import Roster
 from gleek_p2p.table.session import Table
 from gleek_p2p.table.verify import VerifyReport, verify_records
-from gleek_p2p.text import printable
+from gleek_p2p.base.text import printable
 
 from .narrate import narrate
 from .screen import TableScreen
@@ -261,7 +261,7 @@ class ReplayScreen:
 
 def run_replay(args: argparse.Namespace) -> int:
     """``gleek replay FILE [--seat N]``; without a terminal, print the transcript."""
-    from gleek_p2p.commands import read_log
+    from gleek_p2p.cli.commands import read_log
 
     path = Path(args.file)
     if not path.exists():

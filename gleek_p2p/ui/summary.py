@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from gleek_p2p.i18n import N_, _, ngettext, pgettext
+from gleek_p2p.base.i18n import N_, _, ngettext, pgettext
 from gleek_p2p.rules import State, session_winner
 from gleek_p2p.rules.summary import HandSummary, hand_summary
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from gleek_p2p.i18n import N_, _, ngettext, pgettext
+from gleek_p2p.base.i18n import N_, _, ngettext, pgettext
 from gleek_p2p.rules import State
 from gleek_p2p.rules.cards import RANK_LABELS, RANKS_PER_SUIT
 from gleek_p2p.rules.scoring import TIB, TOM, card_points, ruff_points

@@ -15,10 +15,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gleek_p2p.bots.strategy import RandomStrategy, choose_now
-from gleek_p2p.errors import Cheating, GleekError, IllegalMove
+from gleek_p2p.base.errors import Cheating, GleekError, IllegalMove
 from gleek_p2p.log.envelope import Envelope
 from gleek_p2p.rules import VARIANTS, Event, Phase, Variant, apply, shown_slots
-from gleek_p2p.selfplay import make_seats
+from gleek_p2p.tools.selfplay import make_seats
 from gleek_p2p.table import events as ev
 from gleek_p2p.table.drive import sign_next
 from gleek_p2p.table.session import Decision, Table

@@ -30,7 +30,7 @@ SOURCE_LANGUAGE = "en"
 LANGUAGES = ("en", "fr", "it", "pt", "nl")
 """Every language the player may choose; English is the source and the fallback."""
 
-LOCALE_DIR = Path(__file__).parent / "locale"
+LOCALE_DIR = Path(__file__).parent.parent / "locale"
 ENV_VARIABLES = ("LC_ALL", "LC_MESSAGES", "LANG")
 
 _translation: gettext.NullTranslations = gettext.NullTranslations()

@@ -21,9 +21,9 @@ from typing import Any
 
 from gleek_p2p.bots.registry import make_strategies, strategies_needed
 from gleek_p2p.bots.strategy import Strategy, choose_async, choose_now
-from gleek_p2p.errors import GleekError, IllegalMove
-from gleek_p2p.i18n import N_, _, ngettext
-from gleek_p2p.report import PHASE_WORDS
+from gleek_p2p.base.errors import GleekError, IllegalMove
+from gleek_p2p.base.i18n import N_, _, ngettext
+from gleek_p2p.tools.report import PHASE_WORDS
 from gleek_p2p.rules import (
     EVENT_TYPES,
     PHASE_NAMES,

@@ -14,7 +14,7 @@ import collections
 from dataclasses import dataclass
 
 from gleek_p2p.net.messages import Event
-from gleek_p2p.peer import Incoming
+from gleek_p2p.session.peer import Incoming
 
 __all__ = ["Inbox", "InboxLimits"]
 

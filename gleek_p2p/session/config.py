@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from gleek_p2p.errors import GleekError
-from gleek_p2p.i18n import _
+from gleek_p2p.base.errors import GleekError
+from gleek_p2p.base.i18n import _
 from gleek_p2p.rules import VARIANTS, Variant
 
 

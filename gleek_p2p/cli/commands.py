@@ -8,12 +8,12 @@ import sys
 from pathlib import Path
 
 from gleek_p2p.bots.registry import make_strategies
-from gleek_p2p.errors import GleekError, ViolationCode
-from gleek_p2p.i18n import _, ngettext
+from gleek_p2p.base.errors import GleekError, ViolationCode
+from gleek_p2p.base.i18n import _, ngettext
 from gleek_p2p.log.store import LogStore, read_log_file
-from gleek_p2p.report import json_report, text_report
+from gleek_p2p.tools.report import json_report, text_report
 from gleek_p2p.rules import VARIANTS
-from gleek_p2p.selfplay import selfplay
+from gleek_p2p.tools.selfplay import selfplay
 from gleek_p2p.table.verify import VerifyReport, verify_records
 
 
@@ -35,7 +35,7 @@ def run_selfplay(args: argparse.Namespace) -> int:
             store.append(record)
     totals = result.tables[0].hands[-1].state.totals if result.tables[0].hands else ()
     names = result.tables[0].roster.names
-    from gleek_p2p.report import pence
+    from gleek_p2p.tools.report import pence
 
     events = ngettext("{n} event", "{n} events", len(result.records)).format(
         n=len(result.records))

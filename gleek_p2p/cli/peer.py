@@ -20,13 +20,13 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from gleek_p2p.bots.registry import make_strategy
-from gleek_p2p.config import PeerConfig
-from gleek_p2p.errors import GleekError
-from gleek_p2p.i18n import _, current_language, ngettext
-from gleek_p2p.lobby import LobbyConfig
+from gleek_p2p.session.config import PeerConfig
+from gleek_p2p.base.errors import GleekError
+from gleek_p2p.base.i18n import _, current_language, ngettext
+from gleek_p2p.session.lobby import LobbyConfig
 from gleek_p2p.log.keys import ensure_private_dir, load_or_create_identity
-from gleek_p2p.peer import BotPlayer, Player
-from gleek_p2p.peer_commands import (
+from gleek_p2p.session.peer import BotPlayer, Player
+from gleek_p2p.session.play import (
     SessionResult,
     data_dir_of,
     default_data_dir,
@@ -73,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
     identity = load_or_create_identity(data_dir, os.urandom)
     if args.command == "bot":
         seed = (args.seed or os.urandom(8).hex()).encode()
-        from gleek_p2p.bot_talk import Talk, TalkingBot
+        from gleek_p2p.bots.talk import Talk, TalkingBot
 
         talk = Talk.QUIET if args.quiet else Talk.VERBOSE if args.verbose else Talk.HANDS
         player: Player = TalkingBot(make_strategy(args.strategy, seed, think_ms=args.think),
@@ -207,8 +207,8 @@ def run_local(args: argparse.Namespace) -> int:
                 proc.kill()
     if left is not None:
         return _left_the_table(left, player)
-    from gleek_p2p.commands import verify_file
-    from gleek_p2p.report import violation_sentence
+    from gleek_p2p.cli.commands import verify_file
+    from gleek_p2p.tools.report import violation_sentence
 
     report = verify_file(result.log_path)
     say(result.outcome.reason)

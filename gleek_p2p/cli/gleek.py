@@ -13,8 +13,8 @@ import os
 import sys
 from collections.abc import Sequence
 
-from gleek_p2p.errors import GleekError
-from gleek_p2p.i18n import N_, _, set_language, translate_argparse
+from gleek_p2p.base.errors import GleekError
+from gleek_p2p.base.i18n import N_, _, set_language, translate_argparse
 
 DEFAULT_HANDS = 12
 
@@ -343,23 +343,23 @@ def _save_traceback() -> str:
 def _dispatch(args: argparse.Namespace) -> int:
     command: str = args.command
     if command == "simulate":
-        from gleek_p2p.simulate import run_simulate
+        from gleek_p2p.tools.simulate import run_simulate
 
         return run_simulate(args)
     if command == "arena":
-        from gleek_p2p.arena import run_arena
+        from gleek_p2p.tools.arena import run_arena
 
         return run_arena(args)
     if command == "selfplay":
-        from gleek_p2p.commands import run_selfplay
+        from gleek_p2p.cli.commands import run_selfplay
 
         return run_selfplay(args)
     if command == "verify":
-        from gleek_p2p.commands import run_verify
+        from gleek_p2p.cli.commands import run_verify
 
         return run_verify(args)
     if command in ("local", "play", "bot"):
-        from gleek_p2p.peer_cli import run
+        from gleek_p2p.cli.peer import run
 
         return run(args)
     if command == "replay":

@@ -31,10 +31,10 @@ from typing import Any
 
 from gleek_p2p.bots.registry import make_strategy
 from gleek_p2p.bots.strategy import Strategy, choose_async, choose_now
-from gleek_p2p.errors import GleekError
-from gleek_p2p.i18n import _
+from gleek_p2p.base.errors import GleekError
+from gleek_p2p.base.i18n import _
 from gleek_p2p.rules import VARIANTS, Variant, variant_name
-from gleek_p2p.simulate import Simulation
+from gleek_p2p.tools.simulate import Simulation
 
 __all__ = ["ArenaResult", "GameResult", "arena_json", "play_chunk", "run_arena", "seatings"]
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from gleek_p2p.i18n import _, ngettext
+from gleek_p2p.base.i18n import _, ngettext
 from gleek_p2p.net.connection import Connection, LinkDown
 from gleek_p2p.net.handshake import Offer
 from gleek_p2p.net.messages import ByeCode, Hello

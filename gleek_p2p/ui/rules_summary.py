@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 import textwrap
 
-from gleek_p2p.i18n import N_, _
+from gleek_p2p.base.i18n import N_, _
 
 SECTIONS: tuple[tuple[str, str], ...] = (
     (N_("The deal"),

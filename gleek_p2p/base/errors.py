@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from gleek_p2p.violation_codes import ViolationCode
+from gleek_p2p.base.violation_codes import ViolationCode
 
 
 class GleekError(Exception):

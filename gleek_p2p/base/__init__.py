@@ -1,0 +1,1 @@
+"""What every room may use: errors and their codes, inert text, translations, timeouts."""

@@ -1,0 +1,1 @@
+"""The ``gleek`` command line: parsing, dispatch, one sentence per error."""

@@ -1,0 +1,1 @@
+"""Whole sessions and logs: simulate, arena, selfplay, the verify report, the evening's results."""
