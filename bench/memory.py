@@ -25,11 +25,11 @@ from pathlib import Path
 from typing import Any
 
 from gleek_p2p.bots.strategy import RandomStrategy
-from gleek_p2p.session.lobby import LobbyConfig
 from gleek_p2p.log.keys import Identity
+from gleek_p2p.rules import VARIANTS
+from gleek_p2p.session.lobby import LobbyConfig
 from gleek_p2p.session.peer import BotPlayer
 from gleek_p2p.session.play import play_session
-from gleek_p2p.rules import VARIANTS
 
 NAMES = ("anne", "thomas", "mary")
 

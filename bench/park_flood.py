@@ -30,8 +30,8 @@ from gleek_p2p.bots.strategy import RandomStrategy
 from gleek_p2p.log.envelope import decode_envelope, verify_envelope
 from gleek_p2p.log.store import LogStore
 from gleek_p2p.net.messages import Event
-from gleek_p2p.session.peer import BotPlayer, MemoryMesh, SessionRunner
 from gleek_p2p.rules import VARIANTS
+from gleek_p2p.session.peer import BotPlayer, MemoryMesh, SessionRunner
 from gleek_p2p.tools.selfplay import make_seats
 
 

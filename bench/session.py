@@ -37,15 +37,15 @@ import gleek_p2p.log.envelope as envelope_module
 import gleek_p2p.log.keys as keys_module
 import gleek_p2p.table.session as session_module
 from gleek_p2p.bots.strategy import RandomStrategy
-from gleek_p2p.session.lobby import LobbyConfig
 from gleek_p2p.log.keys import Identity
 from gleek_p2p.log.store import LogStore
+from gleek_p2p.rules import VARIANTS
+from gleek_p2p.session.lobby import LobbyConfig
 from gleek_p2p.session.peer import BotPlayer
 from gleek_p2p.session.play import SessionResult, play_session
-from gleek_p2p.rules import VARIANTS
-from gleek_p2p.tools.selfplay import selfplay
 from gleek_p2p.table import events as ev
 from gleek_p2p.table.session import Stage, Table
+from gleek_p2p.tools.selfplay import selfplay
 
 GROUP_CALLS = [name for name in dir(_b) if name.startswith(("crypto_scalarmult_ed25519",
                                                              "crypto_core_ed25519"))]

@@ -18,8 +18,8 @@ from typing import Any
 
 from gleek_p2p.bots.strategy import RandomStrategy
 from gleek_p2p.rules import VARIANTS
-from gleek_p2p.tools.selfplay import selfplay
 from gleek_p2p.table.verify import verify_records
+from gleek_p2p.tools.selfplay import selfplay
 
 
 def measure(hands: int, repeat: int, seed: bytes = b"bench-verify") -> dict[str, Any]:

@@ -24,10 +24,10 @@ from gleek_p2p.log.store import HEADER, LogStore, scan
 from gleek_p2p.net.framing import FrameDecoder, FrameError
 from gleek_p2p.net.messages import Event, decode_message, encode_message
 from gleek_p2p.rules import VARIANTS
-from gleek_p2p.tools.selfplay import _derive, make_seats
 from gleek_p2p.table import events as ev
 from gleek_p2p.table.drive import step
 from gleek_p2p.table.session import Table
+from gleek_p2p.tools.selfplay import _derive, make_seats
 
 SEED = b"fuzz-atheris"
 

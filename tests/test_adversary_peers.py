@@ -16,11 +16,11 @@ from adversary.peer import play_cheater
 
 from gleek_p2p.bots.strategy import RandomStrategy
 from gleek_p2p.log.store import LogStore
-from gleek_p2p.session.peer import BotPlayer, MemoryMesh, SessionRunner
 from gleek_p2p.rules import VARIANTS
-from gleek_p2p.tools.selfplay import make_seats
+from gleek_p2p.session.peer import BotPlayer, MemoryMesh, SessionRunner
 from gleek_p2p.table.session import Table
 from gleek_p2p.table.verify import verify_records
+from gleek_p2p.tools.selfplay import make_seats
 
 CHEATS = {
     "revoke": scenarios._revoke,

@@ -12,16 +12,16 @@ import os
 
 import pytest
 
-from gleek_p2p.session.inbox import Inbox, InboxLimits
-from gleek_p2p.session.lobby import Lobby, LobbyConfig
 from gleek_p2p.log.envelope import PROTOCOL_VERSION, sign_envelope
 from gleek_p2p.log.keys import Identity
 from gleek_p2p.net.connection import Connection, Limits, Listener, connect
 from gleek_p2p.net.formation import nonce_commitment
 from gleek_p2p.net.handshake import Offer
 from gleek_p2p.net.messages import Event, Sync
-from gleek_p2p.session.peer import LinkUp
 from gleek_p2p.rules import VARIANTS
+from gleek_p2p.session.inbox import Inbox, InboxLimits
+from gleek_p2p.session.lobby import Lobby, LobbyConfig
+from gleek_p2p.session.peer import LinkUp
 from gleek_p2p.table.roster import Roster
 
 STANDARD = VARIANTS["standard"]

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from gleek_p2p.tools.arena import arena_json, run_games, seatings
 from gleek_p2p.cli.gleek import main
+from gleek_p2p.tools.arena import arena_json, run_games, seatings
 
 EXEC_BOT = Path(__file__).resolve().parent.parent / "examples" / "exec_bot.py"
 

@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from gleek_p2p.bots.json_codec import ACTION_FIELDS, action_from_json, action_to_json
 from gleek_p2p.base.errors import ProtocolError
+from gleek_p2p.bots.json_codec import ACTION_FIELDS, action_from_json, action_to_json
 from gleek_p2p.rules import (
     MAX_BID,
     MAX_STAKE,

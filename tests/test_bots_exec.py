@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
+from gleek_p2p.base.errors import GleekError, IllegalMove, ProtocolError
 from gleek_p2p.bots.exec_bot import ExecStrategy, parse_reply
 from gleek_p2p.bots.heuristic import HeuristicStrategy
 from gleek_p2p.bots.registry import make_strategy
 from gleek_p2p.bots.strategy import Strategy
-from gleek_p2p.base.errors import GleekError, IllegalMove, ProtocolError
 from gleek_p2p.rules import VARIANTS, PassBid, Play
 from gleek_p2p.tools.simulate import SimResult, simulate, simulate_async
 

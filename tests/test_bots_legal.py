@@ -8,11 +8,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from gleek_p2p.base.errors import IllegalMove
 from gleek_p2p.bots import heuristic
 from gleek_p2p.bots.heuristic import HeuristicStrategy, ruff_strength, suit_strength
 from gleek_p2p.bots.registry import make_strategies
 from gleek_p2p.bots.strategy import RandomStrategy, Strategy
-from gleek_p2p.base.errors import IllegalMove
 from gleek_p2p.rules import (
     VARIANTS,
     Bid,

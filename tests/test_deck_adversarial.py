@@ -13,6 +13,7 @@ from typing import Any
 import nacl.bindings as b
 import pytest
 
+from gleek_p2p.base.errors import Cheating, GleekError, ProtocolError
 from gleek_p2p.deck import (
     Commit,
     DealDispute,
@@ -26,7 +27,6 @@ from gleek_p2p.deck.group import L, card_point, mul, scalar_from_wide
 from gleek_p2p.deck.harness import LocalHand, deal_layout, talon_slots
 from gleek_p2p.deck.kdf import lock_key, permutation
 from gleek_p2p.deck.passes import lock_pass, shuffle_pass
-from gleek_p2p.base.errors import Cheating, GleekError, ProtocolError
 
 PACK = list(range(44))
 HAND = b"session/7"

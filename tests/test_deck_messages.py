@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from gleek_p2p.base.errors import ProtocolError
 from gleek_p2p.deck import (
     Commit,
     Keys,
@@ -16,7 +17,6 @@ from gleek_p2p.deck import (
     ShufflePass,
     message_from_wire,
 )
-from gleek_p2p.base.errors import ProtocolError
 
 b32 = st.binary(min_size=32, max_size=32)
 seat = st.integers(0, 2)

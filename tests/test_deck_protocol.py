@@ -8,11 +8,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from gleek_p2p.base.errors import ProtocolError
 from gleek_p2p.deck import DeckProtocol, Keys, audit_transcript
 from gleek_p2p.deck.group import POINT_TO_CARD
 from gleek_p2p.deck.harness import LocalHand, deal_layout, talon_slots
 from gleek_p2p.deck.passes import lock_keys, unlock
-from gleek_p2p.base.errors import ProtocolError
 
 PACK = list(range(44))
 PACK_TWO = [c for c in range(44) if c % 11 < 9]

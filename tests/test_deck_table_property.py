@@ -11,9 +11,9 @@ from gleek_p2p.bots.strategy import RandomStrategy
 from gleek_p2p.deck.group import POINT_TO_CARD
 from gleek_p2p.deck.passes import lock_keys, unlock
 from gleek_p2p.rules import VARIANTS
-from gleek_p2p.tools.selfplay import selfplay
 from gleek_p2p.table.secrets import hand_seed
 from gleek_p2p.table.verify import verify_records
+from gleek_p2p.tools.selfplay import selfplay
 
 
 @settings(max_examples=3, deadline=None)

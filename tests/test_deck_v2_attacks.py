@@ -16,13 +16,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from gleek_p2p.base.errors import Cheating
 from gleek_p2p.deck import Commit, DeckProtocol, Keys, LockPass, ShufflePass
 from gleek_p2p.deck.group import card_point, mul
 from gleek_p2p.deck.harness import LocalHand, deal_layout, talon_slots
 from gleek_p2p.deck.kdf import lock_key, permutation, shuffle_key
 from gleek_p2p.deck.passes import lock_pass, shuffle_pass
 from gleek_p2p.deck.proofs import context, prove_lock, prove_shuffle, public_key
-from gleek_p2p.base.errors import Cheating
 
 PACK = list(range(44))
 HAND = b"session-a/hand-3"
@@ -213,8 +213,8 @@ def test_an_unproved_pass_or_a_downgraded_commit_is_refused() -> None:
 
 
 def test_a_proof_survives_the_wire_and_a_bad_shape_is_refused() -> None:
-    from gleek_p2p.deck import message_from_wire
     from gleek_p2p.base.errors import ProtocolError
+    from gleek_p2p.deck import message_from_wire
 
     hand = new_hand()
     hand.run_until(("lock", 0))

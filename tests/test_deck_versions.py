@@ -6,8 +6,8 @@ from pathlib import Path
 
 from gleek_p2p.cli.commands import verify_file
 from gleek_p2p.log.envelope import decode_envelope
-from gleek_p2p.tools.report import json_report, text_report
 from gleek_p2p.table import events as ev
+from gleek_p2p.tools.report import json_report, text_report
 
 SESSIONS = Path(__file__).resolve().parent.parent / "protocol" / "vectors" / "sessions"
 

@@ -14,16 +14,16 @@ from pathlib import Path
 import pytest
 from adversary.net_clients import dial_with
 
-from gleek_p2p.bots.strategy import RandomStrategy
 from gleek_p2p.base.errors import GleekError, ProtocolError
-from gleek_p2p.session.lobby import LobbyConfig
+from gleek_p2p.bots.strategy import RandomStrategy
 from gleek_p2p.log import canonical
 from gleek_p2p.log.keys import Identity
 from gleek_p2p.net.connection import Refused
 from gleek_p2p.net.messages import RefuseCode
+from gleek_p2p.rules import VARIANTS
+from gleek_p2p.session.lobby import LobbyConfig
 from gleek_p2p.session.peer import BotPlayer
 from gleek_p2p.session.play import SessionFiles, SessionResult, play_session
-from gleek_p2p.rules import VARIANTS
 
 NAMES = ("alice", "bob", "carol")
 

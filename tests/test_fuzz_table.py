@@ -25,9 +25,9 @@ from gleek_p2p.base.errors import Cheating, ProtocolError
 from gleek_p2p.log.envelope import Envelope, sign_envelope
 from gleek_p2p.log.keys import Identity
 from gleek_p2p.rules import VARIANTS
-from gleek_p2p.tools.selfplay import _derive
 from gleek_p2p.table import events as ev
 from gleek_p2p.table.session import Table
+from gleek_p2p.tools.selfplay import _derive
 
 EXAMPLES = int(os.environ.get("GLEEK_FUZZ_EXAMPLES", "400"))
 """Examples per property; raise it for a deeper run (e.g. 20000)."""

@@ -358,8 +358,8 @@ VERDICT_WORDS = {"en": "Verdict: FAIR", "fr": "Verdict\u00a0: ÉQUITABLE",
 def verified_session() -> object:
     from gleek_p2p.bots import RandomStrategy
     from gleek_p2p.rules import Variant
-    from gleek_p2p.tools.selfplay import selfplay
     from gleek_p2p.table.verify import verify_records
+    from gleek_p2p.tools.selfplay import selfplay
 
     strategies = [RandomStrategy(bytes([seat])) for seat in range(3)]
     return verify_records(selfplay(Variant(), 2, b"i18n-report", strategies).records)
@@ -367,8 +367,8 @@ def verified_session() -> object:
 
 @pytest.mark.parametrize("lang", i18n.LANGUAGES)
 def test_verify_report_in_every_language(lang: str, verified_session: object) -> None:
-    from gleek_p2p.tools.report import text_report
     from gleek_p2p.table.verify import VerifyReport
+    from gleek_p2p.tools.report import text_report
 
     assert isinstance(verified_session, VerifyReport)
     i18n.set_language(lang, {})
@@ -385,8 +385,8 @@ def test_verify_report_in_every_language(lang: str, verified_session: object) ->
                          [(7, 1, True), (None, None, True), (3, 2, False), (4, 5, True)])
 def test_violation_sentences_match_the_table_layer_in_english(
         seq: int | None, seat: int | None, proven: bool) -> None:
-    from gleek_p2p.tools.report import violation_sentence
     from gleek_p2p.table.verify import Violation
+    from gleek_p2p.tools.report import violation_sentence
 
     names = ["Anne", "Thomas", "Mary"]
     violation = Violation(seq, seat, "a reason", proven=proven)

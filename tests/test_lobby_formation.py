@@ -7,10 +7,10 @@ import random
 
 import pytest
 
-from gleek_p2p.session.lobby import Lobby, LobbyConfig
 from gleek_p2p.log.keys import Identity
 from gleek_p2p.net.formation import Formation
 from gleek_p2p.rules import VARIANTS
+from gleek_p2p.session.lobby import Lobby, LobbyConfig
 
 STANDARD = VARIANTS["standard"]
 ACCUSING = ("does not open", "does not match", "ignored a Reveal", "lied", "cheat")

@@ -17,8 +17,6 @@ import pytest
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
-from gleek_p2p.session.lobby import Address, Lobby, LobbyConfig, NoTable, TableFull
-from gleek_p2p.session.lobby_status import LobbyStatus, PeerStatus
 from gleek_p2p.log.envelope import PROTOCOL_VERSION
 from gleek_p2p.log.keys import Identity, fingerprint
 from gleek_p2p.net.connection import connect
@@ -26,6 +24,8 @@ from gleek_p2p.net.formation import Formation, nonce_commitment
 from gleek_p2p.net.handshake import Offer
 from gleek_p2p.net.messages import Addresses, RefuseCode
 from gleek_p2p.rules import VARIANTS
+from gleek_p2p.session.lobby import Address, Lobby, LobbyConfig, NoTable, TableFull
+from gleek_p2p.session.lobby_status import LobbyStatus, PeerStatus
 from gleek_p2p.ui.app import HumanPlayer
 
 VARIANT = VARIANTS["standard"]

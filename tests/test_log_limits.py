@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from gleek_p2p.cli.commands import read_log, verify_file
 from gleek_p2p.base.errors import ProtocolError
+from gleek_p2p.cli.commands import read_log, verify_file
 from gleek_p2p.log.store import HEADER, MAX_LOG_BYTES, LogStore, frame, scan
 
 
@@ -75,8 +75,8 @@ def test_the_stream_reader_agrees_with_the_whole_file_reader(tmp_path: Path) -> 
 
 def test_a_resume_marker_naming_an_empty_file_writes_nothing_into_it(tmp_path: Path) -> None:
     from gleek_p2p.log import canonical
-    from gleek_p2p.session.play import SessionFiles
     from gleek_p2p.rules import VARIANTS
+    from gleek_p2p.session.play import SessionFiles
     from gleek_p2p.tools.selfplay import make_seats
 
     table = make_seats(VARIANTS["standard"], 1, b"marker")[1]

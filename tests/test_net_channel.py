@@ -290,8 +290,8 @@ def test_noise_hkdf_matches_its_definition() -> None:
 
 
 async def test_only_a_signed_leave_for_this_session_reaches_the_session() -> None:
-    from gleek_p2p.session.lobby import Lobby, LobbyConfig
     from gleek_p2p.net.messages import Leave
+    from gleek_p2p.session.lobby import Lobby, LobbyConfig
     from gleek_p2p.table.roster import Roster
 
     me, bob, carol = (Identity.generate(bytes([n]) * 32) for n in (1, 2, 3))

@@ -9,16 +9,16 @@ from pathlib import Path
 import pytest
 from adversary.forge import future_flood
 
-from gleek_p2p.bots.strategy import RandomStrategy
 from gleek_p2p.base.errors import ProtocolError
+from gleek_p2p.bots.strategy import RandomStrategy
 from gleek_p2p.log.store import LogStore
 from gleek_p2p.net.messages import Bye, ByeCode
 from gleek_p2p.net.messages import Event as Event_
-from gleek_p2p.session.peer import BotPlayer, LinkUp, MemoryMesh, SessionRunner
 from gleek_p2p.rules import VARIANTS, Event
-from gleek_p2p.tools.selfplay import make_seats
+from gleek_p2p.session.peer import BotPlayer, LinkUp, MemoryMesh, SessionRunner
 from gleek_p2p.table.session import Decision, Table
 from gleek_p2p.table.verify import verify_records
+from gleek_p2p.tools.selfplay import make_seats
 
 STANDARD = VARIANTS["standard"]
 

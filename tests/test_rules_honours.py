@@ -6,7 +6,6 @@ import random
 
 import pytest
 
-from gleek_p2p.tools.report import describe_hand
 from gleek_p2p.rules import (
     HONOURS,
     MAX_BID,
@@ -36,6 +35,7 @@ from gleek_p2p.rules import (
     to_act,
 )
 from gleek_p2p.rules.simulate import random_session
+from gleek_p2p.tools.report import describe_hand
 
 NAMES = ("Ann", "Bob", "Cat")
 

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from gleek_p2p.cli.gleek import build_parser
-from gleek_p2p.session.config import PeerConfig
 from gleek_p2p.base.errors import GleekError
+from gleek_p2p.cli.gleek import build_parser
 from gleek_p2p.cli.peer import peer_config
+from gleek_p2p.session.config import PeerConfig
 
 PACKAGE = Path(__file__).resolve().parent.parent / "gleek_p2p"
 COMMAND_LINE = {"argparse", "gleek_p2p.cli.gleek", "gleek_p2p.cli.commands", "gleek_p2p.cli.peer"}

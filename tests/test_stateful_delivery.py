@@ -33,10 +33,10 @@ from gleek_p2p.base.errors import Cheating, ProtocolError
 from gleek_p2p.log.envelope import Envelope, decode_envelope, event_hash, sign_envelope
 from gleek_p2p.log.keys import Identity
 from gleek_p2p.rules import VARIANTS
-from gleek_p2p.tools.selfplay import make_seats
 from gleek_p2p.table.drive import sign_next
 from gleek_p2p.table.session import Table
 from gleek_p2p.table.verify import verify_records
+from gleek_p2p.tools.selfplay import make_seats
 
 SEATS = 3
 

@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from gleek_p2p.cli.commands import read_log
 from gleek_p2p.base.errors import ProtocolError
+from gleek_p2p.cli.commands import read_log
 from gleek_p2p.log.envelope import decode_envelope
 from gleek_p2p.rules import ACTION_FIELDS, event_declarations, event_from_wire
 from gleek_p2p.table.schema import render

@@ -8,8 +8,8 @@ from collections.abc import Callable
 
 import pytest
 
-from gleek_p2p.bots.strategy import RandomStrategy, choose_now
 from gleek_p2p.base.errors import Cheating, IllegalMove, ProtocolError
+from gleek_p2p.bots.strategy import RandomStrategy, choose_now
 from gleek_p2p.log.envelope import Envelope, decode_envelope, sign_envelope
 from gleek_p2p.log.keys import Identity
 from gleek_p2p.rules import (
@@ -22,12 +22,12 @@ from gleek_p2p.rules import (
     deal_layout,
     shown_slots,
 )
-from gleek_p2p.tools.selfplay import make_seats, selfplay
 from gleek_p2p.table import events as ev
 from gleek_p2p.table.drive import run, sign_next, step
 from gleek_p2p.table.roster import Roster
 from gleek_p2p.table.session import Stage, Table
 from gleek_p2p.table.verify import verify_records
+from gleek_p2p.tools.selfplay import make_seats, selfplay
 
 STANDARD = VARIANTS["standard"]
 
@@ -264,8 +264,8 @@ def test_an_outsider_cannot_sign_for_a_seat() -> None:
 def test_cli_turns_an_unexpected_error_into_a_sentence(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from gleek_p2p.cli import gleek as cli
     from gleek_p2p.cli import commands
+    from gleek_p2p.cli import gleek as cli
 
     def broken(args: object) -> int:
         raise ValueError("something impossible")

@@ -9,8 +9,8 @@ import pytest
 from adversary.vectors import build
 
 from gleek_p2p.cli.commands import read_log, verify_file
-from gleek_p2p.tools.report import json_report, text_report
 from gleek_p2p.rules import RULINGS, ruling_switches
+from gleek_p2p.tools.report import json_report, text_report
 
 VECTORS = Path(__file__).resolve().parent.parent / "protocol" / "vectors" / "sessions"
 INDEX = json.loads((VECTORS / "index.json").read_text())

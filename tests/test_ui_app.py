@@ -15,11 +15,9 @@ import pytest
 from prompt_toolkit.input import PipeInput, create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
-from gleek_p2p.bots.strategy import RandomStrategy
 from gleek_p2p.base.errors import ProtocolError
+from gleek_p2p.bots.strategy import RandomStrategy
 from gleek_p2p.log.store import LogStore
-from gleek_p2p.session.notes import Note, Severity
-from gleek_p2p.session.peer import BotPlayer, MemoryMesh, Outcome, Player, SessionRunner
 from gleek_p2p.rules import (
     Bid,
     NameTrump,
@@ -30,8 +28,10 @@ from gleek_p2p.rules import (
     Variant,
     Vie,
 )
-from gleek_p2p.tools.selfplay import make_seats
+from gleek_p2p.session.notes import Note, Severity
+from gleek_p2p.session.peer import BotPlayer, MemoryMesh, Outcome, Player, SessionRunner
 from gleek_p2p.table.verify import verify_records
+from gleek_p2p.tools.selfplay import make_seats
 from gleek_p2p.ui.app import HumanPlayer, UserQuit, end_lines, run_with_ui
 from gleek_p2p.ui.choices import FAR_ABOVE, Chooser
 

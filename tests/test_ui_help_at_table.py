@@ -22,8 +22,8 @@ from gleek_p2p.rules import (
 )
 from gleek_p2p.rules.simulate import random_session
 from gleek_p2p.rules.summary import suit_ruff_values
-from gleek_p2p.tools.selfplay import make_seats
 from gleek_p2p.table.session import Decision, Table
+from gleek_p2p.tools.selfplay import make_seats
 from gleek_p2p.ui.app import HumanPlayer
 from gleek_p2p.ui.render import Scene, hand_pane, plain
 

@@ -6,8 +6,8 @@ from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 from test_ui_help_at_table import seated
 
-from gleek_p2p.session.lobby_status import LobbyStatus, PeerStatus
 from gleek_p2p.log.keys import fingerprint
+from gleek_p2p.session.lobby_status import LobbyStatus, PeerStatus
 from gleek_p2p.ui.app import HumanPlayer
 
 

@@ -375,9 +375,9 @@ def test_the_typed_amount_is_never_cut(lang: str) -> None:
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_the_status_line_words_the_shuffle_once(lang: str) -> None:
-    from gleek_p2p.tools.selfplay import make_seats
     from gleek_p2p.table import events as ev
     from gleek_p2p.table.drive import step
+    from gleek_p2p.tools.selfplay import make_seats
 
     i18n.set_language(lang, {})
     tables = make_seats(Variant(), 1, b"i23-status", list(NAMES))

@@ -19,10 +19,10 @@ from prompt_toolkit.output import DummyOutput
 
 from gleek_p2p.base import i18n
 from gleek_p2p.bots import RandomStrategy
-from gleek_p2p.session.lobby_status import LobbyStatus, PeerStatus
-from gleek_p2p.session.peer import Outcome
 from gleek_p2p.rules import Phase, State, Variant, apply, legal_actions, new_session, to_act
 from gleek_p2p.rules.simulate import random_session
+from gleek_p2p.session.lobby_status import LobbyStatus, PeerStatus
+from gleek_p2p.session.peer import Outcome
 from gleek_p2p.tools.selfplay import selfplay
 from gleek_p2p.ui import render, screen
 from gleek_p2p.ui.app import HumanPlayer, end_lines
@@ -255,8 +255,8 @@ def test_the_summarys_row_labels_fit_their_column(lang: str) -> None:
 @pytest.mark.parametrize("lang", i18n.LANGUAGES)
 def test_what_the_table_waits_for_is_worded_from_its_kind(lang: str) -> None:
     """The status line names the awaited step in the chosen language, never the table's English."""
-    from gleek_p2p.tools.selfplay import make_seats
     from gleek_p2p.table.drive import step
+    from gleek_p2p.tools.selfplay import make_seats
 
     i18n.set_language(lang, {})
     tables = make_seats(Variant(), 1, b"i18n-status", list(NAMES))

@@ -11,11 +11,11 @@ from __future__ import annotations
 from gleek_p2p.bots.strategy import RandomStrategy, choose_now
 from gleek_p2p.log.envelope import decode_envelope, sign_envelope
 from gleek_p2p.rules import VARIANTS, Bid
-from gleek_p2p.tools.selfplay import make_seats
 from gleek_p2p.table import events as ev
 from gleek_p2p.table.roster import Roster
 from gleek_p2p.table.session import Table
 from gleek_p2p.table.verify import VerifyReport, verify_records
+from gleek_p2p.tools.selfplay import make_seats
 
 STANDARD = VARIANTS["standard"]
 VICTIM, ACCUSER = 1, 2

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from gleek_p2p.base.violation_codes import ViolationCode
 from gleek_p2p.cli.commands import verify_file
 from gleek_p2p.tools.report import json_report
-from gleek_p2p.base.violation_codes import ViolationCode
 
 ROOT = Path(__file__).resolve().parent.parent
 VECTORS = ROOT / "protocol" / "vectors" / "sessions"
@@ -61,8 +61,8 @@ def test_an_unreadable_file_has_a_code(tmp_path: Path) -> None:
 def test_live_table_errors_carry_codes() -> None:
     # The out-of-turn event, as the abort's evidence holds it, refused live by a
     # table at the abort's position: the code is the one verify documents.
-    from gleek_p2p.cli.commands import read_log
     from gleek_p2p.base.errors import Cheating
+    from gleek_p2p.cli.commands import read_log
     from gleek_p2p.log.envelope import decode_envelope
     from gleek_p2p.table.roster import Roster
     from gleek_p2p.table.session import Table

@@ -18,12 +18,12 @@ import sys
 from collections.abc import Sequence
 from typing import Any, TextIO
 
-from gleek_p2p.bots.json_codec import action_from_json, action_to_json
-from gleek_p2p.bots.strategy import Strategy
 from gleek_p2p.base.errors import GleekError, IllegalMove, ProtocolError
 from gleek_p2p.base.i18n import _
-from gleek_p2p.rules import Event, HandLedger, SeatView
 from gleek_p2p.base.timeouts import within
+from gleek_p2p.bots.json_codec import action_from_json, action_to_json
+from gleek_p2p.bots.strategy import Strategy
+from gleek_p2p.rules import Event, HandLedger, SeatView
 
 __all__ = ["PROTOCOL_VERSION", "ExecStrategy", "parse_reply"]
 

@@ -8,9 +8,9 @@ from __future__ import annotations
 import hashlib
 import importlib
 
-from gleek_p2p.bots.strategy import RandomStrategy, Strategy
 from gleek_p2p.base.errors import GleekError
 from gleek_p2p.base.i18n import _, ngettext
+from gleek_p2p.bots.strategy import RandomStrategy, Strategy
 
 LEVELS = {"easy": "random", "normal": "heuristic", "strong": "strong"}
 

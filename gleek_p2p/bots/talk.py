@@ -12,9 +12,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from gleek_p2p.base.errors import GleekError
-from gleek_p2p.session.peer import BotPlayer
 from gleek_p2p.rules import Deal, Discard, State, apply, new_session
 from gleek_p2p.rules import Event as Move
+from gleek_p2p.session.peer import BotPlayer
 from gleek_p2p.table.session import Table
 
 __all__ = ["Talk", "TalkingBot"]

@@ -7,14 +7,14 @@ import json
 import sys
 from pathlib import Path
 
-from gleek_p2p.bots.registry import make_strategies
 from gleek_p2p.base.errors import GleekError, ViolationCode
 from gleek_p2p.base.i18n import _, ngettext
+from gleek_p2p.bots.registry import make_strategies
 from gleek_p2p.log.store import LogStore, read_log_file
-from gleek_p2p.tools.report import json_report, text_report
 from gleek_p2p.rules import VARIANTS
-from gleek_p2p.tools.selfplay import selfplay
 from gleek_p2p.table.verify import VerifyReport, verify_records
+from gleek_p2p.tools.report import json_report, text_report
+from gleek_p2p.tools.selfplay import selfplay
 
 
 def run_selfplay(args: argparse.Namespace) -> int:

@@ -19,12 +19,13 @@ import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from gleek_p2p.bots.registry import make_strategy
-from gleek_p2p.session.config import PeerConfig
 from gleek_p2p.base.errors import GleekError
 from gleek_p2p.base.i18n import _, current_language, ngettext
-from gleek_p2p.session.lobby import LobbyConfig
+from gleek_p2p.bots.registry import make_strategy
 from gleek_p2p.log.keys import ensure_private_dir, load_or_create_identity
+from gleek_p2p.rules import VARIANTS
+from gleek_p2p.session.config import PeerConfig
+from gleek_p2p.session.lobby import LobbyConfig
 from gleek_p2p.session.peer import BotPlayer, Player
 from gleek_p2p.session.play import (
     SessionResult,
@@ -35,7 +36,6 @@ from gleek_p2p.session.play import (
     run_peer_session,
     say,
 )
-from gleek_p2p.rules import VARIANTS
 from gleek_p2p.table.session import Table
 
 

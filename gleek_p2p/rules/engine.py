@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from gleek_p2p.base.errors import IllegalMove, ProtocolError, ViolationCode
+
 from .cards import (
     RANKS_PER_SUIT,
     SUIT_NAMES,

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar
 
 from gleek_p2p.base.errors import ProtocolError, ViolationCode
+
 from .limits import MAX_BID, MAX_RAISE, MAX_STAKE, OPENING_BID
 
 __all__ = [

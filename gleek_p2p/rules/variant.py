@@ -6,6 +6,7 @@ from dataclasses import dataclass, fields, replace
 from typing import Any
 
 from gleek_p2p.base.errors import ProtocolError, ViolationCode
+
 from .cards import Rank
 
 __all__ = [

@@ -22,9 +22,7 @@ from typing import Any
 
 from gleek_p2p.base.errors import GleekError, ProtocolError
 from gleek_p2p.base.i18n import _, ngettext
-from gleek_p2p.session.inbox import Inbox, InboxLimits
-from gleek_p2p.session.link_words import link_down, mismatch, table_words
-from gleek_p2p.session.lobby_status import LobbyStatus, PeerStatus
+from gleek_p2p.base.timeouts import within
 from gleek_p2p.log.envelope import PROTOCOL_VERSION, decode_envelope, verify_envelope
 from gleek_p2p.log.keys import Identity, fingerprint, verify
 from gleek_p2p.net.connection import (
@@ -51,11 +49,13 @@ from gleek_p2p.net.messages import (
     RefuseCode,
     Reveal,
 )
+from gleek_p2p.rules import Variant
+from gleek_p2p.session.inbox import Inbox, InboxLimits
+from gleek_p2p.session.link_words import link_down, mismatch, table_words
+from gleek_p2p.session.lobby_status import LobbyStatus, PeerStatus
 from gleek_p2p.session.notes import Note, Severity
 from gleek_p2p.session.peer import LEFT_THE_TABLE, Incoming, LinkUp
-from gleek_p2p.rules import Variant
 from gleek_p2p.table.roster import Roster
-from gleek_p2p.base.timeouts import within
 
 log = logging.getLogger(__name__)
 

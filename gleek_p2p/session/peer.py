@@ -22,18 +22,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
-from gleek_p2p.bots.strategy import Strategy, choose_async
 from gleek_p2p.base.errors import Cheating, GleekError, ProtocolError
 from gleek_p2p.base.i18n import _
+from gleek_p2p.base.text import printable
+from gleek_p2p.base.timeouts import within
+from gleek_p2p.bots.strategy import Strategy, choose_async
 from gleek_p2p.log.envelope import Envelope, decode_envelope, verify_envelope
 from gleek_p2p.log.store import LogStore
 from gleek_p2p.net.messages import Bye, ByeCode, Event, Message, Sync
-from gleek_p2p.session.notes import Note, Severity
 from gleek_p2p.rules import Event as Move
+from gleek_p2p.session.notes import Note, Severity
 from gleek_p2p.table import events as ev
 from gleek_p2p.table.session import Decision, Table
-from gleek_p2p.base.text import printable
-from gleek_p2p.base.timeouts import within
 
 log = logging.getLogger(__name__)
 

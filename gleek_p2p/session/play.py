@@ -20,24 +20,24 @@ from pathlib import Path
 
 import platformdirs
 
-from gleek_p2p.bots.strategy import Strategy
-from gleek_p2p.session.config import PeerConfig
 from gleek_p2p.base.errors import GleekError
 from gleek_p2p.base.i18n import _, ngettext
-from gleek_p2p.session.link_words import table_words
-from gleek_p2p.session.lobby import Address, ConnectionMesh, Lobby, LobbyConfig
-from gleek_p2p.session.lobby_status import LobbyStatus
+from gleek_p2p.base.text import printable
+from gleek_p2p.bots.strategy import Strategy
 from gleek_p2p.log import canonical
 from gleek_p2p.log.envelope import decode_envelope
 from gleek_p2p.log.keys import Identity, ensure_private_dir, fingerprint, load_or_create_identity
 from gleek_p2p.log.store import LogStore, SecretStore, read_log_file
 from gleek_p2p.net.discovery import Discovery
 from gleek_p2p.net.messages import ByeCode
-from gleek_p2p.session.peer import LEFT_THE_TABLE, BotPlayer, Outcome, Player, SessionRunner
 from gleek_p2p.rules import Variant
+from gleek_p2p.session.config import PeerConfig
+from gleek_p2p.session.link_words import table_words
+from gleek_p2p.session.lobby import Address, ConnectionMesh, Lobby, LobbyConfig
+from gleek_p2p.session.lobby_status import LobbyStatus
+from gleek_p2p.session.peer import LEFT_THE_TABLE, BotPlayer, Outcome, Player, SessionRunner
 from gleek_p2p.table.roster import Roster
 from gleek_p2p.table.session import Table
-from gleek_p2p.base.text import printable
 
 log = logging.getLogger(__name__)
 

@@ -15,8 +15,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from gleek_p2p.deck import Commit, Keys, LockPass, SeedReveal, ShufflePass, message_from_wire
 from gleek_p2p.base.errors import ProtocolError, ViolationCode
+from gleek_p2p.deck import Commit, Keys, LockPass, SeedReveal, ShufflePass, message_from_wire
 from gleek_p2p.rules import Event, event_from_wire, event_to_wire
 
 ROSTER = "roster"

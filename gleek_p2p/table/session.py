@@ -22,8 +22,8 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
-from gleek_p2p.deck import DealDispute, DeckProtocol, Keys
 from gleek_p2p.base.errors import Cheating, GleekError, IllegalMove, ProtocolError, ViolationCode
+from gleek_p2p.deck import DealDispute, DeckProtocol, Keys
 from gleek_p2p.log import canonical
 from gleek_p2p.log.chain import check_equivocation
 from gleek_p2p.log.envelope import Envelope, event_hash, sign_envelope, verify_envelope

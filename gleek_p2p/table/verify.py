@@ -13,11 +13,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
 from gleek_p2p.base.errors import Cheating, GleekError, ProtocolError, ViolationCode
+from gleek_p2p.base.text import printable
 from gleek_p2p.log.envelope import decode_envelope, event_hash
 from gleek_p2p.table import events as ev
 from gleek_p2p.table.roster import Roster
 from gleek_p2p.table.session import HandRecord, Stage, Table, Verdict
-from gleek_p2p.base.text import printable
 
 
 @dataclass(frozen=True)

@@ -29,10 +29,10 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from typing import Any
 
-from gleek_p2p.bots.registry import make_strategy
-from gleek_p2p.bots.strategy import Strategy, choose_async, choose_now
 from gleek_p2p.base.errors import GleekError
 from gleek_p2p.base.i18n import _
+from gleek_p2p.bots.registry import make_strategy
+from gleek_p2p.bots.strategy import Strategy, choose_async, choose_now
 from gleek_p2p.rules import VARIANTS, Variant, variant_name
 from gleek_p2p.tools.simulate import Simulation
 

@@ -11,6 +11,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from gleek_p2p.base.i18n import N_, _, ngettext
+from gleek_p2p.base.text import printable
 from gleek_p2p.log.keys import fingerprint
 from gleek_p2p.rules import (
     PHASE_NAMES,
@@ -24,7 +25,6 @@ from gleek_p2p.rules import (
     variant_name,
 )
 from gleek_p2p.table.verify import VerifyReport, Violation
-from gleek_p2p.base.text import printable
 
 # Whole phrases, one per rank: the rank's article and elision differ by language.
 GLEEK_WORDS = (N_("gleek of Aces"), N_("gleek of Kings"), N_("gleek of Queens"),

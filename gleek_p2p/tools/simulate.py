@@ -19,11 +19,10 @@ from collections.abc import Awaitable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from gleek_p2p.bots.registry import make_strategies, strategies_needed
-from gleek_p2p.bots.strategy import Strategy, choose_async, choose_now
 from gleek_p2p.base.errors import GleekError, IllegalMove
 from gleek_p2p.base.i18n import N_, _, ngettext
-from gleek_p2p.tools.report import PHASE_WORDS
+from gleek_p2p.bots.registry import make_strategies, strategies_needed
+from gleek_p2p.bots.strategy import Strategy, choose_async, choose_now
 from gleek_p2p.rules import (
     EVENT_TYPES,
     PHASE_NAMES,
@@ -49,6 +48,7 @@ from gleek_p2p.rules import (
 )
 from gleek_p2p.rules.engine import apply_reveals
 from gleek_p2p.rules.simulate import random_cut, random_deal_reveals
+from gleek_p2p.tools.report import PHASE_WORDS
 
 __all__ = [
     "HandSummary",

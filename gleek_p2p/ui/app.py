@@ -31,10 +31,7 @@ from prompt_toolkit.output import Output
 
 from gleek_p2p.base.errors import GleekError
 from gleek_p2p.base.i18n import N_, _, ngettext
-from gleek_p2p.session.lobby_status import LobbyStatus
 from gleek_p2p.log.keys import fingerprint
-from gleek_p2p.session.notes import Severity, severity_of
-from gleek_p2p.session.peer import Outcome, SessionRunner
 from gleek_p2p.rules import (
     Deal,
     Discard,
@@ -46,6 +43,9 @@ from gleek_p2p.rules import (
     new_session,
     session_winner,
 )
+from gleek_p2p.session.lobby_status import LobbyStatus
+from gleek_p2p.session.notes import Severity, severity_of
+from gleek_p2p.session.peer import Outcome, SessionRunner
 from gleek_p2p.table import events as ev
 from gleek_p2p.table.session import Decision, Expectation, Table
 

@@ -15,8 +15,6 @@ from dataclasses import dataclass, field
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
 from gleek_p2p.base.i18n import N_, _, ngettext, pgettext
-from gleek_p2p.session.link_words import table_words
-from gleek_p2p.session.lobby_status import LobbyStatus
 from gleek_p2p.rules import (
     PHASE_NAMES,
     Phase,
@@ -29,6 +27,8 @@ from gleek_p2p.rules import (
     variant_name,
 )
 from gleek_p2p.rules.summary import suit_ruff_values
+from gleek_p2p.session.link_words import table_words
+from gleek_p2p.session.lobby_status import LobbyStatus
 
 from .choices import Chooser
 from .words import (

@@ -20,8 +20,8 @@ from prompt_toolkit.output import Output
 
 from gleek_p2p.base.errors import GleekError
 from gleek_p2p.base.i18n import N_, _
+from gleek_p2p.base.text import printable
 from gleek_p2p.log.envelope import decode_envelope
-from gleek_p2p.tools.report import violation_sentence
 from gleek_p2p.rules import (
     Cut,
     Deal,
@@ -36,7 +36,7 @@ from gleek_p2p.rules import (
 from gleek_p2p.table.roster import Roster
 from gleek_p2p.table.session import Table
 from gleek_p2p.table.verify import VerifyReport, verify_records
-from gleek_p2p.base.text import printable
+from gleek_p2p.tools.report import violation_sentence
 
 from .narrate import narrate
 from .screen import TableScreen

@@ -45,8 +45,8 @@ from prompt_toolkit.styles import Style
 from prompt_toolkit.widgets import Frame
 
 from gleek_p2p.base.i18n import N_, _
-from gleek_p2p.ui.rules_summary import rules_summary
 from gleek_p2p.base.text import printable
+from gleek_p2p.ui.rules_summary import rules_summary
 
 from .render import (
     CHOICE_ROWS,

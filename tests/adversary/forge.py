@@ -14,15 +14,15 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from gleek_p2p.bots.strategy import RandomStrategy, choose_now
 from gleek_p2p.base.errors import Cheating, GleekError, IllegalMove
+from gleek_p2p.bots.strategy import RandomStrategy, choose_now
 from gleek_p2p.log.envelope import Envelope
 from gleek_p2p.rules import VARIANTS, Event, Phase, Variant, apply, shown_slots
-from gleek_p2p.tools.selfplay import make_seats
 from gleek_p2p.table import events as ev
 from gleek_p2p.table.drive import sign_next
 from gleek_p2p.table.session import Decision, Table
 from gleek_p2p.table.shown import shown_slots_of
+from gleek_p2p.tools.selfplay import make_seats
 
 # (cheater's table, the envelope it would honestly sign or None for a decision,
 #  the event number) -> the envelope to send instead, or None to behave.

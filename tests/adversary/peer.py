@@ -11,12 +11,12 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
-from gleek_p2p.bots.strategy import RandomStrategy
 from gleek_p2p.base.errors import GleekError
+from gleek_p2p.bots.strategy import RandomStrategy
 from gleek_p2p.log.envelope import Envelope
 from gleek_p2p.log.store import LogStore
-from gleek_p2p.session.peer import BotPlayer, MemoryMesh, SessionRunner
 from gleek_p2p.rules import VARIANTS, Event, Variant
+from gleek_p2p.session.peer import BotPlayer, MemoryMesh, SessionRunner
 from gleek_p2p.tools.selfplay import make_seats
 
 from .forge import LiarTable, Tamper

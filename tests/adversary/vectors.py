@@ -20,10 +20,10 @@ from gleek_p2p.log.envelope import Envelope, decode_envelope, event_hash, sign_e
 from gleek_p2p.log.keys import Identity
 from gleek_p2p.log.store import HEADER, LogStore
 from gleek_p2p.rules import VARIANTS, ruling_switches
-from gleek_p2p.tools.selfplay import _derive, selfplay
 from gleek_p2p.table import events as ev
 from gleek_p2p.table.session import Stage, Table
 from gleek_p2p.table.verify import verify_records
+from gleek_p2p.tools.selfplay import _derive, selfplay
 
 from .forge import run_session, sign_as
 from .scenarios import CHEATER, FIRST_RULINGS, SCENARIOS, _hidden_combination
