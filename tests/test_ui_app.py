@@ -150,7 +150,12 @@ async def test_the_human_wins_the_talon_discards_by_keys_and_names_trump(
             if "You bid 99." not in log or "You take the talon" not in log:
                 continue
             assert outcome.finished
-            assert log.count("You discard") == Variant().discard_count
+            # The discards are one line, told again as each card goes: it ends
+            # naming all seven.
+            told = [text for text in log.split("\n") if text.startswith("You discard")]
+            total = Variant().discard_count
+            assert len(told) == 1 and f"({total} of {total})" in told[0]
+            assert len(told[0].split("(")[0].split()) == 2 + total  # "You discard" + 7 cards
             assert "Discard" in t.screens
             # The whole hand of 20 is drawn (two rows), the talon's cards marked t.
             discard = t.screens["Discard"]

@@ -156,3 +156,39 @@ def test_leaving_on_your_own_turn_ends_in_seconds_with_the_log_path_last(
         assert len(bots) == 2
     finally:
         local.close()
+
+
+def test_the_result_table_stays_in_the_terminal_before_the_log_path(tmp_path: Path) -> None:
+    """Issue 23, item 3: the totals and the winner outlive the full screen."""
+    local = _Local(tmp_path, 1)
+    try:
+        local.wait_for(lambda s: "Gleek" in s, 30, "table")
+        deadline = time.monotonic() + 120
+        screen = local.screen()
+        while "The end" not in screen:
+            assert time.monotonic() < deadline, screen
+            if "is over (" in screen:
+                local.keys("x")
+            elif _my_turn(screen):
+                local.keys("Right", "Enter")
+            time.sleep(0.15)
+            screen = local.screen()
+        local.keys("x")
+        screen = local.wait_for(lambda s: "EXIT=" in s, 30, "the end")
+        lines = [line for line in screen.split("\n") if line.strip()]
+        at = next(i for i, line in enumerate(lines) if line.startswith("EXIT="))
+        assert lines[at] == "EXIT=0", screen
+        assert lines[at - 1].endswith(".gleeklog"), screen
+        head = next(i for i, line in enumerate(lines)
+                    if line == "The result after 1 hand, in pence:")
+        rows = lines[head + 1:head + 4]
+        assert sorted(row.split()[0] for row in rows) == ["Anne", "Mary", "Thomas"], screen
+        assert [row.split()[:2] for row in rows if "(you)" in row] == [["Anne", "(you)"]]
+        totals = [row.split()[-1] for row in rows]
+        assert all(t.lstrip("+-").rstrip("½").isdigit() or t in ("0", "½") for t in totals)
+        winner = lines[head + 4]
+        assert winner.endswith("wins the session.") or winner in (
+            "You win the session.", "A tie for first place."), screen
+        assert head < at - 1  # before the log's path
+    finally:
+        local.close()

@@ -146,6 +146,24 @@ def _lobby(human: HumanPlayer, formed: bool = False) -> None:
     human.screen.scene.lobby = LobbyStatus("gleek", 3, me, peers, formed=formed, port=41234)
 
 
+def _typed(human: HumanPlayer, phase: Phase) -> None:
+    """A decision with the highest amount typed (the hint must not push past 80 columns)."""
+    _table(human, phase)
+    chooser = human.screen.scene.chooser
+    assert chooser is not None
+    for digit in str(max(o.number for o in chooser.options if o.number is not None)):
+        chooser.press(digit)
+
+
+def _marked(human: HumanPlayer) -> None:
+    """The discard with its first cards marked (X beside ^ and t)."""
+    _table(human, Phase.DISCARD)
+    chooser = human.screen.scene.chooser
+    assert chooser is not None
+    for key in (" ", "right", " ", "right"):
+        chooser.press(key)
+
+
 def _leave(human: HumanPlayer) -> None:
     _at_table(human)
     human.screen.press("q")
@@ -162,6 +180,8 @@ SCREENS: dict[str, Callable[[HumanPlayer], None]] = {
     "summary": _summary, "past hands": _history, "help": _help, "rules": _rules,
     "rules, scrolled": _rules_end, "seats": _seats, "lobby": _lobby,
     "lobby formed": lambda human: _lobby(human, True), "leave": _leave,
+    "auction typed": lambda human: _typed(human, Phase.AUCTION),
+    "ruff typed": lambda human: _typed(human, Phase.RUFF), "discard marked": _marked,
 }
 
 

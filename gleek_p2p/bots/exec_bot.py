@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from typing import Any, TextIO
 
 from gleek_p2p.base.errors import GleekError, IllegalMove, ProtocolError
+from gleek_p2p.base.i18n import _
 from gleek_p2p.base.timeouts import within
 from gleek_p2p.bots.json_codec import action_from_json, action_to_json
 from gleek_p2p.bots.strategy import Strategy
@@ -88,9 +89,10 @@ class ExecStrategy(Strategy):
         try:
             self.argv = shlex.split(self.command)
         except ValueError as exc:
-            raise GleekError(f"cannot parse the bot command {self.command!r}: {exc}") from None
+            raise GleekError(_("cannot parse the bot command {command}: {error}").format(
+                command=repr(self.command), error=exc)) from None
         if not self.argv:
-            raise GleekError("the exec bot command is empty: use exec:'PROGRAM ARGS'")
+            raise GleekError(_("the exec bot command is empty: use exec:'PROGRAM ARGS'"))
         self.move_timeout = move_timeout
         self._log = log
         self._proc: asyncio.subprocess.Process | None = None
@@ -114,13 +116,17 @@ class ExecStrategy(Strategy):
                     limit=_LINE_LIMIT,
                 )
             except OSError as exc:
-                raise GleekError(f"cannot start {self._who}: {exc.strerror or exc}") from None
+                raise GleekError(_("cannot start {bot}: {error}").format(
+                    bot=self._who, error=exc.strerror or exc)) from None
         return self._proc
 
     def _died(self, proc: asyncio.subprocess.Process) -> GleekError:
         code = proc.returncode
-        how = "" if code is None else f" (exit code {code})"
-        return GleekError(f"{self._who} stopped answering: it closed its output{how}")
+        if code is None:
+            return GleekError(_("{bot} stopped answering: it closed its output").format(
+                bot=self._who))
+        return GleekError(_("{bot} stopped answering: it closed its output (exit code {code})"
+                            ).format(bot=self._who, code=code))
 
     def _write(self, message: dict[str, Any]) -> bool:
         """Queue one line for the program; False if it can no longer read."""
@@ -153,10 +159,9 @@ class ExecStrategy(Strategy):
             except TimeoutError:
                 self._stale += 1
                 self.timeouts += 1
-                self._note(
-                    f"{self._who} took more than {self.move_timeout:g} s; "
-                    f"playing its first legal move {action_to_json(legal[0], view)}"
-                )
+                self._note(_("{bot} took more than {seconds} s; playing its first legal move "
+                             "{move}").format(bot=self._who, seconds=f"{self.move_timeout:g}",
+                                              move=action_to_json(legal[0], view)))
                 return legal[0]
             except (ValueError, asyncio.LimitOverrunError):
                 raise ProtocolError(f"{self._who} sent a line longer than 1 MiB") from None

@@ -158,8 +158,13 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     def command(name: str, summary: str, description: str, **kw: str) -> argparse.ArgumentParser:
-        return sub.add_parser(name, help=summary, description=description,
-                              formatter_class=_Help, **kw)  # type: ignore[arg-type]
+        p = sub.add_parser(name, help=summary, description=description,
+                           formatter_class=_Help, **kw)  # type: ignore[arg-type]
+        # People type the language after the command too (gleek local --lang nl);
+        # SUPPRESS keeps the top-level value when it is not given here.
+        p.add_argument("--lang", metavar="CODE", default=argparse.SUPPRESS,
+                       help=_("language: en, fr, it, pt, nl (default: from the locale)"))
+        return p
 
     p = command("local", _("play against two bot peers on this machine"),
                 _("You against two bots, each a separate peer on 127.0.0.1 speaking the full "
@@ -197,6 +202,11 @@ def build_parser() -> argparse.ArgumentParser:
     _add_think(p)
     p.add_argument("--seed", default=None,
                    help=_("seed for a random strategy (default: a fresh random seed)"))
+    talk = p.add_mutually_exclusive_group()
+    talk.add_argument("--verbose", action="store_true",
+                      help=_("print every move, not only a line per hand"))
+    talk.add_argument("--quiet", action="store_true",
+                      help=_("print nothing about the game (only the links and the log's path)"))
 
     p = command("simulate", _("bots play with full information and no crypto"),
                 _("Play hands between bot strategies with the rules engine only (no network, "

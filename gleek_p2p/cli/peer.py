@@ -36,6 +36,7 @@ from gleek_p2p.session.play import (
     run_peer_session,
     say,
 )
+from gleek_p2p.table.session import Table
 
 
 def needs_terminal(args: argparse.Namespace) -> None:
@@ -72,7 +73,11 @@ def run(args: argparse.Namespace) -> int:
     identity = load_or_create_identity(data_dir, os.urandom)
     if args.command == "bot":
         seed = (args.seed or os.urandom(8).hex()).encode()
-        player: Player = BotPlayer(make_strategy(args.strategy, seed, think_ms=args.think))
+        from gleek_p2p.bots.talk import Talk, TalkingBot
+
+        talk = Talk.QUIET if args.quiet else Talk.VERBOSE if args.verbose else Talk.HANDS
+        player: Player = TalkingBot(make_strategy(args.strategy, seed, think_ms=args.think),
+                                    say=say, talk=talk)
         notes = say
     else:
         from gleek_p2p.ui.app import HumanPlayer
@@ -86,8 +91,22 @@ def run(args: argparse.Namespace) -> int:
     except GleekError as exc:
         return _left_the_table(exc, player)
     say(result.outcome.reason)
+    if args.command == "play":
+        print_result(result.table)
     print(result.log_path, flush=True)
     return 0 if result.outcome.finished else 1
+
+
+def print_result(table: Table | None) -> None:
+    """The session's totals and winner, left in the terminal when the full screen closes."""
+    if table is None:
+        return
+    from gleek_p2p.ui.summary import result_lines
+
+    state = table.hands[-1].state if table.hands else table.state
+    if state is not None:
+        for line in result_lines(state, table.roster.names, table.seat):
+            say(line)
 
 
 def free_port() -> int:
@@ -151,6 +170,7 @@ def run_local(args: argparse.Namespace) -> int:
             human = HumanPlayer(names=None)
             player = human
             notes = human.note
+        _say_if_left_unfinished(data_dir, notes)
         config = LobbyConfig(
             name=args.name, table=f"{table}/{args.hands}", variant=variant,
             listen=("127.0.0.1", ports[0]), peers=(),
@@ -192,6 +212,7 @@ def run_local(args: argparse.Namespace) -> int:
 
     report = verify_file(result.log_path)
     say(result.outcome.reason)
+    print_result(result.table)
     checked = ngettext("{n} event checked", "{n} events checked", report.events).format(
         n=report.events)
     if report.fair:
@@ -205,6 +226,23 @@ def run_local(args: argparse.Namespace) -> int:
         say("  - " + violation_sentence(violation, result.table.roster.names))
     print(result.log_path, flush=True)
     return report.exit_code
+
+
+def _say_if_left_unfinished(data_dir: Path, notes: Callable[[str], None]) -> None:
+    """Say that an earlier ``gleek local`` left unfinished is not resumed (its bots are gone).
+
+    Each ``gleek local`` sits at a table of its own; the marker of one left
+    early names its log. Said once: the marker goes once said.
+    """
+    tables = data_dir / "tables"
+    markers = sorted(tables.glob("local-*.current")) if tables.is_dir() else []
+    for marker in markers:
+        lines = marker.read_text(errors="replace").splitlines()
+        notes(_("Your last gleek local session was left before its end; this is a new "
+                "session (a local one cannot be resumed). Its log: {file}").format(
+            file=lines[0] if lines else marker))
+        with contextlib.suppress(OSError):
+            marker.unlink()
 
 
 def _log_to_file(data_dir: Path) -> None:
@@ -224,6 +262,7 @@ def _left_the_table(exc: GleekError, player: Player) -> int:
     if not _is_departure(exc):
         raise exc
     say(_("You left the table; the others were told at once."))
+    print_result(getattr(player, "table", None))
     log_path = getattr(player, "log_path", None)
     if log_path is not None:
         print(log_path, flush=True)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import contextlib
+import enum
 import os
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
@@ -43,6 +44,7 @@ __all__ = [
     "Connection",
     "ConnectionClosed",
     "Limits",
+    "LinkDown",
     "Listener",
     "Refused",
     "Unreachable",
@@ -75,6 +77,34 @@ class Limits:
     max_handshakes_per_address: int = 4
     """Listener: at most this many handshakes at once from one address; a new
     connection beyond it pushes out that address's oldest handshake."""
+
+
+class LinkDown(enum.Enum):
+    """Why a connection closed, for the shell to put in the person's words.
+
+    ``Connection.close_reason`` stays an English sentence for logs and for
+    the Bye sent to the peer; a screen words ``close_why`` (with
+    ``close_detail``: seconds, or a technical detail) in its own language.
+    """
+
+    PEER_BYE = "peer-bye"
+    """The peer said goodbye: ``Connection.farewell`` holds its Bye (code and words)."""
+    PEER_CLOSED = "peer-closed"
+    """The peer's end closed without a goodbye (a crash, a kill, a network cut)."""
+    PEER_REFUSED = "peer-refused"
+    """The peer refused the connection after the handshake."""
+    SILENT = "silent"
+    """Nothing heard for ``close_detail`` seconds."""
+    STALLED = "stalled"
+    """The peer took none of our bytes for ``close_detail`` seconds."""
+    OVERFLOW = "overflow"
+    """Too many messages waiting for a peer that does not read them."""
+    BROKE_PROTOCOL = "broke-protocol"
+    """A bad frame or message from the peer (``close_detail`` says which)."""
+    FAILED = "failed"
+    """The operating system reported an error on the socket (``close_detail``)."""
+    CLOSED_HERE = "closed-here"
+    """This program closed it (``close_reason`` says why, e.g. a newer connection)."""
 
 
 class ConnectionClosed(GleekError):
@@ -133,6 +163,10 @@ class Connection:
         """True if we dialled this connection (see formation.keep_connection)."""
         self.limits = limits
         self.close_reason: str | None = None
+        self.close_why: LinkDown | None = None
+        """Why it closed, as a code (see ``LinkDown``)."""
+        self.close_detail = ""
+        """Seconds or a technical detail that goes with ``close_why``."""
         self.farewell: Bye | None = None
         """The peer's Bye, if it closed the connection with one."""
         self._queue: asyncio.Queue[object] = asyncio.Queue()
@@ -150,8 +184,8 @@ class Connection:
             raise ConnectionClosed(self.close_reason)
         if self._queue.qsize() >= self.limits.queue_size:
             self._abort(
-                f"more than {self.limits.queue_size} messages waiting: the peer is not keeping up"
-            )
+                f"more than {self.limits.queue_size} messages waiting: the peer is not keeping up",
+                LinkDown.OVERFLOW, str(self.limits.queue_size))
             raise ConnectionClosed(self.close_reason or "closed")
         self._queue.put_nowait(msg)
 
@@ -170,19 +204,21 @@ class Connection:
                     self.reader, self.limits.max_frame, self.limits.read_timeout
                 )
                 if payload is None:
-                    self._abort("the peer closed the connection")
+                    self._abort("the peer closed the connection", LinkDown.PEER_CLOSED)
                     continue
                 if self.channel is not None:
                     payload = self.channel.open(payload)
                 msg = decode_message(payload)
             except TimeoutError:
-                self._abort(f"nothing heard from the peer for {self.limits.read_timeout} s")
+                self._abort(f"nothing heard from the peer for {self.limits.read_timeout} s",
+                            LinkDown.SILENT, f"{self.limits.read_timeout:g}")
                 continue
             except ProtocolError as exc:
-                self._abort(f"the peer broke the protocol: {exc.message}")
+                self._abort(f"the peer broke the protocol: {exc.message}",
+                            LinkDown.BROKE_PROTOCOL, exc.message)
                 continue
             except OSError as exc:
-                self._abort(f"the connection failed: {exc}")
+                self._abort(f"the connection failed: {exc}", LinkDown.FAILED, str(exc))
                 continue
             if isinstance(msg, Ping):
                 with contextlib.suppress(ConnectionClosed):
@@ -191,11 +227,14 @@ class Connection:
                 pass
             elif isinstance(msg, Bye):
                 self.farewell = msg
-                self._abort(f"the peer left: {msg.reason}" if msg.reason else "the peer left")
+                self._abort(f"the peer left: {msg.reason}" if msg.reason else "the peer left",
+                            LinkDown.PEER_BYE, msg.reason)
             elif isinstance(msg, Refuse):
-                self._abort(f"the peer refused the connection: {msg.reason}")
+                self._abort(f"the peer refused the connection: {msg.reason}",
+                            LinkDown.PEER_REFUSED, msg.reason)
             elif isinstance(msg, Hello | Proof):
-                self._abort(f"the peer broke the protocol: {type(msg).__name__} after handshake")
+                self._abort(f"the peer broke the protocol: {type(msg).__name__} after handshake",
+                            LinkDown.BROKE_PROTOCOL, f"{type(msg).__name__} after handshake")
             else:
                 return msg
 
@@ -220,6 +259,7 @@ class Connection:
     async def _close_with(self, last: Message, reason: str) -> None:
         if self.close_reason is None:
             self.close_reason = reason
+            self.close_why, self.close_detail = LinkDown.CLOSED_HERE, reason
             self._queue.put_nowait(last)
             self._queue.put_nowait(_STOP)
             with contextlib.suppress(TimeoutError, asyncio.CancelledError):
@@ -231,11 +271,12 @@ class Connection:
         """Wait until the connection is closed."""
         await self._closed_event.wait()
 
-    def _abort(self, reason: str) -> None:
+    def _abort(self, reason: str, why: LinkDown = LinkDown.CLOSED_HERE, detail: str = "") -> None:
         """Close at once: a best-effort Bye, no flush."""
         if self.close_reason is not None:
             return
         self.close_reason = reason
+        self.close_why, self.close_detail = why, detail
         with contextlib.suppress(Exception):
             bye = Bye(reason[:200])
             if not self.writer.is_closing():
@@ -265,9 +306,10 @@ class Connection:
                 self.writer.write(self._frame(item))
                 await within(self.writer.drain(), self.limits.write_timeout)
         except TimeoutError:
-            self._abort(f"the peer took nothing for {self.limits.write_timeout} s")
+            self._abort(f"the peer took nothing for {self.limits.write_timeout} s",
+                        LinkDown.STALLED, f"{self.limits.write_timeout:g}")
         except (OSError, ProtocolError) as exc:
-            self._abort(f"sending failed: {exc}")
+            self._abort(f"sending failed: {exc}", LinkDown.FAILED, str(exc))
 
 
 def _frame(msg: Message, channel: Channel | None, max_frame: int) -> bytes:

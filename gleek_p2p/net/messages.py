@@ -243,6 +243,8 @@ class ByeCode(enum.IntEnum):
     """Nothing the program acts on (a restart, a duplicate connection, ...)."""
     LEFT_THE_TABLE = 1
     """The player left the session on purpose: waiting for it to come back helps nobody."""
+    SESSION_OVER = 2
+    """The session is finished (its last hand played): the peer closes, nothing is wrong."""
 
 
 MAX_CODE = 0xFFFF

@@ -51,6 +51,7 @@ from gleek_p2p.net.messages import (
 )
 from gleek_p2p.rules import Variant
 from gleek_p2p.session.inbox import Inbox, InboxLimits
+from gleek_p2p.session.link_words import link_down, mismatch, table_words
 from gleek_p2p.session.lobby_status import LobbyStatus, PeerStatus
 from gleek_p2p.session.notes import Note, Severity
 from gleek_p2p.session.peer import LEFT_THE_TABLE, Incoming, LinkUp
@@ -151,6 +152,8 @@ class Lobby:
         self._listener: Listener | None = None
         self._hints: set[Address] = set()
         self._errors: dict[Address, str] = {}
+        self._said_errors: dict[Address, str] = {}
+        """The same errors in the person's words, for ``NoTable``."""
         self._refusals_told: set[bytes] = set()
         self._told: dict[bytes, tuple[tuple[bytes, Address], ...]] = {}
         """What each peer says of where the others listen: sender -> (key, address)s."""
@@ -219,7 +222,8 @@ class Lobby:
         except TimeoutError:
             live = tuple(c.peer.name for c in self.conns.values() if not c.closed)
             raise NoTable(timeout, live, self.config.variant.players,
-                          tuple(self._errors.items())) from None
+                          tuple((a, self._said_errors.get(a, e))
+                                for a, e in self._errors.items())) from None
 
     # ----------------------------------------------------------- connections
 
@@ -247,8 +251,11 @@ class Lobby:
             if who.public in self._refusals_told:
                 return
             self._refusals_told.add(who.public)
+            offer = self._listener.offer if self._listener is not None else None
+            why = mismatch(offer, who) if offer is not None else None
             self.notes(_("refused {name} (key {key}): {reason}").format(
-                name=who.name, key=fingerprint(who.public), reason=refused.refusal.reason))
+                name=who.name, key=fingerprint(who.public),
+                reason=why or refused.refusal.reason))
         else:
             self.notes(_("refused a connection: {reason}").format(reason=refused.refusal.reason))
 
@@ -316,10 +323,13 @@ class Lobby:
             self.notes(Note(_("lost {name}: {error}").format(name=conn.peer.name, error=exc),
                             Severity.BAD_NEWS))
         finally:
-            if self.conns.get(public) is conn:
-                reason = conn.close_reason or "connection closed"
-                self.notes(Note(_("link to {name} is down: {reason}").format(
-                    name=conn.peer.name, reason=reason), Severity.BAD_NEWS))
+            if self.conns.get(public) is conn and not self._closing:
+                # In words from the close code: a peer that closes after the
+                # last hand is news, not bad news.
+                farewell = conn.farewell
+                over = farewell is not None and farewell.meaning is ByeCode.SESSION_OVER
+                self.notes(Note(link_down(conn.peer.name, conn),
+                                Severity.INFO if over else Severity.BAD_NEWS))
                 self._status_changed()
                 if self._forming():
                     self._spawn(self._forget_later(conn))
@@ -481,20 +491,28 @@ class Lobby:
         port = self._listener.port
         missing = self.config.variant.players - 1
         live = [c.peer.name for c in self.conns.values() if not c.closed]
+        table = table_words(self.config.table)
         if not live:
-            found = "nobody found yet"
+            found = _("nobody found yet at table {table}").format(table=table)
         elif len(live) < missing:
-            found = f"found {', '.join(live)}, still looking for {missing - len(live)} more"
+            found = ngettext("found {names} at table {table}, still looking for {n} more",
+                             "found {names} at table {table}, still looking for {n} more",
+                             missing - len(live)).format(names=", ".join(live), table=table,
+                                                         n=missing - len(live))
         else:
-            found = f"found {', '.join(live)}, who have yet to reach each other"
+            found = _("found {names} at table {table}, who have yet to reach each other"
+                      ).format(names=", ".join(live), table=table)
+        # Every address this peer dials: the --peer ones (even once connected) and the rest.
+        dialled = list(dict.fromkeys([*self.config.peers, *self._targets()]))
         if self.discovery is not None:
-            how = "looking on the local network (mDNS)"
-        elif targets := self._targets():
-            how = "dialling " + ", ".join(f"{h}:{p}" for h, p in targets[:3])
+            how = _("looking on the local network (mDNS)")
+        elif dialled:
+            how = _("dialling {addresses}").format(
+                addresses=", ".join(f"{h}:{p}" for h, p in dialled[:3]))
         else:
-            how = "mDNS is off and no --peer was given, so the others must dial this peer"
-        return (f"{found} at table {self.config.table!r}: {how}; others can join "
-                f"with --peer HOST:{port} (this peer listens on port {port})")
+            how = _("mDNS is off and no --peer was given, so the others must dial this peer")
+        return _("{found}: {how}; others can join with --peer HOST:{port} (this peer "
+                 "listens on port {port})").format(found=found, how=how, port=port)
 
     # ------------------------------------------------------ address passing
 
@@ -616,10 +634,18 @@ class Lobby:
     def _dial_failed(self, address: Address, exc: ProtocolError) -> None:
         """Say why a dial failed once per reason (silence for nobody listening yet)."""
         if self._errors.get(address) != exc.message:
+            host, port = address
+            why = None
+            if isinstance(exc, Refused) and exc.peer is not None and self._listener is not None:
+                # Worded from the offers, for the person here: not the refusal's
+                # own sentence, which speaks to the other side.
+                why = mismatch(self._listener.offer, exc.peer)
+            if why is None:
+                why = _("the connection failed ({detail})").format(detail=exc.message)
             self._errors[address] = exc.message
+            self._said_errors[address] = why
             if not isinstance(exc, Unreachable):
-                host, port = address
-                self.notes(f"{host}:{port}: {exc.message}")
+                self.notes(f"{host}:{port}: {why}")
 
     def _turned_away_already(self) -> bool:
         f = self._formed

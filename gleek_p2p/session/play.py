@@ -32,6 +32,7 @@ from gleek_p2p.net.discovery import Discovery
 from gleek_p2p.net.messages import ByeCode
 from gleek_p2p.rules import Variant
 from gleek_p2p.session.config import PeerConfig
+from gleek_p2p.session.link_words import table_words
 from gleek_p2p.session.lobby import Address, ConnectionMesh, Lobby, LobbyConfig
 from gleek_p2p.session.lobby_status import LobbyStatus
 from gleek_p2p.session.peer import LEFT_THE_TABLE, BotPlayer, Outcome, Player, SessionRunner
@@ -166,7 +167,7 @@ async def play_session(
             more = config.variant.players - 1
             notes(ngettext("waiting for {n} more player at table {table}",
                            "waiting for {n} more players at table {table}", more).format(
-                               n=more, table=repr(config.table)))
+                               n=more, table=table_words(config.table)))
             formation = await lobby.formed(timeout)
             roster = Roster(config.variant, hands, formation.publics, formation.names,
                             formation.session_nonce)
@@ -200,6 +201,9 @@ async def play_session(
             # Stay a moment so the others can fetch our last events.
             await asyncio.sleep(0.5)
         if table.finished:
+            # Told by code, so the others say "closed the table after the last
+            # hand", not that a link failed.
+            farewell, farewell_code = "the session is over", ByeCode.SESSION_OVER
             with contextlib.suppress(OSError):
                 files.current_marker(config.table).unlink()
         return SessionResult(outcome, path, table)

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from gleek_p2p.base.errors import GleekError
+from gleek_p2p.base.i18n import _
 from gleek_p2p.bots.registry import make_strategy
 from gleek_p2p.bots.strategy import Strategy, choose_async, choose_now
 from gleek_p2p.rules import VARIANTS, Variant, variant_name
@@ -63,7 +64,7 @@ class GameResult:
 def seatings(strategies: int, players: int) -> list[tuple[int, ...]]:
     """Every seating of ``strategies`` at ``players`` seats with each strategy seated."""
     if not 2 <= strategies <= players:
-        raise GleekError(f"an arena needs 2 to {players} strategies")
+        raise GleekError(_("an arena needs 2 to {players} strategies").format(players=players))
     return [
         s for s in itertools.product(range(strategies), repeat=players)
         if len(set(s)) == strategies
@@ -128,7 +129,7 @@ def _summary(deal: int, seating: tuple[int, ...], sim: Simulation) -> GameResult
         talon_taker=s.talon_taker,
         bidders=tuple(sorted({seat for seat, amount in s.bids if amount > 0})),
         ruff_winner=s.ruff_winner,
-        viers=tuple(sorted({seat for seat, kind, _ in s.ruff_log if kind == "vie"})),
+        viers=tuple(sorted({seat for seat, kind, _stake in s.ruff_log if kind == "vie"})),
     )
 
 
@@ -294,7 +295,7 @@ def run_games(
     chunks = _chunks(deals)
     args = [(list(specs), variant, seed, think_ms, c) for c in chunks]
     tick = progress or (lambda _done: None)
-    results: list[list[GameResult]] = [[] for _ in chunks]
+    results: list[list[GameResult]] = [[] for _chunk in chunks]
     if scheduler is not None:
         _run_dask(scheduler, args, results, tick)
     elif procs <= 1:
@@ -322,12 +323,13 @@ def _run_dask(
         distributed: Any = importlib.import_module("distributed")
     except ImportError:
         raise GleekError(
-            "--scheduler needs the optional Dask support: pip install 'gleek-p2p[arena]'"
+            _("--scheduler needs the optional Dask support: pip install 'gleek-p2p[arena]'")
         ) from None
     try:
         client = distributed.Client(address, set_as_default=False, timeout=CONNECT_TIMEOUT_S)
     except OSError as exc:  # TimeoutError included
-        raise GleekError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
+        raise GleekError(_("cannot reach the Dask scheduler at {address}: {error}").format(
+            address=address, error=exc)) from None
     with client:
         futures = [
             client.submit(play_chunk, *a, pure=False, key=f"gleek-arena-{i}-{_key(a)}")
@@ -345,7 +347,7 @@ def _key(a: tuple[Any, ...]) -> str:
 def _names(text: str) -> list[str]:
     names = [s.strip() for s in text.split(",") if s.strip()]
     if len(set(names)) != len(names):
-        raise GleekError("name each strategy once: --bots strong,heuristic")
+        raise GleekError(_("name each strategy once: --bots strong,heuristic"))
     return names
 
 
@@ -354,9 +356,9 @@ def run_arena(args: argparse.Namespace) -> int:
     names = _names(args.bots)
     think = ARENA_THINK_MS if args.think is None else args.think
     if not 1 <= args.hands <= 10_000_000:
-        raise GleekError("--hands must be from 1 to 10000000")
+        raise GleekError(_("--hands must be from 1 to {most}").format(most=10_000_000))
     if args.procs < 1:
-        raise GleekError("--procs must be at least 1")
+        raise GleekError(_("--procs must be at least 1"))
     v = VARIANTS[args.variant]
     seatings(len(names), v.players)  # the count error, before any work
     for name in names:

@@ -32,7 +32,17 @@ from prompt_toolkit.output import Output
 from gleek_p2p.base.errors import GleekError
 from gleek_p2p.base.i18n import N_, _, ngettext
 from gleek_p2p.log.keys import fingerprint
-from gleek_p2p.rules import Deal, Event, Phase, Play, State, apply, new_session, session_winner
+from gleek_p2p.rules import (
+    Deal,
+    Discard,
+    Event,
+    Phase,
+    Play,
+    State,
+    apply,
+    new_session,
+    session_winner,
+)
 from gleek_p2p.session.lobby_status import LobbyStatus
 from gleek_p2p.session.notes import Severity, severity_of
 from gleek_p2p.session.peer import Outcome, SessionRunner
@@ -55,7 +65,8 @@ HELP = (
     N_("Enter         play the card or make the choice (a typed amount first)"),
     N_("Space         mark or unmark a card to discard; Enter confirms them"),
     N_("0-9           type a bid or a raise on the ruff; Esc clears it"),
-    N_("s h d c       jump to a suit (cards, trump); p pass; k Kiss; n done/no"),
+    N_("s h d c       jump to a suit (cards, trump); p pass, k Kiss, n done/no:"
+       " then Enter"),
     N_("v             the session's past hands and the running totals"),
     N_("i             who is at the table, with each player's key"),
     N_("Home/End      first/last choice     Backspace  undo a typed digit"),
@@ -114,6 +125,8 @@ class HumanPlayer:
         self._waiting: tuple[str, float] | None = None
         self._task: asyncio.Task[None] | None = None
         self._queued: list[Event] = []
+        self._discard_line: int | None = None
+        """The log line telling the discards so far, while they go on."""
         self.lobby: list[tuple[str, str]] = []
         self.past_hands: list[State] = []
         """The state at the end of each finished hand, for the summaries."""
@@ -122,6 +135,11 @@ class HumanPlayer:
     def app(self) -> Application[None]:
         """The prompt_toolkit ``Application``."""
         return self.screen.app
+
+    @property
+    def table(self) -> Table | None:
+        """The session's table as last seen (its totals outlive the screen)."""
+        return self._table
 
     @property
     def deciding(self) -> bool:
@@ -295,7 +313,17 @@ class HumanPlayer:
                 after = apply(s, event)
             except GleekError:
                 break  # Out of step (should not happen): resynchronise below.
-            self._tell(narrate(event, s, after, self.names, self.seat))
+            text = narrate(event, s, after, self.names, self.seat)
+            if isinstance(event, Discard) and text and self._discard_line is not None \
+                    and self._discard_line == len(self.screen.log) - 1:
+                # The talon's discards in one line, told again as each card goes
+                # (seven lines would push everything else out of the log).
+                self.screen.log[-1] = ("", text)
+                self.screen.refresh()
+            else:
+                self._tell(text)
+            self._discard_line = (len(self.screen.log) - 1
+                                  if isinstance(event, Discard) and text else None)
             if after.phase in _OVER and s.phase not in _OVER:
                 self._hand_over(after)
             s = after
@@ -424,9 +452,9 @@ _EXPECTED = {
     ev.ROSTER: N_("the roster"),
     ev.CUT_COMMIT: N_("a commitment for the cut"),
     ev.CUT_REVEAL: N_("the cut"),
-    ev.COMMIT: N_("the commit step of the shuffle"),
-    ev.SHUFFLE: N_("the shuffle step of the shuffle"),
-    ev.LOCK: N_("the lock step of the shuffle"),
+    ev.COMMIT: N_("the shuffle (a commitment)"),
+    ev.SHUFFLE: N_("the shuffle (mixing the deck)"),
+    ev.LOCK: N_("the shuffle (locking the cards)"),
     ev.SEED: N_("the seed of the hand"),
 }
 

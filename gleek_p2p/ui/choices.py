@@ -37,14 +37,13 @@ from gleek_p2p.rules import (
     State,
     Vie,
     bid_range,
-    card_label,
     card_rank,
     card_suit,
     limits,
     ruff_value,
 )
 
-from .words import SUIT_SYMBOLS, rank_plural, suit_name
+from .words import SUIT_SYMBOLS, card_label, rank_plural, suit_name
 
 __all__ = ["FAR_ABOVE", "Chooser", "Option"]
 
@@ -141,10 +140,15 @@ class Chooser:
         raises = [o.number for o in self.options if o.number is not None]
         fields = {"stake": state.ruff_stake, "put": state.ruff_put[self.seat],
                   "low": min(raises, default=0), "high": max(raises, default=0)}
-        self.prompt = (_("The ruff: stake {stake}, you have put {put}; vie (type {low}-{high}),"
-                         " see or pass") if raises else
-                       _("The ruff: stake {stake}, you have put {put}; see or pass")
-                       ).format(**fields)
+        if not raises:
+            prompt = _("The ruff: stake {stake}, you have put {put}; see or pass")
+        elif fields["low"] == fields["high"]:
+            prompt = _("The ruff: stake {stake}, you have put {put}; vie {low} (type it),"
+                       " see or pass")
+        else:
+            prompt = _("The ruff: stake {stake}, you have put {put}; vie (type {low}-{high}),"
+                       " see or pass")
+        self.prompt = prompt.format(**fields)
 
     def _build_show_ruff(self, state: State) -> None:
         self.options = []

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from gleek_p2p.base.i18n import N_, _
+from gleek_p2p.base.i18n import N_, _, pgettext
 from gleek_p2p.rules import (
     Bid,
     ClaimTiddy,
@@ -30,18 +30,19 @@ from gleek_p2p.rules import (
     ShowRuff,
     State,
     Vie,
-    card_label,
     combination_value,
     limits,
     ruff_pot,
     ruff_value,
 )
 from gleek_p2p.rules.cards import RANKS_PER_SUIT
+from gleek_p2p.rules.summary import hand_summary as _summary
 
 from .words import (
     SUIT_SYMBOLS,
     Namer,
     and_list,
+    card_label,
     card_worth,
     pence,
     points,
@@ -51,7 +52,7 @@ from .words import (
     tom_card,
 )
 
-__all__ = ["hand_summary", "narrate"]
+__all__ = ["hand_line", "hand_summary", "narrate"]
 
 _OVER = (Phase.HAND_OVER, Phase.SESSION_OVER)
 
@@ -115,11 +116,17 @@ def _event_text(event: Event, before: State, after: State, who: Namer) -> str | 
     if isinstance(event, Bid | PassBid):
         return _auction(event, after, who)
     if isinstance(event, Discard):
-        c = _card(after, event.slot)
-        return who.act(event.seat, N_("You discard {card} ({count} of {total})."),
-                       N_("{name} discards {card} ({count} of {total})."),
-                       card=card_label(c) if c is not None else _("a card"),
-                       count=len(after.discards), total=after.variant.discard_count)
+        # Every discard so far, so that the last sentence tells them all.
+        known = [c for x in after.discards if (c := _card(after, x)) is not None]
+        count, total = len(after.discards), after.variant.discard_count
+        if len(known) == count:
+            return who.act(event.seat, N_("You discard {cards} ({count} of {total})."),
+                           N_("{name} discards {cards} ({count} of {total})."),
+                           cards=" ".join(card_label(c) for c in known), count=count,
+                           total=total)
+        return who.act(event.seat, N_("You discard {count} of {total} cards face down."),
+                       N_("{name} discards {count} of {total} cards face down."),
+                       count=count, total=total)
     if isinstance(event, Vie | See | PassRuff):
         return _ruff(event, before, after, who)
     if isinstance(event, ShowRuff):
@@ -259,3 +266,42 @@ def _play(event: Play, before: State, after: State, who: Namer) -> str:
             text += " " + who.act(winner, N_("You take trick {number} ({points})."),
                                   N_("{name} takes trick {number} ({points})."), **fields)
     return text
+
+
+def hand_line(state: State, names: Sequence[str], you: int | None = None) -> str:
+    """A finished hand in one line: auction, ruff, combinations, trump, trick points, money.
+
+    ``state`` is the state at the end of the hand (what ``gleek bot`` prints
+    per hand). Only what the state knows is named.
+    """
+    s = _summary(state)
+    who = Namer(names, you)
+    parts = []
+    if state.variant.has_auction:
+        parts.append(_("auction: everybody passed") if s.auction is None else
+                     _("auction: {name} took the talon for {bid}").format(
+                         name=who(s.auction[0]), bid=s.auction[1]))
+    if s.ruff is not None:
+        winner, pot, suit = s.ruff
+        parts.append((_("ruff: {name} won {pot}") if suit is None else
+                      _("ruff: {name} won {pot} with {suit}")).format(
+            name=who(winner), pot=pence(pot), suit=_suit(suit) if suit is not None else ""))
+    if s.declarations:
+        combos = []
+        for seat, slots in s.declarations:
+            c = _card(state, slots[0])
+            ranks = rank_plural(c % RANKS_PER_SUIT) if c is not None else "?"
+            kind = (N_("{name} mournival of {ranks}") if len(slots) == 4
+                    else N_("{name} gleek of {ranks}"))
+            combos.append(_(kind).format(name=who(seat), ranks=ranks))
+        parts.append(_("combinations: {combinations}").format(combinations=", ".join(combos)))
+    if s.trump_named:
+        parts.append(_("trump: {trump}").format(
+            trump=_("Kiss (no trump)") if s.trump is None else _suit(s.trump)))
+    if any(s.trick_points):
+        parts.append(_("trick points: {points}").format(points=", ".join(
+            f"{who(seat)} {p}" for seat, p in enumerate(s.trick_points))))
+    parts.append(_("money: {amounts}").format(amounts=_signed_list(who, s.net)))
+    # The separators are words too: French puts a no-break space before ":" and ";".
+    return _("Hand {number}/{hands}: {parts}.").format(
+        number=s.hand + 1, hands=s.hands, parts=pgettext("list", "; ").join(parts))

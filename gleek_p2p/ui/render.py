@@ -27,6 +27,7 @@ from gleek_p2p.rules import (
     variant_name,
 )
 from gleek_p2p.rules.summary import suit_ruff_values
+from gleek_p2p.session.link_words import table_words
 from gleek_p2p.session.lobby_status import LobbyStatus
 
 from .choices import Chooser
@@ -187,11 +188,12 @@ def lobby_lines(status: LobbyStatus, width: int = 80) -> list[str]:
     A player whose line would not fit ``width`` gets its key on a second line.
     """
     if status.formed:
-        head = _("Table {table}: seated.").format(table=repr(status.table))
+        head = _("Table {table}: seated.").format(table=table_words(status.table))
     else:
         head = ngettext("Table {table}: waiting for {n} more player.",
                         "Table {table}: waiting for {n} more players.",
-                        status.missing).format(table=repr(status.table), n=status.missing)
+                        status.missing).format(table=table_words(status.table),
+                                               n=status.missing)
     people = sorted([status.me, *status.peers],
                     key=lambda p: (p.seat is None, p.seat or 0, p is not status.me))
     lines = [head]
@@ -526,8 +528,10 @@ def _card_cells(
         cards_row.append(("", " "))
         worth = "" if c is None else str(card_worth(c, state))
         worth_row.append(("class:worth", worth.rjust(cell - 1) + " "))
-        mark = ("X" if marked else "^" if x in current else "t" if x in talon
-                else "·" if legal else "")
+        # Every marker that applies, side by side: a marked talon card under
+        # the cursor keeps its t and its ^ beside the X.
+        mark = (("t" if x in talon else "") + ("^" if x in current else "")
+                + ("X" if marked else "")) or ("·" if legal else "")
         mark_row.append(("class:mark", mark.rjust(cell - 1) + " "))
     return cards_row, worth_row, mark_row
 
@@ -611,6 +615,9 @@ def _talon_line(s: State, viewer: int | None, who: Namer, label: int,
             for x in s.discards:
                 c = _known(s, x)
                 line += [(_card_style(c), card_text(c)), ("", " ")]
+            if viewer is None and any(_known(s, x) is None for x in s.discards):
+                # The replay's all-cards view: a discard never opened is no bug.
+                note = "  " + _("?? never opened: the discards stay secret") + note
             line.append(("class:hint", note))
         else:
             said = who.act(s.talon_taker, N_("you discarded {count} face down"),
@@ -646,7 +653,14 @@ def choice_pane(scene: Scene, width: int) -> list[Fragments]:
         return _pad([clip([("class:status", scene.status)], width)], CHOICE_ROWS)
     typed = ("  " + _("[typed {typed}, Enter commits it]").format(typed=chooser.typed)
              if chooser.typed else "")
+    below = ""
+    if len(chooser.prompt) + 2 + len(typed) > width:
+        # No room after a long prompt: the typed amount opens the menu line instead.
+        typed, below = "", typed.strip()
     prompt = clip([("class:prompt", "▶ " + chooser.prompt + typed)], width)
+    if below and not chooser.message and not chooser.cards:
+        menu = menu_line(chooser, width - len(below) - 1)
+        return [prompt, [("class:prompt", below + " "), *menu]]
     if chooser.message:
         return [prompt, clip([("class:error", "  " + chooser.message)], width)]
     if chooser.picks:

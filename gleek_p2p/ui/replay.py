@@ -22,7 +22,17 @@ from gleek_p2p.base.errors import GleekError
 from gleek_p2p.base.i18n import N_, _
 from gleek_p2p.base.text import printable
 from gleek_p2p.log.envelope import decode_envelope
-from gleek_p2p.rules import Cut, Deal, Event, Reveal, State, apply, new_session, seat_view
+from gleek_p2p.rules import (
+    Cut,
+    Deal,
+    Discard,
+    Event,
+    Reveal,
+    State,
+    apply,
+    new_session,
+    seat_view,
+)
 from gleek_p2p.table.roster import Roster
 from gleek_p2p.table.session import Table
 from gleek_p2p.table.verify import VerifyReport, verify_records
@@ -180,7 +190,7 @@ class ReplayScreen:
             self.press, REPLAY_HELP,
             on_leave=lambda: self.screen.close(),
             leave_question=lambda: _("Leave the replay?"),
-            status=self._status,
+            status=self._status, confirm_leave=False,
             input=input, output=output, color=color,
         )
         self.screen.scene.title = _("Gleek replay")
@@ -211,8 +221,12 @@ class ReplayScreen:
         scene.status = f"▶ {said}" if said else ""
         start = max(0, self.index - 40)
         log = [("class:note", t) for t in replay.verdict()] if start == 0 else []
+        steps = replay.steps
+        # A run of discards is one line: the last one shown tells them all.
         log += [("", t) for i in range(start, self.index + 1)
-                if (t := replay.said(i, self.viewer))]
+                if not (i < self.index and isinstance(steps[i].event, Discard)
+                        and isinstance(steps[i + 1].event, Discard))
+                and (t := replay.said(i, self.viewer))]
         self.screen.log = log
         self.screen.refresh()
 

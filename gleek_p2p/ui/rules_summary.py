@@ -57,8 +57,8 @@ SECTIONS: tuple[tuple[str, str], ...] = (
 """(heading, paragraph) pairs, in the order of a hand."""
 
 
-_LABEL_SPACE = re.compile(r"(?<=\b[AKQJ]) (?=[AKQJ]\b|\d)")
-"""A space inside a run of card labels ("K Q J 3", "A 11"), which must not end a line."""
+_LABEL_SPACE = re.compile(r"(?<=\b[AKQJRDVHB]) (?=[AKQJRDVHB]\b|\d)")
+"""A space inside a run of card labels ("K Q J 3", "R D V 3", "A 11"), which must not end a line."""
 
 
 def _keep_labels_together(text: str) -> str:

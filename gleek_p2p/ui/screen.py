@@ -142,7 +142,7 @@ def _fit_path(path: str, width: int) -> str:
         path = "~" + path[len(home):]
     if len(path) <= width:
         return path
-    return "(too long for this box: it is printed when you leave)"[:width]
+    return _("(too long for this box: it is printed when you leave)")[:width]
 
 
 class TableScreen:
@@ -156,6 +156,7 @@ class TableScreen:
         on_leave: Callable[[], None],
         leave_question: Callable[[], str],
         status: Callable[[], str] | None = None,
+        confirm_leave: bool = True,
         input: Input | None = None,
         output: Output | None = None,
         color: bool | None = None,
@@ -171,6 +172,8 @@ class TableScreen:
         self._on_leave = on_leave
         self._leave_question = leave_question
         self._status = status or (lambda: "")
+        self._confirm_leave = confirm_leave
+        """False where leaving loses nothing (the replay): q leaves at once."""
         self._help = list(help_lines)
         self.color = color_wanted(color)
         self._dump_width: int | None = None
@@ -265,7 +268,13 @@ class TableScreen:
         text = _("The table needs a terminal of at least {width}x{height}; this one is "
                  "{columns}x{rows}. Make it larger (q leaves).").format(
             width=width, height=height, columns=self._width(), rows=self._height())
-        return [("class:error", "\n".join(wrap_words(text, self._width() - 1, "")))]
+        out: Fragments = [("class:error", "\n".join(wrap_words(text, self._width() - 1, "")))]
+        if self.overlay == "leave":
+            # The confirmation box would not show in so small a terminal: ask here.
+            question = self._leave_question() + " " + _("y: leave   n or Esc: stay")
+            out += [("", "\n\n"),
+                    ("class:prompt", "\n".join(wrap_words(question, self._width() - 1, "")))]
+        return out
 
     def _log_text(self) -> Fragments:
         # Wrapped here on words (the window would break words at its edge). The pane
@@ -359,7 +368,13 @@ class TableScreen:
         elif key == "?":
             self.overlay = "help"
         elif key in ("q", "Q", "c-c"):
-            self.overlay = "leave"
+            if self._confirm_leave:
+                self.overlay = "leave"
+            else:
+                self._on_leave()
+        elif key in ("r", "R"):
+            # Listed in the help: works at once, not only from the help box.
+            self.show_rules()
         else:
             self._on_key(key)
         self.app.invalidate()

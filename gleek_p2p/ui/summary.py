@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from gleek_p2p.base.i18n import N_, _, ngettext, pgettext
-from gleek_p2p.rules import State
+from gleek_p2p.rules import State, session_winner
 from gleek_p2p.rules.summary import HandSummary, hand_summary
 
 from .render import Fragments
@@ -23,7 +23,7 @@ from .words import (
     wrap_words,
 )
 
-__all__ = ["history_lines", "summary_lines"]
+__all__ = ["history_lines", "result_lines", "summary_lines"]
 
 _LABEL = 14
 """The label column of the summary; every label fits in one less (tests/test_ui_width.py)."""
@@ -175,4 +175,27 @@ def history_lines(states: Sequence[State], names: Sequence[str], viewer: int | N
         lines.append([("class:label", who.short(seat, _LABEL - 1).ljust(_LABEL)),
                       ("class:card.red", left), ("class:hint", "│"),
                       ("class:total", right), ("", " " + pence(total, True))])
+    return lines
+
+
+def result_lines(state: State, names: Sequence[str], viewer: int | None) -> list[str]:
+    """The session's result as plain lines for the terminal: each player's total, the winner.
+
+    Printed when the full screen closes, so the result stays in the
+    terminal's scrollback (the end box goes with the screen).
+    """
+    hands = len(state.ledgers)
+    if not hands:
+        return []
+    who = Namer(names, viewer)
+    rows = [_("{name} (you)").format(name=name) if seat == viewer else name
+            for seat, name in enumerate(names)]
+    width = max(12, *(len(r) for r in rows))
+    lines = [ngettext("The result after {n} hand, in pence:",
+                      "The result after {n} hands, in pence:", hands).format(n=hands)]
+    for seat, total in enumerate(state.totals):
+        lines.append(f"  {rows[seat]:<{width}} {pence(total, True):>8}")
+    best = session_winner(state)
+    lines.append(_("A tie for first place.") if best is None
+                 else who.act(best, N_("You win the session."), N_("{name} wins the session.")))
     return lines

@@ -1,0 +1,116 @@
+"""The network's news in the person's words: links that went down, peers refused.
+
+``net/`` says what happened with codes (``LinkDown``, ``ByeCode``) and the
+peers' ``Hello``; this module turns them into sentences in the chosen
+language, from the point of view of the person reading ("you asked for").
+Nothing here decides anything: behaviour hangs on the codes, never on these
+words.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from gleek_p2p.base.i18n import _, ngettext
+from gleek_p2p.net.connection import Connection, LinkDown
+from gleek_p2p.net.handshake import Offer
+from gleek_p2p.net.messages import ByeCode, Hello
+from gleek_p2p.rules import Variant, variant_name
+
+__all__ = ["hands_of", "link_down", "mismatch", "table_name", "table_words"]
+
+
+def table_name(table: str) -> str:
+    """The table name the person typed (``--table``), without the ``/hands`` the shell adds."""
+    name, sep, hands = table.rpartition("/")
+    return name if sep and hands.isdigit() else table
+
+
+def hands_of(table: str) -> int | None:
+    """The number of hands a table plays (the shell names tables ``NAME/HANDS``)."""
+    _name, sep, hands = table.rpartition("/")
+    return int(hands) if sep and hands.isdigit() else None
+
+
+def table_words(table: str) -> str:
+    """The table as a person named it, with its hands in words: 'oak' (12 hands)."""
+    hands = hands_of(table)
+    name = repr(table_name(table))
+    if hands is None:
+        return name
+    return ngettext("{table} ({n} hand)", "{table} ({n} hands)", hands).format(
+        table=name, n=hands)
+
+
+def link_down(name: str, conn: Connection) -> str:
+    """Why the link to ``name`` went down, in a sentence; a finished session is no failure."""
+    why, detail = conn.close_why, conn.close_detail
+    farewell = conn.farewell
+    if why is LinkDown.PEER_BYE and farewell is not None:
+        meaning = farewell.meaning
+        if meaning is ByeCode.SESSION_OVER:
+            return _("{name} closed the table after the last hand.").format(name=name)
+        if meaning is ByeCode.LEFT_THE_TABLE:
+            return _("{name} left the table.").format(name=name)
+        if farewell.reason:
+            # The peer's own words, which this program cannot translate: quoted.
+            return _("{name} closed the link, saying: “{reason}”.").format(
+                name=name, reason=farewell.reason)
+        return _("{name} closed the link.").format(name=name)
+    if why is LinkDown.PEER_CLOSED:
+        return _("The link to {name} is down: the connection closed without a goodbye "
+                 "(a crash or a network cut?).").format(name=name)
+    if why is LinkDown.PEER_REFUSED:
+        return _("The link to {name} is down: {name} refused it (“{reason}”).").format(
+            name=name, reason=detail)
+    if why is LinkDown.SILENT:
+        return _("The link to {name} is down: nothing heard for {seconds} s.").format(
+            name=name, seconds=detail)
+    if why is LinkDown.STALLED:
+        return _("The link to {name} is down: {name} took nothing we sent for {seconds} s."
+                 ).format(name=name, seconds=detail)
+    if why is LinkDown.OVERFLOW:
+        return _("The link to {name} is down: {name} did not keep up with what we sent."
+                 ).format(name=name)
+    if why is LinkDown.BROKE_PROTOCOL:
+        return _("The link to {name} is down: {name} sent something malformed ({detail})."
+                 ).format(name=name, detail=detail)
+    if why is LinkDown.FAILED:
+        return _("The link to {name} is down: the network failed ({detail}).").format(
+            name=name, detail=detail)
+    return _("The link to {name} is down.").format(name=name)
+
+
+def _variant(wire: Sequence[int]) -> str:
+    try:
+        return variant_name(Variant.from_wire(list(wire)))
+    except Exception:  # a peer's variant this version cannot read
+        return "[" + ", ".join(str(v) for v in wire) + "]"
+
+
+def mismatch(ours: Offer | Hello, theirs: Hello) -> str | None:
+    """Why ``theirs`` cannot sit at the table ``ours`` wants, as the person at ``ours`` reads it.
+
+    None when nothing in the offers differs (the refusal had another cause).
+    "This peer" is the other one; "you" is the person reading.
+    """
+    name = theirs.name
+    if theirs.version != ours.version:
+        return _("{name} speaks protocol version {theirs}, this program {ours}: "
+                 "update the older one.").format(name=name, theirs=theirs.version,
+                                                 ours=ours.version)
+    if theirs.table != ours.table:
+        their_hands, our_hands = hands_of(theirs.table), hands_of(ours.table)
+        if table_name(theirs.table) == table_name(ours.table) and their_hands and our_hands:
+            return _("{name} plays {theirs} hands, you asked for {ours} (--hands): "
+                     "start with the same --hands.").format(name=name, theirs=their_hands,
+                                                            ours=our_hands)
+        return _("{name} is at table {theirs}, you asked for table {ours} (--table).").format(
+            name=name, theirs=repr(table_name(theirs.table)), ours=repr(table_name(ours.table)))
+    if tuple(theirs.variant) != tuple(ours.variant):
+        return _("{name} plays the variant {theirs}, you asked for {ours} (--variant).").format(
+            name=name, theirs=_variant(theirs.variant), ours=_variant(ours.variant))
+    if theirs.seats != ours.seats:
+        return _("{name} wants {theirs} seats, your table has {ours}.").format(
+            name=name, theirs=theirs.seats, ours=ours.seats)
+    return None
