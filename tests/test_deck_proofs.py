@@ -172,3 +172,35 @@ def test_honest_proofs_always_verify(seed: bytes, n: int) -> None:
     P.verify_lock(
         ctx, ys, locked, big_e, big_k, P.prove_lock(seed, ctx, ys, locked, e, keys, big_e, big_k)
     )
+
+
+def _plus_l(scalar: bytes) -> bytes:
+    return (int.from_bytes(scalar, "little") + P.L).to_bytes(32, "little")
+
+
+@pytest.mark.parametrize(
+    "field", ["challenge", "k_a", "k_b", "k_c", "k_d", "k_v", "k_f"])
+def test_a_shuffle_proof_scalar_plus_l_is_refused_as_unreduced(field: str) -> None:
+    # k + L acts exactly as k in the group: only the range check refuses it.
+    value = getattr(PROOF, field)
+    value = (*value[:-1], _plus_l(value[-1])) if isinstance(value, tuple) else _plus_l(value)
+    with pytest.raises(P.UnreducedScalar, match="not reduced below L") as caught:
+        P.verify_shuffle(CTX, XS, YS, BIG_E, replace(PROOF, **{field: value}))
+    assert str(caught.value).lower().startswith(field[:3])  # the part is named
+
+
+@pytest.mark.parametrize("field", ["challenge", "z_e", "z_k"])
+def test_a_lock_proof_scalar_plus_l_is_refused_as_unreduced(field: str) -> None:
+    value = getattr(LOCK_PROOF, field)
+    value = (_plus_l(value[0]), *value[1:]) if isinstance(value, tuple) else _plus_l(value)
+    with pytest.raises(P.UnreducedScalar):
+        P.verify_lock(LOCK_CTX, YS, LOCKED, BIG_E, BIG_K, replace(LOCK_PROOF, **{field: value}))
+
+
+def test_a_response_plus_l_would_verify_without_the_range_check(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # Why the check exists: the same proof, another byte form, same equations.
+    P.check_reduced("test", {"low": bytes(32), "high": [(P.L - 1).to_bytes(32, "little")]})
+    malleable = replace(PROOF, k_f=_plus_l(PROOF.k_f))
+    monkeypatch.setattr(P, "check_reduced", lambda what, scalars: None)
+    P.verify_shuffle(CTX, XS, YS, BIG_E, malleable)

@@ -245,3 +245,21 @@ def test_honest_seats_always_complete_and_see_the_cards_full_knowledge_gives(
         assert set(slots) <= set(hand.seats[seat].visible_cards())
     assert set(TALON) <= set(hand.seats[1].visible_cards())
     assert card_point(truth[0]) == card_point(hand.observer.public_cards()[0])
+
+
+@pytest.mark.parametrize("kind", ["shuffle", "lock"])
+def test_an_unreduced_proof_scalar_is_blamed_with_its_own_code(kind: str) -> None:
+    from gleek_p2p.base.violation_codes import ViolationCode
+    from gleek_p2p.deck.group import L
+
+    hand = new_hand()
+    hand.run_until((kind, 1))
+    honest = hand.seats[1].make_shuffle() if kind == "shuffle" else hand.seats[1].make_lock()
+    assert honest.proof is not None
+    bumped = (int.from_bytes(honest.proof.challenge, "little") + L).to_bytes(32, "little")
+    forged = replace(honest, proof=replace(honest.proof, challenge=bumped))
+    caught = assert_blamed(hand, forged, 1)
+    assert caught.code is ViolationCode.DECK_UNREDUCED_SCALAR
+    assert "not reduced below L" in caught.reason
+    # The honest pass still goes through afterwards: nothing was half-taken.
+    hand.broadcast(honest)

@@ -9,6 +9,7 @@ from collections.abc import Callable
 import pytest
 
 from gleek_p2p.base.errors import Cheating, IllegalMove, ProtocolError
+from gleek_p2p.base.violation_codes import ViolationCode
 from gleek_p2p.bots.strategy import RandomStrategy, choose_now
 from gleek_p2p.log.envelope import Envelope, decode_envelope, sign_envelope
 from gleek_p2p.log.keys import Identity
@@ -198,16 +199,48 @@ def test_roster_refuses_small_order_and_duplicate_keys() -> None:
     assert Roster.from_body(good.to_body()) == good
 
 
-def test_a_false_dispute_is_blamed_on_the_disputer() -> None:
+def test_a_false_dispute_in_a_version_1_hand_is_blamed_by_the_audit(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # Deck v1 keeps its dispute: the seeds come out and the audit judges.
+    monkeypatch.setattr("gleek_p2p.deck.protocol.CURRENT_VERSION", 1)
     tables = make_seats(STANDARD, 1, b"dispute")
     advance(tables, lambda: tables[0].stage is Stage.PLAY)
     liar = tables[2]
     dispute = liar._sign(ev.DISPUTE, [0])
     for table in tables:
         table.receive(dispute)
+    assert tables[0].stage is Stage.SEEDS
     advance(tables, lambda: tables[0].expected() is None)
     failure = tables[0].audit_failure
     assert failure is not None and failure.seat == 2 and "sound" in failure.reason
+    assert failure.code is ViolationCode.AUDIT_FALSE_DISPUTE
+
+
+@pytest.mark.parametrize("stage", [Stage.DEAL_KEYS, Stage.PLAY, Stage.UNPLAYED])
+def test_a_dispute_in_a_proved_hand_is_refused_at_once_and_opens_nothing(stage: Stage) -> None:
+    tables = make_seats(STANDARD, 1, b"dispute-v2")
+    chooser = bots(3)
+
+    run(tables, lambda d: choose_now(chooser[d.seat], d.view, d.legal),
+        until=lambda: tables[0].stage is stage)
+    observer = Table(tables[0].roster)
+    for data in tables[0].encoded:
+        observer.receive(decode_envelope(data), data)
+    for table in [*tables, observer]:
+        before = (_snapshot(table), table._m.deck.visible_cards() if table._m.deck else None)
+        dispute = tables[1]._sign(ev.DISPUTE, [0])
+        if table is tables[1]:
+            continue
+        with pytest.raises(Cheating) as caught:
+            table.receive(dispute)
+        assert caught.value.seat == 1
+        assert caught.value.code is ViolationCode.TURN_DISPUTE_PROVEN_HAND
+        assert caught.value.evidence[0] == dispute.encode()
+        # Nothing changed: no seed is due, no slot was opened.
+        assert (_snapshot(table), table._m.deck.visible_cards() if table._m.deck else None) \
+            == before
+        assert table.stage is stage and table.expected() is not None
+        assert table.expected().kinds != (ev.SEED,)  # type: ignore[union-attr]
 
 
 @pytest.mark.parametrize("stage", [Stage.CUT_COMMIT, Stage.CUT_REVEAL, Stage.DECK])
@@ -343,3 +376,87 @@ def test_the_drive_helper_refuses_what_it_cannot_do() -> None:
     assert records == tables[0].encoded[before[0]:]
     with pytest.raises(ProtocolError, match="no event is expected"):
         step(tables)
+
+
+# protocol/violations.md, protocol/events.json and the code agree (issue 19).
+
+
+def test_an_unknown_kind_is_named_as_such_whoever_signs_it() -> None:
+    tables = _tables()
+    exp = tables[0].expected()
+    assert exp is not None
+    for seat in range(3):  # the seat due and the others alike
+        envelope = tables[seat]._sign("shrug", [])
+        with pytest.raises(Cheating) as caught:
+            tables[0].receive(envelope)
+        assert caught.value.seat == seat
+        assert caught.value.code is ViolationCode.TURN_UNKNOWN_KIND
+
+
+@pytest.mark.parametrize(("commit", "code"), [
+    (["commit", 1, bytes(31), 2], ViolationCode.DECK_BAD_COMMITMENT),
+    (["commit", 1, bytes(31)], ViolationCode.DECK_BAD_COMMITMENT),
+    (["commit", 1, bytes(32), 3], ViolationCode.DECK_WRONG_VERSION),
+    (["commit", 1, bytes(32), 2, 0], ViolationCode.FORM_DECK_MESSAGE),
+])
+def test_a_malformed_commit_gets_the_code_the_list_gives(
+        commit: list[object], code: ViolationCode) -> None:
+    tables = make_seats(STANDARD, 1, b"units")
+
+    def due() -> bool:
+        exp = tables[0].expected()
+        return exp is not None and exp.seat == 1 and exp.kinds == (ev.COMMIT,)
+
+    advance(tables, due)
+    envelope = tables[1]._sign(ev.COMMIT, [commit])
+    with pytest.raises(Cheating) as caught:
+        tables[0].receive(envelope)
+    assert caught.value.seat == 1 and caught.value.code is code
+
+
+@pytest.mark.parametrize("blamed", [3, 5, -2])
+def test_an_abort_blaming_a_seat_not_at_the_table_is_malformed(blamed: int) -> None:
+    tables = _tables()
+    envelope = tables[2]._sign(ev.ABORT, [blamed, "seat 5 cheated", []])
+    before = _snapshot(tables[0])
+    with pytest.raises(Cheating) as caught:
+        tables[0].receive(envelope)
+    assert caught.value.seat == 2 and caught.value.code is ViolationCode.FORM_ABORT
+    assert _snapshot(tables[0]) == before
+    report = verify_records([*tables[0].encoded, envelope.encode()])
+    assert report.violations[0].seat == 2
+    assert report.violations[0].code is ViolationCode.FORM_ABORT
+
+
+def test_a_slot_of_its_own_that_does_not_open_in_a_proved_hand_is_a_local_fault() -> None:
+    # Proved passes and checked keys always open: if this seat's own slot does
+    # not, its own keys are wrong (a corrupted store), so it blames nobody and
+    # disputes nothing; the event that showed it is not refused either.
+    from gleek_p2p.deck.group import scalar_from_wide
+    from gleek_p2p.table.session import LocalFault
+
+    tables = make_seats(STANDARD, 1, b"local-fault")
+    advance(tables, lambda: tables[0].stage is Stage.DEAL_KEYS)
+    victim = tables[0]
+    wrong = tuple(scalar_from_wide(hashlib.sha512(b"%d" % j).digest()) for j in range(44))
+    while victim.stage is Stage.DEAL_KEYS:
+        exp = victim.expected()
+        assert exp is not None
+        envelope = sign_next(tables[exp.seat])
+        deck = victim._m.deck
+        assert deck is not None
+        good = deck._own_lock_keys()
+        if exp.seat != 0:
+            deck._own_keys = wrong  # as if its store had lost its seed
+        before = _snapshot(victim)
+        try:
+            victim.receive(envelope)
+        except LocalFault:
+            assert _snapshot(victim) == before
+            assert victim._m.dispute_slot is None and victim.verdict is None
+            return
+        assert victim._m.deck is not None
+        victim._m.deck._own_keys = good
+        for table in tables[1:]:
+            table.receive(envelope)
+    pytest.fail("seat 0's own slots opened with wrong keys")

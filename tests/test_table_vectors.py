@@ -113,3 +113,14 @@ def test_the_cut_example_in_session_md() -> None:
     cut = tuple(cards[:3])
     assert cut == cut_cards(roster.session_id, nonces, pack(roster.variant)) == (35, 31, 19)
     assert cut_winner(cut) == 0
+
+
+def test_modern_combinations_settle_once_per_hand_against_the_mean() -> None:
+    # SPEC 1.3 item 4: the declared values are summed per seat and the phase is
+    # settled once; one settlement per declaration would round to -16, 4, 12.
+    report = verify_file(VECTORS / "modern-two-declarations.gleeklog")
+    assert report.fair
+    state = report.hands[0].state
+    assert len(state.declarations) == 4
+    assert len({seat for seat, _ in state.declarations}) == 2
+    assert state.ledgers[-1].phases["combinations"] == (-15, 2, 13)

@@ -37,6 +37,7 @@ class ViolationCode(Enum):
     TURN_WRONG_KIND = "turn.wrong-kind"
     TURN_UNKNOWN_KIND = "turn.unknown-kind"
     TURN_DISPUTE_MISPLACED = "turn.dispute-misplaced"
+    TURN_DISPUTE_PROVEN_HAND = "turn.dispute-proven-hand"
     # form: a body that does not fit its kind
     FORM_ROSTER = "form.roster"
     FORM_EVENT = "form.event"
@@ -51,6 +52,7 @@ class ViolationCode(Enum):
     DECK_WRONG_VERSION = "deck.wrong-version"
     DECK_BAD_PASS = "deck.bad-pass"
     DECK_BAD_PROOF = "deck.bad-proof"
+    DECK_UNREDUCED_SCALAR = "deck.unreduced-scalar"
     DECK_KEYS_EARLY = "deck.keys-early"
     DECK_KEYS_SLOTS = "deck.keys-slots"
     DECK_BAD_KEY = "deck.bad-key"

@@ -116,10 +116,16 @@ def _int(value: object, what: str) -> int:
     return value
 
 
-def _bytes(value: object, size: int, what: str) -> bytes:
+def _bytes(value: object, size: int, what: str,
+           code: ViolationCode = ViolationCode.FORM_DECK_MESSAGE) -> bytes:
     if type(value) is not bytes or len(value) != size:
-        raise ProtocolError(f"{what} must be {size} bytes", code=ViolationCode.FORM_DECK_MESSAGE)
+        raise ProtocolError(f"{what} must be {size} bytes", code=code)
     return value
+
+
+def _digest(value: object) -> bytes:
+    # The commitment's own code, as DeckProtocol gives it (protocol/violations.md).
+    return _bytes(value, DIGEST_BYTES, "a commitment", ViolationCode.DECK_BAD_COMMITMENT)
 
 
 def _list(value: object, what: str, max_len: int) -> list[Any]:
@@ -189,8 +195,8 @@ def message_from_wire(wire: object) -> DeckMessage:
         version = _int(extra[0], "the deck protocol version")
         if version not in VERSIONS[1:]:
             raise ProtocolError(f"unknown deck protocol version {version}",
-                                code=ViolationCode.FORM_DECK_MESSAGE)
-        return Commit(seat, _bytes(body, DIGEST_BYTES, "a commitment"), version)
+                                code=ViolationCode.DECK_WRONG_VERSION)
+        return Commit(seat, _digest(body), version)
     if kind == "shuffle" and len(extra) == 2:
         key = _bytes(extra[0], POINT_BYTES, "a key commitment")
         return ShufflePass(seat, _points(body), key, _shuffle_proof(extra[1]))
@@ -200,7 +206,7 @@ def message_from_wire(wire: object) -> DeckMessage:
         raise ProtocolError(f"a {kind} message has the wrong number of elements",
                             code=ViolationCode.FORM_DECK_MESSAGE)
     if kind == "commit":
-        return Commit(seat, _bytes(body, DIGEST_BYTES, "a commitment"))
+        return Commit(seat, _digest(body))
     if kind == "shuffle":
         return ShufflePass(seat, _points(body))
     if kind == "lock":

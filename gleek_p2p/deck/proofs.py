@@ -18,16 +18,19 @@ Two non-interactive proofs, made with Fiat–Shamir over BLAKE2b:
 Proofs are in the compact form (challenge and responses): the verifier
 recomputes the prover's first messages and checks that they hash to the
 challenge. Nonces derive from the prover's seed and the statement, so fixed
-seeds give byte-identical proofs. No verifier ever sees a zero scalar or a
-point outside the prime-order subgroup: libsodium's ``noclamp`` multiplication
-refuses both, and any such refusal is a failed proof.
+seeds give byte-identical proofs. Every scalar of a proof must be below L
+(``UnreducedScalar``): the arithmetic reduces mod L, so ``k + L`` would
+otherwise verify too and one proof would have several byte forms. No
+verifier ever sees a zero scalar or a point outside the prime-order
+subgroup: libsodium's ``noclamp`` multiplication refuses both, and any such
+refusal is a failed proof.
 """
 
 from __future__ import annotations
 
 import functools
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import nacl.bindings as _b
@@ -48,6 +51,29 @@ BASE = bytes(_b.crypto_scalarmult_ed25519_base_noclamp((1).to_bytes(32, "little"
 
 class ProofError(GleekError):
     """A proof does not verify (the reason says which part)."""
+
+
+class UnreducedScalar(ProofError):
+    """A scalar of a proof is not below L.
+
+    The group arithmetic reduces every scalar mod L, so ``k + L`` would
+    verify exactly as ``k`` does: refusing it gives each proof one byte form.
+    """
+
+
+def check_reduced(proof: str, parts: Mapping[str, bytes | Sequence[bytes]]) -> None:
+    """Raise ``UnreducedScalar`` unless every scalar is 32 bytes encoding a value below L.
+
+    ``parts`` names each scalar (or list of scalars) of the proof, for the
+    reason. Zero is not refused here: a zero response is possible (with
+    probability 1/L) and then fails in the multiplication like any unusable value.
+    """
+    for name, value in parts.items():
+        scalars = (value,) if isinstance(value, bytes) else value
+        for index, scalar in enumerate(scalars):
+            if len(scalar) != SCALAR_BYTES or _i(scalar) >= L:
+                where = name if isinstance(value, bytes) else f"{name}[{index}]"
+                raise UnreducedScalar(f"{where} of its {proof} is not reduced below L")
 
 
 # ------------------------------------------------------------ group helpers
@@ -256,6 +282,9 @@ def verify_shuffle(
         raise ProofError("the shuffle proof does not hold one commitment and link per slot")
     if len(proof.k_b) != n or len(proof.k_v) != n:
         raise ProofError("the shuffle proof does not hold one response per slot")
+    check_reduced("shuffle proof", {
+        "challenge": proof.challenge, "k_A": proof.k_a, "k_B": proof.k_b, "k_C": proof.k_c,
+        "k_D": proof.k_d, "k_v": proof.k_v, "k_f": proof.k_f})
     try:
         h1, u = _u_vector(ctx, xs, ys, big_e, proof.commitments)
         c = _i(proof.challenge)
@@ -368,6 +397,8 @@ def verify_lock(
     n = len(xs)
     if len(ys) != n or len(big_k) != n or len(proof.z_k) != n:
         raise ProofError("the lock proof does not hold one key commitment and response per slot")
+    check_reduced("lock proof", {"challenge": proof.challenge, "z_e": proof.z_e,
+                                 "z_k": proof.z_k})
     try:
         c = _i(proof.challenge)
         z_e = _i(proof.z_e)

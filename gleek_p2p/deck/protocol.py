@@ -35,6 +35,7 @@ from .messages import (
 from .passes import lock_keys, lock_pass, shuffle_pass, unlock
 from .proofs import (
     ProofError,
+    UnreducedScalar,
     context,
     key_matches,
     prove_lock,
@@ -382,9 +383,12 @@ class DeckProtocol:
             )
             if kind == "lock" and shuffle is not None:
                 evidence = (shuffle, *evidence)
+            # An unreduced scalar would verify as its reduction: refused with
+            # its own code, so a second verifier knows it must check (SPEC 2.8).
+            code = (ViolationCode.DECK_UNREDUCED_SCALAR if isinstance(exc, UnreducedScalar)
+                    else ViolationCode.DECK_BAD_PROOF)
             raise Cheating(
-                msg.seat, f"the proof of its {kind} pass fails: {exc}", evidence,
-                code=ViolationCode.DECK_BAD_PROOF,
+                msg.seat, f"the proof of its {kind} pass fails: {exc}", evidence, code=code,
             ) from None
 
     def _receive_keys(self, msg: Keys) -> None:

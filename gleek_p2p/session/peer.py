@@ -27,6 +27,7 @@ from gleek_p2p.base.i18n import _
 from gleek_p2p.base.text import printable
 from gleek_p2p.base.timeouts import within
 from gleek_p2p.bots.strategy import Strategy, choose_async
+from gleek_p2p.log.chain import check_equivocation
 from gleek_p2p.log.envelope import Envelope, decode_envelope, verify_envelope
 from gleek_p2p.log.store import LogStore
 from gleek_p2p.net.messages import Bye, ByeCode, Event, Message, Sync
@@ -561,9 +562,13 @@ class SessionRunner:
         That seat ended the session where it stood (its peer failed, or it
         saw something before the event we took there) while the others went
         on; it will sign nothing more on this chain, so waiting for it would
-        only end in blaming an honest seat for a timeout. Nothing about the
-        fork can be proven here: the abort this seat signs blames nobody and
-        carries the other as evidence.
+        only end in blaming an honest seat for a timeout. If its evidence
+        holds another version of an event this log holds (a split view: a
+        seat sent one event to it and another to us), this seat now holds
+        both signatures and proves the equivocation, whichever side of the
+        split it is on. Otherwise nothing about the fork can be proven here:
+        the abort this seat signs blames nobody and carries the other as
+        evidence.
         """
         table = self.table
         if (envelope.kind != ev.ABORT or table.finished or envelope.seq >= len(table.envelopes)
@@ -575,6 +580,13 @@ class SessionRunner:
             abort = ev.Abort.from_body(envelope.body)
         except GleekError:
             return False
+        proof = _equivocation_in(table, abort.evidence)
+        if proof is not None:
+            seat, evidence = proof
+            self._abort(seat, f"{printable(table.roster.names[seat])} signed two different "
+                        f"events at position {decode_envelope(evidence[0]).seq} (one of them "
+                        f"reached this seat in the abort of seat {envelope.seat})", evidence)
+            return True
         names = table.roster.names
         name = printable(names[envelope.seat])
         if abort.cause == ev.LOCAL_FAILURE:
@@ -587,6 +599,31 @@ class SessionRunner:
                       "nothing can be proven here")
         self._abort(None, reason, (envelope.encode(),))
         return True
+
+
+def _equivocation_in(
+    table: Table, evidence: Sequence[bytes]
+) -> tuple[int, tuple[bytes, ...]] | None:
+    """A seat and the two events it signed for one position, if ``evidence`` holds a
+    second version of an event this log holds, else None.
+
+    The pair is what ``gleek verify`` replays as proof: the event of this log
+    first, then the other one, which its table refuses as equivocation. An
+    abort on either side is not counted, as ``Table`` does not count it.
+    """
+    for item in evidence:
+        try:
+            other = decode_envelope(item)
+        except GleekError:
+            continue
+        if not 0 <= other.seq < len(table.envelopes):
+            continue
+        known = table.envelopes[other.seq]
+        if ev.ABORT in (known.kind, other.kind):
+            continue
+        if check_equivocation(known, other, table.roster.publics) is not None:
+            return known.seat, (table.encoded[other.seq], item)
+    return None
 
 
 class MemoryMesh:

@@ -128,6 +128,7 @@ class Abort:
         cause = body[3] if len(body) == 4 else None
         if not (
             isinstance(blamed, int)
+            and blamed >= -1  # -1 is nobody (protocol/events.json); a seat is checked by the table
             and isinstance(reason, str)
             and isinstance(evidence, list)
             and len(reason) <= MAX_REASON

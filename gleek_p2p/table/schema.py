@@ -168,14 +168,17 @@ def _kinds() -> dict[str, Any]:
         ev.SHUFFLE: {"signer": schedule, "body": _one("deck.shuffle")},
         ev.LOCK: {"signer": schedule, "body": _one("deck.lock")},
         ev.KEYS: {"signer": "deal keys: each seat eldest first; talon keys: each seat but "
-                            "the taker", "body": _one("deck.keys")},
+                            "the taker; unplayed-card keys (deck v2): each seat still "
+                            "holding cards not public, eldest first, slots ascending",
+                  "body": _one("deck.keys")},
         ev.ACT: {"signer": "the seat to act", "body": {"type": "tuple", "items": [
             {"name": "action", "ref": "action"},
             {"name": "keys", "type": "oneof",
              "options": [{"type": "list", "min": 0, "max": 0}, _ref("deck.keys")]}]}},
-        ev.SEED: {"signer": "each seat eldest first, after a deck v1 hand or on a dispute",
+        ev.SEED: {"signer": "each seat eldest first, after a deck v1 hand or on a (v1) dispute",
                   "body": _one("deck.seed")},
-        ev.DISPUTE: {"signer": "any seat whose own slot does not open", "body": _one("slot")},
+        ev.DISPUTE: {"signer": "deck v1: any seat whose own slot does not open; refused in a "
+                               "deck v2 hand (turn.dispute-proven-hand)", "body": _one("slot")},
         ev.ABORT: {"signer": "any seat", "body": {"type": "oneof", "options": [
             {"type": "tuple", "items": [_BLAMED, _REASON, _EVIDENCE]},
             {"type": "tuple", "items": [
@@ -187,7 +190,8 @@ def _kinds() -> dict[str, Any]:
     }
 
 
-_BLAMED = {"name": "blamed", "type": "int", "min": -1, "max": 2, "doc": "-1 = nobody"}
+_BLAMED = {"name": "blamed", "type": "int", "min": -1, "max": 2,
+           "doc": "-1 = nobody, else a seat of this table (players-1 at most)"}
 _REASON = {"name": "reason", "type": "str", "max": ev.MAX_REASON}
 _EVIDENCE = {"name": "evidence", "type": "list",
              "items": {"type": "bytes", "max": ev.MAX_EVIDENCE_ITEM}, "max": ev.MAX_EVIDENCE}

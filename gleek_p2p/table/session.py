@@ -69,6 +69,15 @@ class Stage(Enum):
     ABORTED = "aborted"
 
 
+class LocalFault(Exception):
+    """This copy cannot go on because of its own state, not because of any event.
+
+    Not a ``GleekError`` on purpose: nobody else is to blame, so the shell
+    treats it as its own failure (an abort that blames nobody), never as a
+    reason to refuse or blame the event that revealed it.
+    """
+
+
 @dataclass(frozen=True)
 class Expectation:
     """Who must sign the next event, which kinds are acceptable, and in words."""
@@ -460,6 +469,9 @@ class Table:
             self._m = saved
             raise Cheating(envelope.seat, f"illegal move: {exc}", (envelope.encode(),),
                            code=ViolationCode.RULES_ILLEGAL_MOVE) from exc
+        except LocalFault:
+            self._m = saved
+            raise
         except ProtocolError as exc:
             # The envelope is validly signed by its seat, at the right position:
             # whatever is wrong with it, that seat said it.
@@ -531,6 +543,11 @@ class Table:
         verify_envelope(envelope, self.roster.publics[envelope.seat])
 
     def _check_turn(self, envelope: Envelope) -> None:
+        # A kind no table knows is named as such before whose turn it is: the
+        # signer broke the format, not merely the order (protocol/violations.md).
+        if envelope.kind not in _TAKE:
+            raise ProtocolError(f"unknown event kind {envelope.kind!r}",
+                                code=ViolationCode.TURN_UNKNOWN_KIND)
         if envelope.kind in ev.OUT_OF_TURN and self.envelopes:
             return
         exp = self.expected()
@@ -560,6 +577,10 @@ class Table:
 
     def _take_abort(self, envelope: Envelope) -> list[Event]:
         abort = ev.Abort.from_body(envelope.body)
+        if abort.blamed is not None and abort.blamed >= self.roster.seats:
+            # protocol/events.json: blamed is -1 (nobody) or a seat of the table.
+            raise ProtocolError(f"an abort blames seat {abort.blamed}, which is empty",
+                                code=ViolationCode.FORM_ABORT)
         self._m.verdict = Verdict(envelope.seq, envelope.seat, abort.blamed, abort.reason,
                                   abort.evidence, abort.cause)
         self._m.stage = Stage.ABORTED
@@ -673,6 +694,11 @@ class Table:
         try:
             m.deck.receive(keys)
         except DealDispute as exc:
+            if m.deck.version != 1:
+                # Proved passes and checked keys always open (SPEC 2.9): only this
+                # seat's own keys or seed can be wrong (a bug, a corrupted store).
+                raise LocalFault(f"slot {exc.slot} of this seat does not open in a proved "
+                                 f"hand ({exc.reason}): this peer's own keys are wrong") from exc
             if m.dispute_slot is None:
                 m.dispute_slot = exc.slot
             return True
@@ -680,6 +706,16 @@ class Table:
 
     def _take_dispute(self, seat: int, body: list[Any]) -> list[Event]:
         m = self._m
+        if (m.deck is not None and m.deck.version is not None and m.deck.version >= 2
+                and m.stage in (Stage.DEAL_KEYS, Stage.PLAY, Stage.UNPLAYED)):
+            # Every pass is proved and every key checked against its commitment,
+            # so every slot opens to a distinct card of the pack: no honest seat
+            # can need a dispute. Taking one would make every seat reveal its
+            # seed, and whoever reveals last would read every card first.
+            raise ProtocolError(
+                f"disputed the deal of a hand whose every pass and key is proved (deck "
+                f"version {m.deck.version}); no seed is revealed for it",
+                code=ViolationCode.TURN_DISPUTE_PROVEN_HAND)
         # Only a published key can fail to open a slot, and keys come after every
         # seat has committed, shuffled and locked: a dispute before that (or after
         # the play, or a second one) disputes nothing.

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from gleek_p2p.deck import Keys
-from gleek_p2p.deck.group import scalar_from_wide
+from gleek_p2p.deck import Keys, ShufflePass
+from gleek_p2p.deck.group import L, scalar_from_wide
 from gleek_p2p.log.envelope import Envelope, sign_envelope
 from gleek_p2p.rules import (
     VARIANTS,
@@ -112,6 +112,34 @@ def _early_dispute(table: Table, honest: Envelope | None, index: int) -> Envelop
     return sign_as(table, ev.DISPUTE, [0])
 
 
+def _dispute_at_deal_keys(table: Table, honest: Envelope | None, index: int) -> Envelope | None:
+    """Deck v2: dispute a sound deal instead of publishing this seat's deal keys."""
+    if honest is None or honest.kind != ev.KEYS or table.stage is not Stage.DEAL_KEYS:
+        return None
+    return sign_as(table, ev.DISPUTE, [0])
+
+
+def _dispute_in_play(table: Table, honest: Envelope | None, index: int) -> Envelope | None:
+    """Deck v2: dispute one of this seat's own slots instead of playing a card."""
+    state = table.state
+    if (honest is not None or table.stage is not Stage.PLAY or state is None
+            or state.phase is not Phase.TRICKS or not state.holding[CHEATER]):
+        return None
+    return sign_as(table, ev.DISPUTE, [state.holding[CHEATER][0]])
+
+
+def _unreduced_shuffle_scalar(table: Table, honest: Envelope | None,
+                              index: int) -> Envelope | None:
+    """Deck v2: this seat's own honest shuffle, with k_f + L in its proof (same equations)."""
+    if honest is None or honest.kind != ev.SHUFFLE:
+        return None
+    shuffle = ev.deck_from_body(ev.SHUFFLE, CHEATER, honest.body)
+    assert isinstance(shuffle, ShufflePass) and shuffle.proof is not None
+    bumped = (int.from_bytes(shuffle.proof.k_f, "little") + L).to_bytes(32, "little")
+    forged = replace(shuffle, proof=replace(shuffle.proof, k_f=bumped))
+    return sign_as(table, ev.SHUFFLE, ev.deck_body(forged))
+
+
 def _out_of_turn(table: Table, index: int) -> Envelope | None:
     exp = table.expected()
     state = table.state
@@ -201,5 +229,7 @@ SCENARIOS = {
         Scenario("out-of-turn", _with(inject=_out_of_turn), CHEATER, "at once"),
         Scenario("equivocation", _equivocation, CHEATER, "at once"),
         Scenario("spliced-session", _with(inject=_spliced_session), None, "rejected"),
+        Scenario("dispute-proven-hand", _with(_dispute_in_play), CHEATER, "at once"),
+        Scenario("unreduced-scalar", _with(_unreduced_shuffle_scalar), CHEATER, "at once"),
     )
 }

@@ -177,6 +177,31 @@ def build() -> list[Vector]:
             "exit_code": 1, "event": event, "seat": scenario.blamed, "says": says,
             "code": code}))
     out.extend(_second_implementation_cases(base))
+    out.extend(_proved_hand_cases())
+    return out
+
+
+def _proved_hand_cases() -> list[Vector]:
+    """Deck v2 refusals a second implementation must make (SPEC 2.8, 2.9), and a modern
+    hand with two declarations by each of two seats (settled once, against the mean:
+    per declaration the column would be -16, 4, 12 halfpence, not -15, 2, 13)."""
+    records = _valid("modern", 1, b"vector-modern-two-declarations-6", False)
+    report = verify_records(records)
+    out = [Vector("modern-two-declarations", records, {
+        "exit_code": 0, "totals": list(report.hands[-1].state.totals),
+        "rulings": ruling_switches(report.hands[-1].state.variant)})]
+    for name, says, code in (
+            # A dispute in a proved hand: refused at its place, no seed revealed.
+            ("dispute-proven-hand", "every pass and key is proved", "turn.dispute-proven-hand"),
+            # A shuffle proof whose k_f is k_f + L: the equations hold, the range does not.
+            ("unreduced-scalar", "not reduced below L", "deck.unreduced-scalar")):
+        scenario = SCENARIOS[name]
+        result = scenario.run(variant=FIRST_RULINGS)
+        report = verify_records(result.records)
+        event = report.violations[0].seq if report.violations else None
+        out.append(Vector(name, result.records, {
+            "exit_code": 1, "event": event, "seat": scenario.blamed, "says": says,
+            "code": code}))
     return out
 
 
