@@ -32,7 +32,7 @@ def _lobby(n: int, table: str, notes: Notes, seed: int = 0) -> Lobby:
 
 def _hint(lobby: Lobby, *others: Lobby) -> None:
     for other in others:
-        lobby._hints.add(("127.0.0.1", other.port))
+        lobby._heard(("127.0.0.1", other.port))
 
 
 async def _all_formed(lobbies: list[Lobby]) -> list[Formation]:

@@ -13,7 +13,6 @@ reason sentence for the user. Nothing from a frame that fails is acted on.
 from __future__ import annotations
 
 import asyncio
-import collections
 import contextlib
 import enum
 import os
@@ -39,6 +38,7 @@ from .messages import (
     decode_message,
     encode_message,
 )
+from .slots import HandshakeSlots
 
 __all__ = [
     "Connection",
@@ -61,7 +61,7 @@ class Limits:
     connect_timeout: float = 5.0
     handshake_timeout: float = 10.0
     hello_timeout: float = 3.0
-    """Listener: close a connection whose Hello has not arrived within this long."""
+    """Close a connection, accepted or dialled, whose Hello has not arrived within this long."""
     read_timeout: float | None = 60.0
     """Close if no frame arrives for this long (pings keep a live peer in)."""
     write_timeout: float = 10.0
@@ -73,10 +73,15 @@ class Limits:
     """Most messages waiting to be sent; one more closes the connection."""
     max_pending_handshakes: int = 16
     """Listener: at most this many handshakes at once; a new connection beyond
-    it pushes out the oldest handshake of the busiest address."""
+    it pushes out the handshake of the most blamed address (slots.py), or is
+    turned away if its own address is the most blamed."""
     max_handshakes_per_address: int = 4
     """Listener: at most this many handshakes at once from one address; a new
     connection beyond it pushes out that address's oldest handshake."""
+    blame_half_life: float = 30.0
+    """Listener: seconds for an address's blame (handshakes it lost) to halve."""
+    blame_memory: int = 1024
+    """Listener: most addresses whose blame is remembered."""
 
 
 class LinkDown(enum.Enum):
@@ -346,9 +351,9 @@ async def handshake_over(
             await _send_now(writer, handshake.initial(), limits, None)
             while not handshake.done:
                 try:
-                    # A socket we accepted that never says Hello holds a slot:
-                    # keep that short. (A peer we dial is no such threat.)
-                    first = handshake.peer is None and not dialled
+                    # A socket that never says Hello holds a slot (ours, or the
+                    # dial of a forged hint at a silent "tarpit"): keep that short.
+                    first = handshake.peer is None
                     payload = await read_frame(
                         reader, limits.max_frame, limits.hello_timeout if first else None
                     )
@@ -456,8 +461,14 @@ class Listener:
         self.limits = limits
         self.server: asyncio.Server | None = None
         self._tasks: set[asyncio.Task[None]] = set()
-        self._handshaking: dict[asyncio.Task[None], str] = {}
+        self.slots: HandshakeSlots[asyncio.Task[None]] = HandshakeSlots(
+            limits.max_pending_handshakes, limits.max_handshakes_per_address,
+            memory=limits.blame_memory, half_life=limits.blame_half_life)
+
+    @property
+    def _handshaking(self) -> dict[asyncio.Task[None], str]:
         """Tasks still handshaking, oldest first, with the address they came from."""
+        return self.slots.held
 
     @property
     def port(self) -> int:
@@ -476,10 +487,13 @@ class Listener:
         task = asyncio.current_task()
         assert task is not None
         self._tasks.add(task)
+        loop = asyncio.get_running_loop()
+        completed = False
         try:
             peer = writer.get_extra_info("peername")
-            self._make_room(str(peer[0]) if peer else "")
-            self._handshaking[task] = str(peer[0]) if peer else ""
+            if not self._take_slot(task, str(peer[0]) if peer else "", loop.time()):
+                writer.close()
+                return
             try:
                 handshake = Handshake(
                     self.identity, self.offer, self.nonce_commit, _ephemeral(None), self.admit,
@@ -488,6 +502,7 @@ class Listener:
                 conn = await handshake_over(
                     reader, writer, handshake, dialled=False, limits=self.limits
                 )
+                completed = True
             except Refused as exc:
                 if self.on_refused is not None:
                     self.on_refused(exc)
@@ -498,7 +513,7 @@ class Listener:
                 self._report(exc.message)
                 return
             finally:
-                self._handshaking.pop(task, None)
+                self.slots.leave(task, loop.time(), completed=completed)
             try:
                 await self.on_connection(conn)
             except Exception as exc:
@@ -512,26 +527,21 @@ class Listener:
         finally:
             self._tasks.discard(task)
 
-    def _make_room(self, address: str) -> None:
-        """Push out old handshakes so the one from ``address`` can start now.
+    def _take_slot(self, task: asyncio.Task[None], address: str, now: float) -> bool:
+        """Make room for the handshake from ``address``; False if it is turned away.
 
-        Refusing the newcomer instead would let a few idle sockets renewed
-        in time hold every slot; pushing out the oldest lets an honest peer,
-        whose handshake takes milliseconds, through any such flood.
+        Refusing every newcomer would let a few idle sockets renewed in time
+        hold every slot, and pushing out the oldest lets a fast enough burst
+        push out an honest peer too: the slots go by blame (slots.py).
         """
-        mine = [t for t, a in self._handshaking.items() if a == address]
-        if len(mine) >= self.limits.max_handshakes_per_address:
-            self._evict(mine[0], f"too many connections from {address} are handshaking")
-        if len(self._handshaking) >= self.limits.max_pending_handshakes:
-            counts = collections.Counter(self._handshaking.values())
-            busiest = max(counts, key=lambda a: counts[a])
-            oldest = next(t for t, a in self._handshaking.items() if a == busiest)
-            self._evict(oldest, "too many connections are handshaking at once")
-
-    def _evict(self, task: asyncio.Task[None], why: str) -> None:
-        self._handshaking.pop(task, None)
-        task.cancel()
-        self._report(f"{why}; the oldest was dropped")
+        admitted = True
+        for ticket, why in self.slots.arrive(task, address, now):
+            if ticket is task:
+                admitted = False
+            else:
+                ticket.cancel()
+            self._report(why)
+        return admitted
 
     def _report(self, reason: str) -> None:
         if self.on_error is not None:

@@ -43,6 +43,10 @@ __all__ = [
 
 SERVICE_TYPE = "_gleek._tcp.local."
 MAX_HINTS_QUEUED = 256
+MAX_NAMES = 512
+"""Most service names a ZeroconfDiscovery follows (records are free to forge)."""
+RESOLVERS = 8
+"""Resolutions a ZeroconfDiscovery runs at once."""
 
 
 def instance_name(name: str, suffix: bytes) -> str:
@@ -133,7 +137,11 @@ class Discovery(Protocol):
         ...
 
     def hints(self) -> AsyncIterator[PeerHint]:
-        """Hints as they come (the same peer may come again); ends on close."""
+        """Hints as they come; ends on close.
+
+        A record that still stands comes again from time to time (a hint
+        book ages out the hints that fail and stop coming).
+        """
         ...
 
     async def close(self) -> None:
@@ -222,6 +230,11 @@ class ZeroconfDiscovery:
     the host's: loopback only when the host has no other address).
     A name conflict (a stale record of a killed run) makes zeroconf pick a new
     instance name rather than fail.
+
+    Zeroconf reports a service once, when its records appear or change; every
+    ``refresh`` seconds the services still standing (at most ``MAX_NAMES``)
+    are resolved again, from the cache, and their hints given again. At most
+    ``RESOLVERS`` resolutions run at once, whatever the number of records.
     """
 
     def __init__(
@@ -230,15 +243,22 @@ class ZeroconfDiscovery:
         *,
         addresses: Sequence[str] | None = None,
         resolve_timeout_ms: int = 3000,
+        refresh: float = 30.0,
     ) -> None:
         self.interfaces = interfaces
         self.addresses = addresses
         self.resolve_timeout_ms = resolve_timeout_ms
+        self.refresh = refresh
         self._queue = _HintQueue()
         self._aiozc: Any = None
         self._browser: Any = None
         self._info: Any = None
         self._tasks: set[asyncio.Task[None]] = set()
+        self._names: dict[str, None] = {}
+        """Services seen and not removed, oldest first."""
+        self._wanted: asyncio.Queue[str] = asyncio.Queue()
+        self._pending: set[str] = set()
+        """Names waiting in ``_wanted`` (each waits once)."""
 
     def _our_addresses(self) -> list[str]:
         import ifaddr  # zeroconf's own dependency
@@ -270,16 +290,48 @@ class ZeroconfDiscovery:
         def on_change(**kwargs: Any) -> None:
             name = kwargs["name"]
             if kwargs["state_change"] is ServiceStateChange.Removed:
+                self._names.pop(name, None)
                 return
             if self._info is not None and name.lower() == self._info.name.lower():
                 return
-            task = asyncio.get_running_loop().create_task(self._resolve(name))
-            self._tasks.add(task)
-            task.add_done_callback(self._tasks.discard)
+            self._follow(name)
 
+        for _ in range(RESOLVERS):
+            self._spawn(self._resolver())
+        self._spawn(self._refresher())
         self._browser = AsyncServiceBrowser(
             self._aiozc.zeroconf, [SERVICE_TYPE], handlers=[on_change]
         )
+
+    def _spawn(self, coro: Any) -> None:
+        task = asyncio.get_running_loop().create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def _follow(self, name: str) -> None:
+        # When full, the names followed stay (a flood of new names cannot push
+        # them out) and a new one is still resolved once, now.
+        if name not in self._names and len(self._names) < MAX_NAMES:
+            self._names[name] = None
+        self._want(name)
+
+    def _want(self, name: str) -> None:
+        if name not in self._pending and len(self._pending) < MAX_NAMES:
+            self._pending.add(name)
+            self._wanted.put_nowait(name)
+
+    async def _refresher(self) -> None:
+        while True:
+            await asyncio.sleep(self.refresh)
+            for name in list(self._names):
+                self._want(name)
+
+    async def _resolver(self) -> None:
+        while True:
+            name = await self._wanted.get()
+            self._pending.discard(name)
+            with contextlib.suppress(Exception):
+                await self._resolve(name)
 
     async def _resolve(self, name: str) -> None:
         from zeroconf import IPVersion
@@ -295,7 +347,7 @@ class ZeroconfDiscovery:
             self._queue.put(PeerHint(host, info.port, txt))
 
     def hints(self) -> AsyncIterator[PeerHint]:
-        """Hints for every other peer seen (again on each update); ends on close."""
+        """Hints for every other peer seen, again every ``refresh`` s; ends on close."""
         return self._queue.iterate()
 
     async def close(self) -> None:

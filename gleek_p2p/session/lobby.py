@@ -37,6 +37,7 @@ from gleek_p2p.net.connection import (
 from gleek_p2p.net.discovery import Announcement, Discovery, instance_name, is_loopback
 from gleek_p2p.net.formation import Formation, StartOver, TableFormation, keep_connection
 from gleek_p2p.net.handshake import Offer
+from gleek_p2p.net.hints import HintBook, HintLimits
 from gleek_p2p.net.messages import (
     Addresses,
     Bye,
@@ -78,8 +79,12 @@ class LobbyConfig:
     """Seconds alone before saying what is going on (then at growing intervals)."""
     limits: Limits = field(default_factory=Limits)
     inbox: InboxLimits = field(default_factory=InboxLimits)
-    max_hints: int = 64
-    """Most dialling hints kept from discovery (records are free to forge)."""
+    hints: HintLimits = field(default_factory=HintLimits)
+    """Bounds of the dialling hints kept from discovery (records are free to forge)."""
+    max_dials: int = 64
+    """Most dials of discovery hints at once, at most half of them of hints that
+    failed before (a dial costs a socket; the default lets every hint kept be
+    tried at once, so a new hint never waits behind the silent ones)."""
 
 
 class TableFull(GleekError):
@@ -150,7 +155,12 @@ class Lobby:
         self._closing = False
         self._every_conn: weakref.WeakSet[Connection] = weakref.WeakSet()
         self._listener: Listener | None = None
-        self._hints: set[Address] = set()
+        self._hints = HintBook(config.hints, first_backoff=config.dial_interval)
+        self._dialling: dict[Address, bool] = {}
+        """Dials under way: address -> whether it is a hint that failed before."""
+        self._next_dial: dict[Address, float] = {}
+        """Addresses vouched for (not mere hints): not dialled again before this time."""
+        self._dial_wake = asyncio.Event()
         self._errors: dict[Address, str] = {}
         self._said_errors: dict[Address, str] = {}
         """The same errors in the person's words, for ``NoTable``."""
@@ -566,6 +576,15 @@ class Lobby:
 
     # --------------------------------------------------------------- dialling
 
+    def _now(self) -> float:
+        return asyncio.get_running_loop().time()
+
+    def _heard(self, address: Address) -> None:
+        """Discovery says a peer may listen at ``address``."""
+        new = address not in self._hints
+        if self._hints.heard(address, self._now()) and new:
+            self._dial_wake.set()
+
     async def _hint_loop(self, discovery: Discovery) -> None:
         mine = fingerprint(self.identity.public)
         async for hint in discovery.hints():
@@ -573,15 +592,23 @@ class Lobby:
                 continue
             if hint.txt.get("t", self.config.table) != self.config.table:
                 continue
-            if len(self._hints) < self.config.max_hints:
-                self._hints.add((hint.host, hint.port))
+            self._heard((hint.host, hint.port))
 
-    def _targets(self) -> list[Address]:
-        live = {a for p, a in self.addresses.items()
+    def _live_addresses(self) -> set[Address]:
+        return {a for p, a in self.addresses.items()
                 if p in self.conns and not self.conns[p].closed}
-        wanted = list(self.config.peers) + sorted(self._hints) + self._told_targets()
+
+    def _vouched_targets(self) -> list[Address]:
+        """Addresses given with ``--peer``, told by a connected peer, or where a seat listens."""
+        wanted = list(self.config.peers) + self._told_targets()
         if self.roster is not None:
             wanted += [a for p, a in self.addresses.items() if p in self.roster.publics]
+        return wanted
+
+    def _targets(self) -> list[Address]:
+        """Where to dial now, best first: addresses vouched for, then hints due."""
+        live = self._live_addresses()
+        wanted = self._vouched_targets() + self._hints.due(self._now())
         seen: set[Address] = set()
         out = []
         for address in wanted:
@@ -596,15 +623,60 @@ class Lobby:
         return live >= self.config.variant.players - 1
 
     async def _dial_loop(self) -> None:
+        """Dial every target, several at once, and again when one ends or a hint comes.
+
+        Hints are dialled at most ``max_dials`` at once, at most half of them
+        hints that failed before, so a fresh hint never waits behind a
+        tarpit; an address given or told is dialled at most once per
+        ``dial_interval``.
+        """
         while not self._turned_away_already():
+            self._dial_wake.clear()
             if not self._full():
-                for address in self._targets():
-                    await self._dial(address)
-                    if self._full():
-                        break
-            await asyncio.sleep(self.config.dial_interval)
+                self._start_dials()
+            with contextlib.suppress(TimeoutError):
+                await within(self._dial_wake.wait(), self.config.dial_interval)
+
+    def _start_dials(self) -> None:
+        now = self._now()
+        for address in self._live_addresses():
+            self._hints.succeeded(address, now)  # a peer authenticated there
+        targets = self._targets()
+        vouched = set(self._vouched_targets())
+        self._next_dial = {a: t for a, t in self._next_dial.items() if t > now}
+        # Dials of hints that left the book meanwhile still count, up to twice
+        # as many: a stream of new records cannot open sockets without bound.
+        hint_dials = sum(1 for a in self._dialling if a in self._hints)
+        all_dials = len(self._dialling)
+        retries = sum(1 for retry in self._dialling.values() if retry)
+        for address in targets:
+            if address in self._dialling:
+                continue
+            retry = False
+            if address not in vouched:
+                if hint_dials >= self.config.max_dials or all_dials >= 2 * self.config.max_dials:
+                    break
+                retry = self._hints.failures(address) > 0
+                if retry and retries >= self.config.max_dials // 2:
+                    continue
+                hint_dials += 1
+                retries += retry
+            else:
+                if self._next_dial.get(address, 0.0) > now:
+                    continue
+                self._next_dial[address] = now + self.config.dial_interval
+            self._dialling[address] = retry
+            all_dials += 1
+            self._spawn(self._dial(address))
 
     async def _dial(self, address: Address) -> None:
+        try:
+            await self._dial_once(address)
+        finally:
+            self._dialling.pop(address, None)
+            self._dial_wake.set()
+
+    async def _dial_once(self, address: Address) -> None:
         assert self._listener is not None
         host, port = address
         try:
@@ -628,11 +700,19 @@ class Lobby:
             self._dial_failed(address, exc)
             return
         self._errors.pop(address, None)
+        self._hints.succeeded(address, self._now())
         self.addresses[conn.peer.public] = (host, conn.peer.listen_port or port)
         self._spawn(self._adopt(conn))
 
     def _dial_failed(self, address: Address, exc: ProtocolError) -> None:
-        """Say why a dial failed once per reason (silence for nobody listening yet)."""
+        """Back a hint off; say why once per reason (silence for nobody listening yet).
+
+        Nothing is said of a discovery hint alone: a hint is anyone's word,
+        and a line per forged record would bury real news.
+        """
+        self._hints.failed(address, self._now())
+        if address not in self._vouched_targets():
+            return
         if self._errors.get(address) != exc.message:
             host, port = address
             why = None
