@@ -21,16 +21,21 @@ from gleek_p2p.net.connection import (
     listen,
 )
 from gleek_p2p.net.formation import (
+    MAX_ATTEMPT,
     TABLE_FULL,
+    Caught,
+    Equivocation,
+    Evidence,
     Formation,
+    KeptOut,
     StartOver,
     TableFormation,
     form,
     keep_connection,
     nonce_commitment,
 )
-from gleek_p2p.net.handshake import Offer
-from gleek_p2p.net.messages import Hello, Reveal
+from gleek_p2p.net.handshake import Offer, transcript, transcript_hash
+from gleek_p2p.net.messages import Hello, Reveal, encode_message
 
 OFFER = Offer(version=1, table="oak", variant=(), seats=3, name="x")
 
@@ -43,14 +48,14 @@ def nonce(n: int) -> bytes:
     return bytes([100 + n]) * 32
 
 
-def hello(n: int, commit: bytes | None = None, attempt: int = 0) -> Hello:
+def hello(n: int, commit: bytes | None = None, attempt: int = 0, name: str | None = None) -> Hello:
     return Hello(
         1,
         "oak",
         (),
         3,
         ident(n).public,
-        f"p{n}",
+        name or f"p{n}",
         commit or nonce_commitment(nonce(n), attempt),
         0,
         bytes(32),
@@ -58,8 +63,33 @@ def hello(n: int, commit: bytes | None = None, attempt: int = 0) -> Hello:
     )
 
 
-def table(n: int, seats: int = 3) -> TableFormation:
-    return TableFormation(ident(n).public, f"p{n}", nonce(n), seats)
+def evidence(frm: int, to: int, said_hello: Hello | None = None) -> Evidence:
+    """What ``frm`` told ``to`` in a handshake, signed by ``frm`` as a real Proof is."""
+    theirs = said_hello or hello(frm)
+    mine = hello(to)
+    return Evidence(theirs, mine, ident(frm).sign(transcript(transcript_hash(theirs, mine))))
+
+
+def table(n: int, seats: int = 3, attempt: int = 0) -> TableFormation:
+    return TableFormation(ident(n).public, f"p{n}", nonce(n), seats, attempt, ident(n).sign)
+
+
+def add(t: TableFormation, me: int, n: int, said_hello: Hello | None = None) -> Reveal | None:
+    h = said_hello or hello(n)
+    return t.add_peer(h, evidence(n, me, h))
+
+
+def reveal_of(n: int, *others: int, told: dict[int, Hello] | None = None) -> Reveal:
+    """The Reveal ``n`` sends once it has counted ``others`` (each as ``told`` says)."""
+    t = table(n)
+    out = None
+    for m in others:
+        out = add(t, n, m, (told or {}).get(m))
+    assert out is not None
+    return out
+
+
+EVERYONE = tuple(sorted(ident(i).public for i in range(3)))
 
 
 @given(
@@ -74,8 +104,9 @@ def test_three_peers_agree_whatever_the_order(
     mailbox: list[tuple[int, int, Reveal]] = []  # (to, from, reveal)
     for (x, y), flip in zip(edges, flips, strict=True):
         for a, b in ((y, x), (x, y)) if flip else ((x, y), (y, x)):
-            out = peers[a].add_peer(hello(b))
+            out = add(peers[a], a, b)
             if out is not None:
+                assert peers[a].settle() is None
                 mailbox += [(to, a, out) for to in range(3) if to != a]
     rnd.shuffle(mailbox)
     results = [peers[to].receive_reveal(ident(frm).public, r) for to, frm, r in mailbox]
@@ -112,13 +143,12 @@ def test_form_is_order_independent_and_depends_on_every_nonce() -> None:
 
 def formed() -> tuple[TableFormation, Formation]:
     t = table(0)
-    t.add_peer(hello(1))
-    reveal = t.add_peer(hello(2))
-    assert reveal is not None
-    assert reveal.peers == tuple(sorted(ident(i).public for i in range(3)))
-    everyone = tuple(sorted(ident(i).public for i in range(3)))
-    assert t.receive_reveal(ident(1).public, Reveal(nonce(1), everyone)) is None
-    f = t.receive_reveal(ident(2).public, Reveal(nonce(2), everyone))
+    add(t, 0, 1)
+    reveal = add(t, 0, 2)
+    assert reveal is not None and reveal.peers == EVERYONE
+    assert t.settle() is None
+    assert t.receive_reveal(ident(1).public, reveal_of(1, 0, 2)) is None
+    f = t.receive_reveal(ident(2).public, reveal_of(2, 0, 1))
     assert f is not None
     return t, f
 
@@ -127,141 +157,264 @@ def test_fourth_peer_refused() -> None:
     t, _ = formed()
     assert t.admit(hello(3)) == TABLE_FULL
     with pytest.raises(ProtocolError, match="table full"):
-        t.add_peer(hello(3))
+        add(t, 0, 3)
     # Also while the table is only full of connections, before the reveals.
     t2 = table(0)
-    t2.add_peer(hello(1))
-    t2.add_peer(hello(2))
+    add(t2, 0, 1)
+    add(t2, 0, 2)
     assert t2.admit(hello(3)) == TABLE_FULL
     # A duplicate connection from a member is fine.
     assert t2.admit(hello(1)) is None
 
 
+def test_a_reveal_must_be_signed_by_its_sender() -> None:
+    t = table(0)
+    add(t, 0, 1)
+    add(t, 0, 2)
+    good = reveal_of(1, 0, 2)
+    forged = replace(good, signature=ident(2).sign(good.signed_bytes()))
+    with pytest.raises(ProtocolError, match="signature does not verify"):
+        t.receive_reveal(ident(1).public, forged)
+    assert t.reveals == {}
+    # Relayed by another peer, the sender's signature is what counts.
+    t.receive_reveal(ident(2).public, good)
+    assert set(t.reveals) == {ident(1).public}
+
+
 def test_peer_lying_about_its_nonce_is_refused() -> None:
     t = table(0)
-    t.add_peer(hello(1))
-    t.add_peer(hello(2))
-    everyone = tuple(sorted(ident(i).public for i in range(3)))
+    add(t, 0, 1)
+    add(t, 0, 2)
+    lie = replace(reveal_of(1, 0, 2), nonce=nonce(9))
+    lie = replace(lie, signature=ident(1).sign(lie.signed_bytes()))
     with pytest.raises(ProtocolError, match="does not open its commitment"):
-        t.receive_reveal(ident(1).public, Reveal(nonce(9), everyone))
+        t.receive_reveal(ident(1).public, lie)
     assert t.reveals == {} and t.formation is None  # nothing recorded
     # The honest reveal still completes nothing alone, and is kept.
-    assert t.receive_reveal(ident(2).public, Reveal(nonce(2), everyone)) is None
+    assert t.receive_reveal(ident(2).public, reveal_of(2, 0, 1)) is None
     assert set(t.reveals) == {ident(2).public}
 
 
-# -- attempts: restarts agree on one, and accuse nobody --------------------------------
+# -- the roster is bound: what a peer told each of us must agree ----------------------
+
+
+@pytest.mark.parametrize("lie", ["name", "commitment"])
+def test_a_peer_that_told_two_peers_different_things_is_caught_with_proof(lie: str) -> None:
+    """p2 tells p0 one thing and p1 another: p1's Reveal carries what p2 signed to p1."""
+    to_p1 = (hello(2, name="mal-b") if lie == "name"
+             else hello(2, commit=nonce_commitment(b"\x09" * 32)))
+    t = table(0)
+    add(t, 0, 1)
+    add(t, 0, 2)  # p0 heard p2's true Hello
+    assert t.settle() is None
+    with pytest.raises(Caught) as caught:
+        t.receive_reveal(ident(1).public, reveal_of(1, 0, 2, told={2: to_p1}))
+    assert caught.value.public == ident(2).public  # p2, never p1
+    assert caught.value.attempt == 1
+    proof = caught.value.proof
+    assert proof.holds() and {proof.first.peer, proof.second.peer} == {hello(2), to_p1}
+    # Anyone can check it: a changed Hello breaks the signature.
+    bent = replace(proof, second=replace(proof.second, peer=replace(to_p1, name="other")))
+    assert not bent.holds()
+    assert t.reveals == {} and t.formation is None
+
+
+def test_an_honest_peer_cannot_frame_another_without_its_signature() -> None:
+    """p1 claims p2 told it another name, but cannot sign as p2: p1's Reveal is refused."""
+    t = table(0)
+    add(t, 0, 1)
+    add(t, 0, 2)
+    genuine = reveal_of(1, 0, 2)
+    i = genuine.peers.index(ident(2).public)
+    fake = hello(2, name="framed")
+    hellos = list(genuine.hellos)
+    hellos[i] = encode_message(fake)
+    framed = replace(genuine, hellos=tuple(hellos))
+    framed = replace(framed, signature=ident(1).sign(framed.signed_bytes()))
+    with pytest.raises(ProtocolError, match="evidence does not verify"):
+        t.receive_reveal(ident(1).public, framed)
+    assert t.reveals == {}
+
+
+def test_a_reveal_taken_before_ours_is_checked_when_we_reveal() -> None:
+    t = table(0)
+    add(t, 0, 1)
+    early = reveal_of(1, 0, 2, told={2: hello(2, name="mal-b")})
+    assert t.receive_reveal(ident(1).public, early) is None
+    assert set(t.reveals) == {ident(1).public}
+    assert add(t, 0, 2) is not None  # our Reveal: now the early one is checked
+    with pytest.raises(Caught) as caught:
+        t.settle()
+    assert caught.value.public == ident(2).public
+
+
+def test_two_hellos_of_different_attempts_are_not_equivocation() -> None:
+    a, b = evidence(2, 0, hello(2, attempt=4)), evidence(2, 1, hello(2, attempt=5))
+    assert not Equivocation(ident(2).public, a, b).holds()
+
+
+# -- attempts: each peer's own; nobody else moves them --------------------------------
 
 
 def test_commitments_are_bound_to_their_attempt() -> None:
     assert nonce_commitment(nonce(1), 0) != nonce_commitment(nonce(1), 1)
-    t = TableFormation(ident(0).public, "p0", nonce(0), 3, attempt=2)
+    t = TableFormation(ident(0).public, "p0", nonce(0), 3, attempt=2, sign=ident(0).sign)
     assert t.commitment == nonce_commitment(nonce(0), 2)
-    t.add_peer(hello(1, attempt=2))
-    reveal = t.add_peer(hello(2, attempt=2))
+    add(t, 0, 1)
+    reveal = add(t, 0, 2)
     assert reveal is not None and reveal.attempt == 2
 
 
-def test_a_stale_reveal_from_an_earlier_attempt_is_ignored_not_an_accusation() -> None:
-    t = TableFormation(ident(0).public, "p0", nonce(0), 3, attempt=1)
-    t.add_peer(hello(1, attempt=1))
-    t.add_peer(hello(2, attempt=1))
-    everyone = tuple(sorted(ident(i).public for i in range(3)))
-    # p1's nonce of attempt 0 opens nothing here, but it is stale, not a lie.
-    assert t.receive_reveal(ident(1).public, Reveal(nonce(9), everyone, 0)) is None
+def test_peers_on_different_attempts_form_one_table() -> None:
+    """Attempts are each peer's own: p1 at 7 and p2 at 0 sit with p0 at 3."""
+    p1, p2 = hello(1, attempt=7), hello(2)
+    t = TableFormation(ident(0).public, "p0", nonce(0), 3, attempt=3, sign=ident(0).sign)
+    add(t, 0, 1, p1)
+    add(t, 0, 2, p2)
+    me = hello(0, attempt=3)
+    one = TableFormation(ident(1).public, "p1", nonce(1), 3, 7, ident(1).sign)
+    one.add_peer(me, evidence(0, 1, me))
+    r1 = one.add_peer(p2, evidence(2, 1, p2))
+    assert r1 is not None
+    assert t.receive_reveal(ident(1).public, r1) is None
+    assert t.receive_reveal(ident(2).public, reveal_of(2, 0, 1, told={0: me, 1: p1})) is not None
+
+
+def test_a_higher_attempt_moves_nothing() -> None:
+    t = table(0)
+    for attempt in (1, 2**31, 2**32 - 1):
+        assert t.admit(hello(1, attempt=attempt)) is None
+    assert t.attempt == 0 and t.peers == {}
+    add(t, 0, 1, hello(1, attempt=2**32 - 1))
+    assert t.attempt == 0
+
+
+def test_the_last_attempt_ends_without_overflow() -> None:
+    t = TableFormation(ident(0).public, "p0", nonce(0), 3, MAX_ATTEMPT, ident(0).sign)
+    assert t.commitment == nonce_commitment(nonce(0), MAX_ATTEMPT)
+    with pytest.raises(ProtocolError, match="no formation attempt is left") as caught:
+        t.next_attempt("p1 restarted")
+    assert not isinstance(caught.value, StartOver)
+    with pytest.raises(ValueError):
+        TableFormation(ident(0).public, "p0", nonce(0), 3, MAX_ATTEMPT + 1)
+
+
+def test_a_stale_reveal_is_ignored_not_an_accusation() -> None:
+    t = TableFormation(ident(0).public, "p0", nonce(0), 3, attempt=1, sign=ident(0).sign)
+    add(t, 0, 1, hello(1, attempt=1))
+    add(t, 0, 2, hello(2, attempt=1))
+    # p1's reveal of attempt 0 opens nothing here, but it is stale, not a lie.
+    assert t.receive_reveal(ident(1).public, reveal_of(1, 0, 2)) is None
     assert t.reveals == {}
     # A reveal on a connection whose commitment was replaced is stale too.
     old = hello(2, commit=b"\x05" * 32, attempt=1)
-    assert t.receive_reveal(ident(2).public, Reveal(nonce(5), everyone, 1), old) is None
-    t.receive_reveal(ident(1).public, Reveal(nonce(1), everyone, 1))
-    f = t.receive_reveal(ident(2).public, Reveal(nonce(2), everyone, 1), hello(2, attempt=1))
-    assert f is not None
-
-
-def test_peers_follow_the_highest_attempt() -> None:
-    t = table(0)
-    assert t.start_over_for(hello(1, attempt=3)) == 3
-    assert t.admit(hello(1, attempt=3)) == "starting the table over at attempt 3"
-    ahead = TableFormation(ident(0).public, "p0", nonce(0), 3, attempt=3)
-    # A peer behind is refused without blame; it follows on seeing our Hello.
-    assert ahead.start_over_for(hello(1)) is None
-    assert "attempt 3, you at 0" in (ahead.admit(hello(1)) or "")
+    assert t.receive_reveal(ident(2).public, reveal_of(2, 0, 1), old) is None
+    assert t.reveals == {}
 
 
 def test_a_lost_link_after_the_reveal_is_waited_for_not_given_up() -> None:
     t = table(0)
-    t.add_peer(hello(1))
-    reveal = t.add_peer(hello(2))
+    add(t, 0, 1)
+    reveal = add(t, 0, 2)
     assert reveal is not None
     t.remove_peer(ident(1).public)
     assert ident(1).public in t.peers  # still counted: it may come back
     assert t.admit(hello(1)) is None  # and it does, same commitment
-    everyone = reveal.peers
-    t.receive_reveal(ident(1).public, Reveal(nonce(1), everyone))
-    assert t.receive_reveal(ident(2).public, Reveal(nonce(2), everyone)) is not None
+    t.receive_reveal(ident(1).public, reveal_of(1, 0, 2))
+    assert t.receive_reveal(ident(2).public, reveal_of(2, 0, 1)) is not None
 
 
 def test_two_revealed_tables_that_differ_move_to_the_next_attempt() -> None:
     t = table(0)
-    t.add_peer(hello(1))
-    t.add_peer(hello(2))  # we revealed {0, 1, 2}; p1 revealed {0, 1, 3}
-    theirs = tuple(sorted([ident(0).public, ident(1).public, ident(3).public]))
+    add(t, 0, 1)
+    add(t, 0, 2)  # we revealed {0, 1, 2}; p1 revealed {0, 1, 3}
     with pytest.raises(StartOver) as caught:
-        t.receive_reveal(ident(1).public, Reveal(nonce(1), theirs))
+        t.receive_reveal(ident(1).public, reveal_of(1, 0, 3))
     assert caught.value.attempt == 1 and t.reveals == {}
 
 
-def test_a_peer_that_restarted_after_our_reveal_moves_everyone_on() -> None:
+def test_a_peer_that_restarted_after_our_reveal_moves_us_on() -> None:
     t = table(0)
-    t.add_peer(hello(1))
-    t.add_peer(hello(2))
+    add(t, 0, 1)
+    add(t, 0, 2)
     restarted = hello(1, commit=nonce_commitment(b"\x77" * 32))
-    assert t.start_over_for(restarted) == 1
-    assert t.admit(restarted) == "starting the table over at attempt 1"
+    assert t.admit(restarted) is None  # pure: the handshake decides nothing
+    with pytest.raises(StartOver) as caught:
+        add(t, 0, 1, restarted)
+    assert caught.value.attempt == 1
     # Before our reveal, a restarted peer simply replaces its old Hello.
     early = table(0)
-    early.add_peer(hello(1))
-    assert early.start_over_for(restarted) is None and early.admit(restarted) is None
-    early.add_peer(restarted)
+    add(early, 0, 1)
+    assert add(early, 0, 1, restarted) is None
     assert early.peers[ident(1).public] == restarted
 
 
-def test_peer_lying_about_its_peers_is_refused() -> None:
+def test_a_spent_hello_is_not_counted_again() -> None:
     t = table(0)
-    t.add_peer(hello(1))
-    t.add_peer(hello(2))
-    other = tuple(sorted([ident(0).public, ident(1).public, ident(3).public]))
-    with pytest.raises(ProtocolError, match=r"formed a different table: it lists .* it lacks"):
-        t.receive_reveal(ident(1).public, Reveal(nonce(1), other))
-    unsorted = tuple(reversed(sorted(ident(i).public for i in range(3))))
+    add(t, 0, 1)
+    add(t, 0, 2)
+    t.receive_reveal(ident(1).public, reveal_of(1, 0, 2))
+    spent = t.spent_now()
+    assert spent == {(ident(1).public, hello(1).nonce_commit)}
+    after = TableFormation(ident(0).public, "p0", nonce(5), 3, 1, ident(0).sign, spent)
+    assert add(after, 0, 1) is None and after.peers == {}
+    assert add(after, 0, 1, hello(1, attempt=1)) is None
+    assert set(after.peers) == {ident(1).public}
+
+
+def test_the_laggard_is_the_one_peer_not_revealed() -> None:
+    t = table(0)
+    add(t, 0, 1)
+    assert t.laggard() is None  # not revealed yet
+    add(t, 0, 2)
+    assert t.laggard() is None  # two missing: nobody is last
+    t.receive_reveal(ident(1).public, reveal_of(1, 0, 2))
+    assert t.laggard() == ident(2).public
+
+
+def test_kept_out_keys_expire_and_are_bounded() -> None:
+    kept = KeptOut(10.0, limit=2)
+    kept.add(b"a", now=0)
+    assert kept.holds(b"a", now=9.9) and not kept.holds(b"a", now=10.0)
+    for i, key in enumerate((b"x", b"y", b"z")):
+        kept.add(key, now=float(i))
+    assert len(kept) == 2 and not kept.holds(b"x", now=3)
+
+
+def test_peer_lying_about_its_peers_is_refused() -> None:
+    other = reveal_of(1, 0, 3)
+    t2 = table(0)
+    add(t2, 0, 2)
+    add(t2, 0, 1)
+    with pytest.raises(StartOver, match=r"formed a different table: it lists .* it lacks"):
+        t2.receive_reveal(ident(1).public, other)
+    g = reveal_of(1, 0, 2)
+    bad = replace(g, peers=tuple(reversed(g.peers)))
+    bad = replace(bad, signature=ident(1).sign(bad.signed_bytes()))
     with pytest.raises(ProtocolError, match="distinct sorted keys"):
-        t.receive_reveal(ident(1).public, Reveal(nonce(1), unsorted))
-    short = tuple(sorted([ident(1).public, ident(2).public]))
-    with pytest.raises(ProtocolError, match="distinct sorted keys"):
-        t.receive_reveal(ident(1).public, Reveal(nonce(1), short))
-    assert t.reveals == {}
+        t2.receive_reveal(ident(1).public, bad)
+    assert t2.reveals == {}
 
 
 def test_reveal_from_a_stranger_or_twice() -> None:
     t = table(0)
-    t.add_peer(hello(1))
-    everyone = tuple(sorted(ident(i).public for i in range(3)))
-    with pytest.raises(ProtocolError, match="not at this table"):
-        t.receive_reveal(ident(2).public, Reveal(nonce(2), everyone))
-    t.receive_reveal(ident(1).public, Reveal(nonce(1), everyone))
-    t.receive_reveal(ident(1).public, Reveal(nonce(1), everyone))  # a duplicate is harmless
-    with pytest.raises(ProtocolError, match="revealed twice"):
-        t.receive_reveal(
-            ident(1).public, Reveal(nonce(1), tuple(sorted((*everyone[:2], ident(5).public))))
-        )
+    add(t, 0, 1)
+    # From a key we do not count: stale or not for us, ignored.
+    assert t.receive_reveal(ident(2).public, reveal_of(2, 0, 1)) is None
+    assert t.reveals == {}
+    first = reveal_of(1, 0, 2)
+    t.receive_reveal(ident(1).public, first)
+    t.receive_reveal(ident(1).public, first)  # a duplicate is harmless
+    # A second one of the same attempt changes nothing: the first stands.
+    t.receive_reveal(ident(1).public, reveal_of(1, 0, 5))
+    assert t.reveals[ident(1).public] == first
 
 
 def test_early_reveal_decides_who_gets_the_last_seat() -> None:
     t = table(0)
-    t.add_peer(hello(1))
+    add(t, 0, 1)
     # p1 already formed {0, 1, 3}: p2 cannot get in, p3 can.
-    theirs = tuple(sorted([ident(0).public, ident(1).public, ident(3).public]))
-    assert t.receive_reveal(ident(1).public, Reveal(nonce(1), theirs)) is None
+    assert t.receive_reveal(ident(1).public, reveal_of(1, 0, 3)) is None
     assert t.admit(hello(2)) == TABLE_FULL
     assert t.admit(hello(3)) is None
 
@@ -311,8 +464,10 @@ class Peer:
             if loser is conn:
                 return
         self.conns[pub] = conn
+        assert conn.own_hello is not None and conn.peer_proof is not None
         try:
-            reveal = self.formation.add_peer(conn.peer)
+            reveal = self.formation.add_peer(
+                conn.peer, Evidence(conn.peer, conn.own_hello, conn.peer_proof))
         except ProtocolError as exc:
             await conn.refuse(exc.message)
             return
@@ -320,6 +475,9 @@ class Peer:
             self.reveal = reveal
             for c in self.conns.values():
                 c.send(reveal)
+            f = self.formation.settle()
+            if f is not None and not self.done.done():
+                self.done.set_result(f)
         elif self.reveal is not None:
             conn.send(self.reveal)  # the replacement of a duplicate
         try:

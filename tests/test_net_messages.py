@@ -32,6 +32,7 @@ from gleek_p2p.net.messages import (
 
 text = st.text(alphabet=st.characters(blacklist_categories=("Cc", "Cs")), min_size=1, max_size=16)
 b32 = st.binary(min_size=32, max_size=32)
+K, N, S = b"k" * 32, b"n" * 32, b"s" * 64
 u63 = st.integers(min_value=0, max_value=2**63 - 1)
 
 messages: st.SearchStrategy[Message] = st.one_of(
@@ -49,7 +50,12 @@ messages: st.SearchStrategy[Message] = st.one_of(
     ),
     st.builds(Proof, st.binary(min_size=64, max_size=64)),
     st.builds(Refuse, text, st.integers(0, 0xFFFF)),
-    st.builds(Reveal, b32, st.lists(b32, max_size=8).map(tuple)),
+    st.integers(0, 8).flatmap(lambda n: st.builds(
+        Reveal, b32, b32, st.integers(0, 2**32 - 1),
+        st.lists(b32, min_size=n, max_size=n).map(tuple),
+        *(st.lists(st.binary(max_size=m), min_size=n, max_size=n).map(tuple)
+          for m in (300, 300, 64)),
+        st.binary(min_size=64, max_size=64))),
     st.builds(Event, st.binary(min_size=1, max_size=300)),
     st.builds(Sync, u63),
     st.builds(Bye, st.one_of(st.just(""), text), st.integers(0, 0xFFFF)),
@@ -143,10 +149,15 @@ def test_hello_wire_is_accepted() -> None:
         ([10, [b"k" * 31], ["10.0.0.1"], [7000]], "peer key must be 32 bytes"),
         ([10, [b"k" * 32] * 9, ["10.0.0.1"] * 9, [7000] * 9], "at most 8 items"),
         ([10, [], []], "3 fields"),
-        ([4, b"n" * 32, [b"k" * 32] * 9, 0], "at most 8 items"),
-        ([4, b"n" * 32, [b"k" * 31], 0], "peer key must be 32 bytes"),
-        ([4, b"n" * 32, [b"k" * 32]], "3 fields"),
-        ([4, b"n" * 32, [b"k" * 32], True], "formation attempt must be an integer"),
+        ([4, K, N, 0, [K] * 9, [b""] * 9, [b""] * 9, [b""] * 9, S], "at most 8 items"),
+        ([4, K, N, 0, [b"k" * 31], [b""], [b""], [b""], S], "peer key must be 32 bytes"),
+        ([4, K, N, 0, [K], [b""], [b""], [b""]], "8 fields"),
+        ([4, K, N, True, [K], [b""], [b""], [b""], S], "formation attempt must be an integer"),
+        ([4, K, N, 2**32, [K], [b""], [b""], [b""], S], "formation attempt must be between"),
+        ([4, K, N, 0, [K], [b""], [], [b""], S], "as many mine as peers"),
+        ([4, K, N, 0, [K], [b"h" * 1025], [b""], [b""], S], "at most 1024 bytes"),
+        ([4, K, N, 0, [K], [b""], [b""], [b"p" * 65], S], "at most 64 bytes"),
+        ([4, K, N, 0, [K], [b""], [b""], [b""], b"s"], "signature must be 64 bytes"),
         ([5, b""], "event must not be empty"),
         ([6, -1], "sync start"),
         ([8, True], "ping token must be an integer"),
@@ -172,7 +183,7 @@ def test_constructor_checks_too() -> None:
     with pytest.raises(ProtocolError):
         Proof(b"short")
     with pytest.raises(ProtocolError):
-        Reveal(b"n" * 32, (b"k",))
+        Reveal(b"k" * 32, b"n" * 32, 0, (b"k",), (b"",), (b"",), (b"",), b"s" * 64)
 
 
 def test_non_canonical_encoding_rejected() -> None:

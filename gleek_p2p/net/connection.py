@@ -159,6 +159,8 @@ class Connection:
         dialled: bool,
         limits: Limits,
         channel: Channel | None,
+        own_hello: Hello | None = None,
+        peer_proof: bytes | None = None,
     ) -> None:
         self.reader = reader
         self.channel = channel
@@ -166,6 +168,10 @@ class Connection:
         self.peer = peer
         self.dialled = dialled
         """True if we dialled this connection (see formation.keep_connection)."""
+        self.own_hello = own_hello
+        """The Hello we sent on this connection (None for plain test connections)."""
+        self.peer_proof = peer_proof
+        """The peer's handshake Proof signature: with both Hellos, it proves what the peer said."""
         self.limits = limits
         self.close_reason: str | None = None
         self.close_why: LinkDown | None = None
@@ -174,6 +180,8 @@ class Connection:
         """Seconds or a technical detail that goes with ``close_why``."""
         self.farewell: Bye | None = None
         """The peer's Bye, if it closed the connection with one."""
+        self.refusal: Refuse | None = None
+        """The peer's Refuse, if it refused us once the handshake was done."""
         self._queue: asyncio.Queue[object] = asyncio.Queue()
         self._writer_task = asyncio.create_task(self._write_loop())
         self._closed_event = asyncio.Event()
@@ -235,6 +243,7 @@ class Connection:
                 self._abort(f"the peer left: {msg.reason}" if msg.reason else "the peer left",
                             LinkDown.PEER_BYE, msg.reason)
             elif isinstance(msg, Refuse):
+                self.refusal = msg
                 self._abort(f"the peer refused the connection: {msg.reason}",
                             LinkDown.PEER_REFUSED, msg.reason)
             elif isinstance(msg, Hello | Proof):
@@ -253,9 +262,9 @@ class Connection:
             except ConnectionClosed:
                 return
 
-    async def close(self, reason: str = "") -> None:
-        """Send what is queued, then ``Bye(reason)``, then close (bounded by write_timeout)."""
-        await self._close_with(Bye(reason), reason or "closed")
+    async def close(self, reason: str = "", code: int = 0) -> None:
+        """Send what is queued, then ``Bye(reason, code)``, then close (within write_timeout)."""
+        await self._close_with(Bye(reason, code), reason or "closed")
 
     async def refuse(self, reason: str) -> None:
         """Like ``close`` but the last message is ``Refuse(reason)`` (e.g. "table full")."""
@@ -389,7 +398,8 @@ async def handshake_over(
         raise ProtocolError(f"the connection failed during the handshake: {exc}") from None
     assert handshake.peer is not None and handshake.channel is not None
     return Connection(
-        reader, writer, handshake.peer, dialled=dialled, limits=limits, channel=handshake.channel
+        reader, writer, handshake.peer, dialled=dialled, limits=limits, channel=handshake.channel,
+        own_hello=handshake.hello, peer_proof=handshake.peer_proof,
     )
 
 

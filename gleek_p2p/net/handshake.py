@@ -38,6 +38,7 @@ __all__ = [
     "State",
     "handshake_hash",
     "transcript",
+    "transcript_hash",
 ]
 
 HANDSHAKE_DOMAIN = b"gleek-p2p/handshake/v2\x00"
@@ -94,15 +95,30 @@ def _ordered(a: Hello, b: Hello) -> tuple[Hello, Hello]:
     return (a, b) if a.public < b.public else (b, a)
 
 
-def handshake_hash(a: Hello, b: Hello, shared: bytes) -> tuple[bytes, bytes, bytes]:
-    """``(h, k_initiator, k_responder)`` for two Hellos and their ``DH(e, e')``."""
+def _hashed(a: Hello, b: Hello) -> SymmetricState:
     state = SymmetricState()
     state.mix_hash(PROLOGUE)
     for hello in _ordered(a, b):
         state.mix_hash(canonical.encode(hello.to_wire()))
+    return state
+
+
+def handshake_hash(a: Hello, b: Hello, shared: bytes) -> tuple[bytes, bytes, bytes]:
+    """``(h, k_initiator, k_responder)`` for two Hellos and their ``DH(e, e')``."""
+    state = _hashed(a, b)
     state.mix_key(shared)
     k1, k2 = state.split()
     return state.h, k1, k2
+
+
+def transcript_hash(a: Hello, b: Hello) -> bytes:
+    """The handshake hash ``h`` of two Hellos: MixKey leaves ``h`` alone, so it
+    depends on the Hellos only and anyone holding both can recompute it.
+
+    That makes a peer's Proof a signature anyone can check over its Hello
+    (and the other's): the formation's evidence of what a peer said.
+    """
+    return _hashed(a, b).h
 
 
 def transcript(h: bytes) -> bytes:
@@ -163,6 +179,8 @@ class Handshake:
         """The transport ciphers, once the peer's Proof verifies: every later
         message (a Refuse from a second ``admit`` included) goes through it."""
         self._keys: tuple[bytes, bytes] | None = None
+        self.peer_proof: bytes | None = None
+        """The peer's verified Proof signature: with both Hellos, evidence of what it said."""
 
     @property
     def done(self) -> bool:
@@ -217,6 +235,7 @@ class Handshake:
         if not keys.verify(self.peer.public, transcript(self.h), msg.signature):
             return self._refuse("your proof of identity does not verify")
         self.channel = Channel(CipherState(self._keys[0]), CipherState(self._keys[1]))
+        self.peer_proof = msg.signature
         if self.admit is not None:
             reason = self.admit(self.peer)
             if reason is not None:

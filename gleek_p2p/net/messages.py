@@ -22,7 +22,9 @@ __all__ = [
     "CHALLENGE_SIZE",
     "KEY_SIZE",
     "LEAVE_DOMAIN",
+    "MAX_ATTEMPT",
     "MAX_EVENT_SIZE",
+    "MAX_HELLO_BYTES",
     "MAX_HOST_BYTES",
     "MAX_MESSAGE_SIZE",
     "MAX_NAME_BYTES",
@@ -32,6 +34,7 @@ __all__ = [
     "MAX_VARIANT_ITEMS",
     "MIN_SEATS",
     "NONCE_SIZE",
+    "REVEAL_DOMAIN",
     "SIGNATURE_SIZE",
     "Addresses",
     "Bye",
@@ -245,6 +248,9 @@ class ByeCode(enum.IntEnum):
     """The player left the session on purpose: waiting for it to come back helps nobody."""
     SESSION_OVER = 2
     """The session is finished (its last hand played): the peer closes, nothing is wrong."""
+    STARTING_OVER = 3
+    """Formation: the sender left its attempt (its revealed nonce is spent) and will dial
+    again with a new commitment; a peer that revealed with it moves on at once too."""
 
 
 MAX_CODE = 0xFFFF
@@ -309,31 +315,70 @@ class Refuse:
         return _meaning(self.code, RefuseCode)
 
 
+REVEAL_DOMAIN = b"gleek-p2p/reveal/v1\x00"
+MAX_HELLO_BYTES = 1024
+"""Room for one encoded Hello inside a Reveal (the largest is under 400 bytes)."""
+
+
 @dataclass(frozen=True)
 class Reveal:
-    """Formation: the sender's nonce, the sorted public keys of the whole table,
-    and the attempt they belong to."""
+    """Formation: the sender's nonce and the whole table as the sender saw it, signed.
+
+    ``peers`` is the sorted list of the table's public keys (the sender's
+    included). For each ``peers[i]`` other than the sender, ``hellos[i]`` is
+    the encoded Hello that peer sent the sender, ``mine[i]`` the encoded
+    Hello the sender sent it on that connection, and ``proofs[i]`` the
+    peer's handshake Proof: the peer's own signature over both Hellos
+    (handshake.py), so anyone can check what that peer told the sender. At
+    the sender's own index the three are empty. ``signature`` is Ed25519 by
+    ``sender`` over ``signed_bytes()``. A Reveal may be relayed: it is the
+    signature, not the link, that says who revealed.
+    """
 
     TAG: ClassVar[int] = 4
+    sender: bytes
     nonce: bytes
+    attempt: int
     peers: tuple[bytes, ...]
-    attempt: int = 0
+    hellos: tuple[bytes, ...]
+    mine: tuple[bytes, ...]
+    proofs: tuple[bytes, ...]
+    signature: bytes
 
     def __post_init__(self) -> None:
+        _bytes(self.sender, "the revealing key", KEY_SIZE)
         _bytes(self.nonce, "the formation nonce", NONCE_SIZE)
+        _int(self.attempt, "the formation attempt", 0, MAX_ATTEMPT)
         peers = _seq(self.peers, "the peer list", MAX_SEATS)
         _set(self, "peers", tuple(_bytes(p, "a peer key", KEY_SIZE) for p in peers))
-        _int(self.attempt, "the formation attempt", 0, MAX_ATTEMPT)
+        for name, what, size in (("hellos", "a seen Hello", MAX_HELLO_BYTES),
+                                 ("mine", "a sent Hello", MAX_HELLO_BYTES),
+                                 ("proofs", "a handshake proof", SIGNATURE_SIZE)):
+            items = _seq(getattr(self, name), f"the {name} list", MAX_SEATS)
+            if len(items) != len(peers):
+                raise ProtocolError(f"a Reveal needs as many {name} as peers")
+            _set(self, name, tuple(_bytes(i, what, max_size=size) for i in items))
+        _bytes(self.signature, "the reveal signature", SIGNATURE_SIZE)
+
+    def signed_bytes(self) -> bytes:
+        """What the sender signs: the domain, then every other field, canonically."""
+        return REVEAL_DOMAIN + canonical.encode(self.to_wire()[1:-1])
 
     def to_wire(self) -> list[Any]:
         """The canonical list for this message (tag first)."""
-        return [self.TAG, self.nonce, list(self.peers), self.attempt]
+        return [self.TAG, self.sender, self.nonce, self.attempt, list(self.peers),
+                list(self.hellos), list(self.mine), list(self.proofs), self.signature]
 
     @classmethod
     def from_wire(cls, fields: Sequence[Any]) -> Reveal:
         """Build from the list after the tag; ProtocolError if malformed."""
-        _arity(cls, fields, 3)
-        return cls(fields[0], tuple(_seq(fields[1], "the peer list", MAX_SEATS)), fields[2])
+        _arity(cls, fields, 8)
+        sender, nonce, attempt, peers, hellos, mine, proofs, signature = fields
+        def listed(items: Any) -> tuple[Any, ...]:
+            return tuple(_seq(items, "a Reveal list", MAX_SEATS))
+
+        return cls(sender, nonce, attempt, listed(peers), listed(hellos), listed(mine),
+                   listed(proofs), signature)
 
 
 @dataclass(frozen=True)

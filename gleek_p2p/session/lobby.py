@@ -35,7 +35,15 @@ from gleek_p2p.net.connection import (
     connect,
 )
 from gleek_p2p.net.discovery import Announcement, Discovery, instance_name, is_loopback
-from gleek_p2p.net.formation import Formation, StartOver, TableFormation, keep_connection
+from gleek_p2p.net.formation import (
+    Caught,
+    Evidence,
+    Formation,
+    KeptOut,
+    StartOver,
+    TableFormation,
+    keep_connection,
+)
 from gleek_p2p.net.handshake import Offer
 from gleek_p2p.net.hints import HintBook, HintLimits
 from gleek_p2p.net.messages import (
@@ -85,6 +93,10 @@ class LobbyConfig:
     """Most dials of discovery hints at once, at most half of them of hints that
     failed before (a dial costs a socket; the default lets every hint kept be
     tried at once, so a new hint never waits behind the silent ones)."""
+    reveal_deadline: float = 5.0
+    """Seconds the last peer of a revealed table has to reveal once all the others did."""
+    keep_out_seconds: float = 120.0
+    """How long a peer dropped from the formation (caught, or too slow to reveal) is refused."""
 
 
 class TableFull(GleekError):
@@ -145,8 +157,14 @@ class Lobby:
         self.notes = notes
         self.random = random
         self.roster = roster
+        # A first attempt drawn at random: two runs of one key never sign
+        # one attempt twice (formation.py), and nobody else moves it.
         self.formation = TableFormation(identity.public, config.name, random(32),
-                                        config.variant.players)
+                                        config.variant.players,
+                                        int.from_bytes(random(4), "big") >> 1, identity.sign)
+        self._kept_out = KeptOut(config.keep_out_seconds)
+        self._laggard_watch: tuple[int, bytes] | None = None
+        """(attempt, key) of the one peer whose Reveal we wait for."""
         self.conns: dict[bytes, Connection] = {}
         self.addresses: dict[bytes, Address] = {}
         self.queue = Inbox(config.inbox)
@@ -168,8 +186,6 @@ class Lobby:
         self._told: dict[bytes, tuple[tuple[bytes, Address], ...]] = {}
         """What each peer says of where the others listen: sender -> (key, address)s."""
         self._tasks: set[asyncio.Task[None]] = set()
-        self._starting_over = 0
-        """The highest formation attempt a start-over is under way to."""
 
     @property
     def port(self) -> int:
@@ -196,6 +212,7 @@ class Lobby:
             on_refused=self._tell_refusal,
             limits=self.config.limits,
         )
+        self._listener.attempt = self.formation.attempt
         await self._listener.start(host, port)
         self._listener.offer = self._offer(self._listener.port)
         if self.discovery is not None:
@@ -246,10 +263,10 @@ class Lobby:
         formed = self.formation.formation
         if formed is not None and hello.public not in formed.publics:
             return Refuse("table full: the table has formed", RefuseCode.TABLE_FULL)
-        ahead = self.formation.start_over_for(hello)
-        if ahead is not None and ahead > self._starting_over:
-            self._starting_over = ahead
-            self._spawn(self._start_over(f"{hello.name} is at attempt {ahead}", ahead))
+        # Pure: asked on a Hello nobody has authenticated yet, so nothing a
+        # stranger says here changes the formation (not even its attempt).
+        if self._kept_out.holds(hello.public, asyncio.get_running_loop().time()):
+            return "you were dropped from this table's formation; try again later"
         # Refused while a formation is under way: the seats may free up again.
         return self.formation.admit(hello)
 
@@ -294,20 +311,8 @@ class Lobby:
         self._status_changed()
         if self.roster is None:
             self._pass_on_addresses()
-            try:
-                reveal = self.formation.add_peer(conn.peer)
-            except ProtocolError as exc:
-                await conn.close(str(exc))
+            if not await self._count(conn):
                 return
-            if reveal is not None:
-                self._reveal = reveal
-                for other in list(self.conns.values()):
-                    with contextlib.suppress(ConnectionClosed):
-                        other.send(reveal)
-            elif self._reveal is not None:
-                # A replacement connection: the one our reveal went out on is gone.
-                with contextlib.suppress(ConnectionClosed):
-                    conn.send(self._reveal)
         else:
             if self._reveal is not None:
                 # We may have formed on a reveal that crossed a connection the
@@ -316,6 +321,134 @@ class Lobby:
                     conn.send(self._reveal)
             self.queue.notice(public, LinkUp())
         await self._read(conn)
+
+    async def _count(self, conn: Connection) -> bool:
+        """Count an authenticated peer in the formation; False if it is not kept."""
+        if conn.own_hello is None or conn.peer_proof is None:
+            await conn.close("no handshake evidence")
+            return False
+        if (self.roster is None and self.formation.formation is None
+                and conn.own_hello.nonce_commit != self.formation.commitment):
+            # Its handshake began before we started over: the peer holds our
+            # old commitment. Closed as a start-over, so it moves on too.
+            await conn.close("starting the table over", ByeCode.STARTING_OVER)
+            return False
+        evidence = Evidence(conn.peer, conn.own_hello, conn.peer_proof)
+        attempt = self.formation.attempt
+        try:
+            reveal = self.formation.add_peer(conn.peer, evidence)
+        except StartOver as exc:
+            self._moved_on(exc)
+            return True
+        except ProtocolError as exc:
+            await conn.close(str(exc))
+            return False
+        if reveal is not None:
+            self._reveal = reveal
+            for other in list(self.conns.values()):
+                with contextlib.suppress(ConnectionClosed):
+                    other.send(reveal)
+            self._settle(attempt)
+        elif self._reveal is not None:
+            # A replacement connection: the one our reveal (and the others'
+            # we relayed) went out on is gone.
+            for reveal in [self._reveal, *self.formation.reveals.values()]:
+                if reveal.sender != conn.peer.public:
+                    with contextlib.suppress(ConnectionClosed):
+                        conn.send(reveal)
+        return True
+
+    def _settle(self, attempt: int) -> None:
+        """Check the Reveals taken before ours; complete, start over or watch for a laggard."""
+        try:
+            formation = self.formation.settle()
+        except StartOver as exc:
+            self._moved_on(exc)
+            return
+        self._after_reveals(attempt, formation)
+
+    def _after_reveals(self, attempt: int, formation: Formation | None) -> None:
+        if formation is not None:
+            if self._formed is not None and not self._formed.done():
+                self._formed.set_result(formation)
+            self._status_changed()
+            return
+        laggard = self.formation.laggard()
+        if laggard is not None and self._laggard_watch != (attempt, laggard):
+            self._laggard_watch = (attempt, laggard)
+            self._spawn(self._drop_if_silent(attempt, laggard))
+
+    async def _drop_if_silent(self, attempt: int, public: bytes) -> None:
+        """Drop the last peer of our revealed table if it has not revealed in time.
+
+        Every other peer revealed (and we relay what we get, so a Reveal sent
+        to one of us reaches all): a peer that holds a seat without revealing
+        blocks the table, so it is kept out for a while and we start over
+        with whoever is waiting.
+        """
+        await asyncio.sleep(self.config.reveal_deadline)
+        if (not self._forming() or self.formation.attempt != attempt
+                or self.formation.laggard() != public):
+            return
+        hello = self.formation.peers[public]
+        conn = self.conns.get(public)
+        if conn is not None and not conn.closed:
+            # It holds its seat and says nothing: a squatter. (A peer whose
+            # link is down may have crashed: it is not kept out.)
+            self._keep_out(public)
+        why = _("{name} (key {key}) did not reveal within {seconds} s of the others").format(
+            name=hello.name, key=fingerprint(public), seconds=f"{self.config.reveal_deadline:g}")
+        try:
+            step = self.formation.next_attempt(why)
+        except ProtocolError as exc:
+            self.notes(Note(str(exc), Severity.BAD_NEWS))
+            return
+        await self._start_over(why, step.attempt)
+
+    def _peer_moved_on(self, conn: Connection) -> None:
+        """A peer said, on its authenticated link, that it left the attempt it was counted in.
+
+        It started over, or it refused us once both proofs were in (its table
+        filled up in the meantime): either way its Hello will never complete a
+        table with us. If our nonce is out with it we move on now, rather
+        than wait for it for ever (or count its old Hello again in our next
+        attempt and move on once more when it comes back).
+        """
+        if not self._forming():
+            return
+        known = self.formation.peers.get(conn.peer.public)
+        if known is None or known.nonce_commit != conn.peer.nonce_commit:
+            return
+        if not self.formation.revealed:
+            self.formation.remove_peer(conn.peer.public)
+            return
+        try:
+            step = self.formation.next_attempt(
+                _("{name} started the table over").format(name=conn.peer.name))
+        except ProtocolError as exc:
+            self.notes(Note(str(exc), Severity.BAD_NEWS))
+            return
+        self._spawn(self._start_over(step.message, step.attempt))
+
+    def _keep_out(self, public: bytes) -> None:
+        self._kept_out.add(public, asyncio.get_running_loop().time())
+
+    def _moved_on(self, exc: StartOver) -> None:
+        if isinstance(exc, Caught) and exc.proof.holds():
+            self._keep_out(exc.public)
+            one, other = exc.proof.first.peer, exc.proof.second.peer
+            if one.name != other.name:
+                detail = _("the names {one} and {other}").format(
+                    one=repr(one.name), other=repr(other.name))
+            else:
+                detail = _("two nonce commitments")
+            self.notes(Note(_("{name} (key {key}) told the players different things, "
+                              "proven by two Hellos it signed ({detail}): it is kept out "
+                              "of this table for {seconds} s").format(
+                                  name=one.name, key=fingerprint(exc.public), detail=detail,
+                                  seconds=f"{self.config.keep_out_seconds:g}"),
+                            Severity.BAD_NEWS))
+        self._spawn(self._start_over(exc.message, exc.attempt))
 
     async def _read(self, conn: Connection) -> None:
         public = conn.peer.public
@@ -333,10 +466,13 @@ class Lobby:
             self.notes(Note(_("lost {name}: {error}").format(name=conn.peer.name, error=exc),
                             Severity.BAD_NEWS))
         finally:
+            farewell = conn.farewell
+            if conn.refusal is not None or (
+                    farewell is not None and farewell.meaning is ByeCode.STARTING_OVER):
+                self._peer_moved_on(conn)
             if self.conns.get(public) is conn and not self._closing:
                 # In words from the close code: a peer that closes after the
                 # last hand is news, not bad news.
-                farewell = conn.farewell
                 over = farewell is not None and farewell.meaning is ByeCode.SESSION_OVER
                 self.notes(Note(link_down(conn.peer.name, conn),
                                 Severity.INFO if over else Severity.BAD_NEWS))
@@ -408,15 +544,18 @@ class Lobby:
         """Move to formation ``attempt``: new nonce, new handshakes.
 
         A revealed nonce must never be used twice, so every connection (whose
-        handshake committed to the old nonce) is closed and dialled again.
-        Every peer follows the highest attempt it sees, so all agree on one.
+        handshake committed to the old nonce) is closed, with goodbye code
+        ``STARTING_OVER`` so a peer that revealed with us moves on too, and
+        dialled again. Attempts are our own: only ever ``attempt + 1``.
         """
-        if not self._forming() or attempt <= self.formation.attempt:
+        # Only ever our own next attempt: a start-over already made is not repeated.
+        if not self._forming() or attempt != self.formation.attempt + 1:
             return
         self.notes(_("starting the table over (attempt {attempt}): {reason}").format(
             attempt=attempt, reason=why))
         self.formation = TableFormation(self.identity.public, self.config.name,
-                                        self.random(32), self.config.variant.players, attempt)
+                                        self.random(32), self.config.variant.players, attempt,
+                                        self.identity.sign, self.formation.spent_now())
         self._reveal = None
         if self._listener is not None:
             self._listener.nonce_commit = self.formation.commitment
@@ -424,25 +563,29 @@ class Lobby:
         conns, self.conns = list(self.conns.values()), {}
         for conn in conns:
             with contextlib.suppress(Exception):
-                await conn.close("starting the table over")
+                await conn.close("starting the table over", ByeCode.STARTING_OVER)
 
     def _take_reveal(self, conn: Connection, reveal: Reveal) -> None:
-        if self.roster is not None or self._formed is None or self._formed.done():
+        if not self._forming():
             return
+        attempt = self.formation.attempt
+        new = reveal.sender not in self.formation.reveals
         try:
             formation = self.formation.receive_reveal(conn.peer.public, reveal, conn.peer)
         except StartOver as exc:
-            if exc.attempt > self._starting_over:
-                self._starting_over = exc.attempt
-                self._spawn(self._start_over(exc.message, exc.attempt))
+            self._moved_on(exc)
             return
         except ProtocolError as exc:
-            # Formation blames nobody: the table simply does not form with it.
+            # Only proof names a peer: anything else is just not taken.
             self.notes(_("ignored a Reveal: {error}").format(error=exc))
             return
-        if formation is not None:
-            self._formed.set_result(formation)
-            self._status_changed()
+        if new and self.formation.reveals.get(reveal.sender) == reveal:
+            # Relayed to the others, so a peer cannot reveal to one of us only.
+            for public, other in list(self.conns.items()):
+                if public not in (conn.peer.public, reveal.sender):
+                    with contextlib.suppress(ConnectionClosed):
+                        other.send(reveal)
+        self._after_reveals(attempt, formation)
 
     def adopt_roster(self, roster: Roster) -> None:
         """From now on only the roster's players may connect."""
