@@ -90,9 +90,11 @@ async def test_a_peer_restarted_after_the_reveal_moves_everyone_to_one_new_attem
         _hint(a, b2)
         formations = await _all_formed([a, b2, c])
         assert formations[0] == formations[1] == formations[2]
-        # Attempts are each peer's own: a, whose nonce was out, moved on by one;
-        # c had not revealed and b2 is new, so neither had to.
-        assert a.formation.attempt == first + 1
+        # Attempts are each peer's own: a, whose nonce was out, moved on. With
+        # dials running at once, c may reveal with a's old Hello just before
+        # a moves; c's start-over then moves a once more. The cascade is
+        # bounded: each step spends a nonce that was revealed, never a fresh one.
+        assert first < a.formation.attempt <= first + 3
         assert a.formation.attempt != b2.formation.attempt
         _no_accusation(notes)
     finally:

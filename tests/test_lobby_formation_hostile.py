@@ -45,7 +45,7 @@ def _lobby(n: int, table: str, notes: Notes) -> Lobby:
 
 def _hint(lobby: Lobby, *others: Lobby) -> None:
     for other in others:
-        lobby._hints.add(("127.0.0.1", other.port))
+        lobby._heard(("127.0.0.1", other.port))
 
 
 def _offer(table: str, name: str) -> Offer:
