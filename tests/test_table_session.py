@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 import pytest
 
-from gleek_p2p.base.errors import Cheating, IllegalMove, ProtocolError
+from gleek_p2p.base.errors import Cheating, IllegalMove, ProtocolError, ViolationCode
 from gleek_p2p.bots.strategy import RandomStrategy, choose_now
 from gleek_p2p.log.envelope import Envelope, decode_envelope, sign_envelope
 from gleek_p2p.log.keys import Identity
@@ -198,7 +198,9 @@ def test_roster_refuses_small_order_and_duplicate_keys() -> None:
     assert Roster.from_body(good.to_body()) == good
 
 
-def test_a_false_dispute_is_blamed_on_the_disputer() -> None:
+def test_a_false_dispute_is_blamed_on_the_disputer(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Deck v2, where a dispute is judged by the audit (v3 has none: below).
+    monkeypatch.setattr("gleek_p2p.deck.protocol.CURRENT_VERSION", 2)
     tables = make_seats(STANDARD, 1, b"dispute")
     advance(tables, lambda: tables[0].stage is Stage.PLAY)
     liar = tables[2]
@@ -208,6 +210,19 @@ def test_a_false_dispute_is_blamed_on_the_disputer() -> None:
     advance(tables, lambda: tables[0].expected() is None)
     failure = tables[0].audit_failure
     assert failure is not None and failure.seat == 2 and "sound" in failure.reason
+
+
+def test_a_dispute_in_a_v3_hand_is_refused_and_blamed_at_once() -> None:
+    tables = make_seats(STANDARD, 1, b"v3-dispute")
+    advance(tables, lambda: tables[0].stage is Stage.PLAY)
+    assert tables[0]._m.deck is not None and tables[0]._m.deck.version == 3
+    before = _snapshot(tables[0])
+    dispute = tables[2]._sign(ev.DISPUTE, [0])
+    with pytest.raises(Cheating) as caught:
+        tables[0].receive(dispute)
+    assert caught.value.seat == 2 and "v3" in caught.value.reason
+    assert caught.value.code is ViolationCode.TURN_DISPUTE_MISPLACED
+    assert _snapshot(tables[0]) == before
 
 
 @pytest.mark.parametrize("stage", [Stage.CUT_COMMIT, Stage.CUT_REVEAL, Stage.DECK])
@@ -264,8 +279,8 @@ def test_an_outsider_cannot_sign_for_a_seat() -> None:
 def test_cli_turns_an_unexpected_error_into_a_sentence(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from gleek_p2p.cli.main import commands
-    from gleek_p2p.cli.main import main as cli
+    from gleek_p2p.cli import commands
+    from gleek_p2p.cli import gleek as cli
 
     def broken(args: object) -> int:
         raise ValueError("something impossible")

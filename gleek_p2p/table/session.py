@@ -430,6 +430,27 @@ class Table:
 
     # --------------------------------------------------------------- receiving
 
+    def precheck(self, envelope: Envelope) -> Callable[[], None] | None:
+        """A job checking a deck pass's proof ahead, for a worker thread (or None).
+
+        ``DeckProtocol.precheck``: running it is optional and changes no
+        verdict; ``receive`` then skips the check it already passed.
+        """
+        deck = self._m.deck
+        if (deck is None or envelope.kind not in (ev.SHUFFLE, ev.LOCK)
+                or envelope.seq != len(self.envelopes)
+                or envelope.session_id != self.session_id):
+            return None
+        # Only what the seat signed is worth a worker's time.
+        if not 0 <= envelope.seat < self.roster.seats:
+            return None
+        try:
+            verify_envelope(envelope, self.roster.publics[envelope.seat])
+            message = ev.deck_from_body(envelope.kind, envelope.seat, envelope.body)
+        except GleekError:
+            return None
+        return deck.precheck(message)
+
     def receive(self, envelope: Envelope, encoded: bytes | None = None) -> list[Event]:
         """Check and take one event; returns the engine events it caused.
 
@@ -690,6 +711,11 @@ class Table:
                                 code=ViolationCode.TURN_DISPUTE_MISPLACED)
         if len(body) != 1 or not isinstance(body[0], int):
             raise ProtocolError("a dispute names one slot", code=ViolationCode.FORM_DISPUTE)
+        if m.deck.version == 3:
+            # Every pass and key of a v3 hand was proved as it came: no slot can
+            # fail to open for an honest seat, so a dispute there is a violation.
+            raise ProtocolError("a dispute in a deck v3 hand, where every pass and key is "
+                                "proved", code=ViolationCode.TURN_DISPUTE_MISPLACED)
         m.disputed_by = seat
         m.stage = Stage.SEEDS
         m.seeds_done = 0
