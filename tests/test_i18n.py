@@ -16,7 +16,7 @@ from babel.messages.mofile import read_mo
 from babel.messages.pofile import read_po
 
 from gleek_p2p.base import i18n
-from gleek_p2p.cli.main import _lang_option
+from gleek_p2p.cli.gleek import _lang_option
 
 
 @pytest.fixture(autouse=True)
@@ -66,7 +66,7 @@ def test_lang_option_is_read_before_the_full_parse() -> None:
 
 
 def test_a_lang_without_a_value_is_one_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
-    from gleek_p2p.cli.main import main
+    from gleek_p2p.cli.gleek import main
 
     with pytest.raises(SystemExit) as exited:
         main(["--lang"])
@@ -84,10 +84,10 @@ def test_set_language_switches_every_later_message() -> None:
 
 ROOT = Path(__file__).resolve().parents[1]
 TRANSLATED = [lang for lang in i18n.LANGUAGES if lang != i18n.SOURCE_LANGUAGE]
-WRAPPED_MODULES = ["cli/main.py", "cli/commands.py", "session/play.py", "cli/peer.py",
-                   "session/config.py", "tools/report.py", "session/lobby.py", "session/peer.py",
-                   "ui/rules_summary.py", "tools/simulate.py", "bots/registry.py", "ui/app.py",
-                   "ui/choices.py", "ui/narrate.py", "ui/render.py", "ui/replay.py",
+WRAPPED_MODULES = ["cli/gleek.py", "cli/commands.py", "session/play.py", "cli/peer.py", "session/config.py",
+                   "tools/report.py", "session/lobby.py", "session/peer.py", "ui/rules_summary.py", "tools/simulate.py",
+                   "bots/registry.py",
+                   "ui/app.py", "ui/choices.py", "ui/narrate.py", "ui/render.py", "ui/replay.py",
                    "ui/screen.py", "ui/summary.py", "ui/words.py"]
 """Modules whose every shown sentence goes through the catalog."""
 
@@ -286,7 +286,7 @@ def test_zero_follows_each_languages_rule(lang: str, zero: str) -> None:
 
 def test_cli_speaks_the_chosen_language(capsys: pytest.CaptureFixture[str],
                                         tmp_path: Path) -> None:
-    from gleek_p2p.cli.main import main
+    from gleek_p2p.cli.gleek import main
 
     missing = str(tmp_path / "nothing.gleeklog")
     assert main(["--lang", "fr", "verify", missing]) == 2
@@ -297,7 +297,7 @@ def test_cli_speaks_the_chosen_language(capsys: pytest.CaptureFixture[str],
 
 def test_cli_follows_the_locale(capsys: pytest.CaptureFixture[str], tmp_path: Path,
                                 monkeypatch: pytest.MonkeyPatch) -> None:
-    from gleek_p2p.cli.main import main
+    from gleek_p2p.cli.gleek import main
 
     monkeypatch.setenv("LC_ALL", "nl_NL.UTF-8")
     assert main(["verify", str(tmp_path / "x")]) == 2
@@ -372,16 +372,19 @@ def test_violation_sentences_match_the_table_layer_in_english(
     from gleek_p2p.tools.report import violation_sentence
 
     names = ["Anne", "Thomas", "Mary"]
-    violation = Violation(seq, seat, "a reason", proven=proven)
+    violation = Violation(seq, seat, "a reason", proven=proven,
+                          signer=None if proven else 0)
     assert violation_sentence(violation, names) == violation.sentence(names)
     i18n.set_language("it", {})
     said = violation_sentence(violation, names)
-    assert said.endswith("a reason" if proven else "provarlo)")
-    assert ("posto" in said) == (seat is not None)
+    # A claim names its signer (seat 0), never the seat it accuses.
+    assert said.endswith("a reason" if proven else "Il registro non può provarlo.")
+    assert ("posto" in said) == (seat is not None or not proven)
+    assert proven or ("Thomas" not in said and "Mary" not in said)
 
 
 def test_argparse_speaks_the_chosen_language(capsys: pytest.CaptureFixture[str]) -> None:
-    from gleek_p2p.cli.main import main
+    from gleek_p2p.cli.gleek import main
 
     with pytest.raises(SystemExit):
         main(["--lang", "pt", "verify"])
@@ -396,7 +399,7 @@ def test_argparse_speaks_the_chosen_language(capsys: pytest.CaptureFixture[str])
 @pytest.mark.parametrize("lang", i18n.LANGUAGES)
 def test_gleek_local_starts_its_bots_in_the_players_language(lang: str, tmp_path: Path) -> None:
     """The bot peers' printed notes follow the language of the person's screen."""
-    from gleek_p2p.cli.main import build_parser
+    from gleek_p2p.cli.gleek import build_parser
     from gleek_p2p.cli.peer import bot_command
 
     i18n.set_language(None, {"LANG": f"{lang}_XX.UTF-8"})
