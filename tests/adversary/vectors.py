@@ -85,10 +85,9 @@ def _framed(record: bytes) -> bytes:
         return path.read_bytes()[len(HEADER):]
 
 
-def _valid(variant: str, hands: int, seed: bytes, first_rulings: bool = True) -> list[bytes]:
-    v = VARIANTS[variant]
-    if first_rulings:
-        v = v.first_rulings()
+def _valid(variant: str, hands: int, seed: bytes, rulings: int = 0) -> list[bytes]:
+    """A valid session under the rulings made up to issue ``rulings`` (0: the first)."""
+    v = VARIANTS[variant].rulings_of(rulings)
     return selfplay(v, hands, seed, [RandomStrategy(seed + bytes([s]))
                                      for s in range(v.players)]).records
 
@@ -106,7 +105,7 @@ def _undeclared_gleek() -> list[bytes]:
             return envelope
 
         result = run_session(keep, cheater=CHEATER, seed=f"undeclared-{attempt}".encode(),
-                             variant=VARIANTS["standard"])
+                             variant=VARIANTS["standard"].rulings_of(12))
         if kept and not result.errors:
             return result.records
     raise AssertionError("no deal gave seat 1 a combination to keep")
@@ -118,7 +117,8 @@ def build() -> list[Vector]:
     The vectors written before the rulings switches (SPEC 1.5) are played
     under the first rulings, as they were, so their bytes stay the same;
     those named ``*-rulings`` and ``undeclared-gleek`` are played under the
-    current rulings.
+    rulings of issue 12, and those named ``*-rulings-21`` under the current
+    ones (issue 21: the open auction, trick scores received).
     """
     base = _valid("standard", 1, b"vector-standard")
     two = _valid("two", 1, b"vector-two")
@@ -126,9 +126,12 @@ def build() -> list[Vector]:
     for name, records in (
         ("valid-standard", base),
         ("valid-two", two),
-        ("valid-standard-rulings", _valid("standard", 2, b"vector-standard-rulings", False)),
-        ("valid-modern-rulings", _valid("modern", 2, b"vector-modern-rulings", False)),
+        ("valid-standard-rulings", _valid("standard", 2, b"vector-standard-rulings", 12)),
+        ("valid-modern-rulings", _valid("modern", 2, b"vector-modern-rulings", 12)),
         ("undeclared-gleek", _undeclared_gleek()),
+        ("valid-standard-rulings-21", _valid("standard", 2, b"vector-standard-rulings-21", 21)),
+        ("valid-modern-rulings-21", _valid("modern", 2, b"vector-modern-rulings-21", 21)),
+        ("valid-two-rulings-21", _valid("two", 2, b"vector-two-rulings-21", 21)),
     ):
         report = verify_records(records)
         out.append(Vector(name, records, {
@@ -183,7 +186,7 @@ def build() -> list[Vector]:
 #: Logs kept as they were made by deck protocol version 1 (every seed revealed
 #: after the hand, the deal audited then): they must still verify.
 _FIRST = {"score_sheet_tricks": False, "optional_declaring": False,
-          "score_sheet_combinations": False}
+          "score_sheet_combinations": False, "open_auction": False, "received_scores": False}
 """The rulings of every log written before they were recorded: all off."""
 
 FROZEN = [
