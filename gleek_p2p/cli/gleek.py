@@ -231,6 +231,7 @@ def build_parser() -> argparse.ArgumentParser:
         help=_("play the hands under the first and the current rulings; print each phase's "
                "mean absolute result and share of the money"),
     )
+    _add_think(p)
     _add_variant(p)
 
     p = command("arena", _("which bot is better: duplicate hands, 95 per cent confidence "
