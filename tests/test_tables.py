@@ -187,8 +187,8 @@ def _listing(**kw: object) -> TableListing:
             "standard, 12 hands", "watchers welcome", "Ann (key 0123-4567-89ab-cdef)",
             "elm: playing", "standard, 1 hand", "no watchers"]),
     ("fr", ["2 tables sur le réseau local", "oak : en formation, 1 place prise sur 3, 2 libres",
-            "standard, 12 donnes", "spectateurs bienvenus", "Ann (clé 0123-4567-89ab-cdef)",
-            "elm : en jeu", "standard, 1 donne", "pas de spectateurs"]),
+            "standard, 12 manches", "spectateurs bienvenus", "Ann (clé 0123-4567-89ab-cdef)",
+            "elm : en jeu", "standard, 1 manche", "pas de spectateurs"]),
     ("it", ["2 tavoli sulla rete locale", "oak: in formazione, 1 posto preso su 3, 2 liberi",
             "standard, 12 mani", "spettatori benvenuti", "Ann (chiave 0123-4567-89ab-cdef)",
             "elm: in gioco", "standard, 1 mano", "niente spettatori"]),
@@ -196,8 +196,8 @@ def _listing(**kw: object) -> TableListing:
             "standard, 12 mãos", "espectadores bem-vindos", "Ann (chave 0123-4567-89ab-cdef)",
             "elm: jogando", "standard, 1 mão", "sem espectadores"]),
     ("nl", ["2 tafels op het lokale netwerk", "oak: in vorming, 1 van 3 plaatsen bezet, 2 vrij",
-            "standard, 12 spellen", "toeschouwers welkom", "Ann (sleutel 0123-4567-89ab-cdef)",
-            "elm: aan het spelen", "standard, 1 spel", "geen toeschouwers"]),
+            "standard, 12 handen", "toeschouwers welkom", "Ann (sleutel 0123-4567-89ab-cdef)",
+            "elm: aan het spelen", "standard, 1 hand", "geen toeschouwers"]),
 ])
 def test_the_list_in_every_language(lang: str, words: list[str]) -> None:
     i18n.set_language(lang, {})

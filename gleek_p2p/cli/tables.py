@@ -84,7 +84,7 @@ def _state_words(listing: TableListing) -> str:
         return _("playing")
     return ngettext("forming, {taken} of {seats} seats taken, {free} free",
                     "forming, {taken} of {seats} seats taken, {free} free",
-                    listing.seats).format(taken=len(listing.seated), seats=listing.seats,
+                    len(listing.seated)).format(taken=len(listing.seated), seats=listing.seats,
                                           free=listing.free)
 
 
