@@ -252,7 +252,9 @@ def test_the_picker_asks_again_after_a_wrong_answer_or_an_unjoinable_table() -> 
 
 def test_the_picker_starts_a_new_table_on_enter() -> None:
     assert choose_table([_listing()], Script("", "birch"), print) == Chosen("birch")
-    assert choose_table([], Script("", ""), print, default="gleek") == Chosen("gleek")
+    said: list[str] = []
+    assert choose_table([], Script("1", "", ""), said.append, default="gleek") == Chosen("gleek")
+    assert said == ["There is no table to pick: press Enter to start a new one."]
 
 
 def test_the_picker_says_no_table_was_chosen_when_the_input_ends() -> None:

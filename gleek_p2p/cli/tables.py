@@ -184,6 +184,9 @@ def choose_table(
                 write(_("Table {table} cannot be joined: {why}.").format(
                     table=printable(listing.table), why=why))
                 continue
+            if not tables:
+                write(_("There is no table to pick: press Enter to start a new one."))
+                continue
             write(_("{answer} is not a table of the list: type a number from 1 to {n}, or "
                     "press Enter").format(answer=printable(answer[:40]), n=len(tables)))
     except EOFError:

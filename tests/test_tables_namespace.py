@@ -1,0 +1,139 @@
+"""``gleek tables`` and the table picker with real processes (issue 24, item 1).
+
+In a private network namespace whose only interface is a loopback carrying
+multicast (netns.py), so no packet leaves the machine: two tables forming
+at once (``alpha``: 2 of 3, ``bravo``: 1 of 3) and one playing
+(``charlie``, which accepts no watchers). ``gleek tables --json`` and
+``gleek tables`` must list all three as they are; then ``gleek bot --pick``
+(the picker of ``gleek play`` without ``--table``, reading its choice from a
+pipe) joins ``alpha`` by its number in the list, and that table plays its
+session to the end.
+
+``python test_tables_namespace.py SCENARIO OUT`` runs the scenario (only
+inside the namespace run_isolated makes) and prints a JSON summary.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from netns import Bot, bot_argv, check_logs, emit, loopback, needs_netns, run_isolated
+
+HERE = Path(__file__).resolve()
+IFACE = "127.0.0.1"
+TABLES = {"alpha": ("ann", "ben"), "bravo": ("cat",), "charlie": ("dan", "eve", "fay")}
+HANDS = {"alpha": 1, "bravo": 3, "charlie": 120}
+
+
+def _tables(*extra: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "gleek_p2p", "tables", "--interface", IFACE, "--seconds", "3",
+         *extra], capture_output=True, text=True, timeout=60, check=False)
+
+
+def _as_expected(listing: dict[str, Any]) -> bool:
+    got = {t["table"]: (t["state"], len(t["seated"])) for t in listing["tables"]}
+    return got == {"alpha": ("forming", 2), "bravo": ("forming", 1),
+                   "charlie": ("playing", 3)}
+
+
+def _fingerprints(out: Path) -> dict[str, str]:
+    from gleek_p2p.log.keys import load_or_create_identity
+
+    return {name: load_or_create_identity(out / name, os.urandom).fingerprint
+            for names in TABLES.values() for name in names}
+
+
+def scenario_tables(out: Path) -> dict[str, Any]:
+    loopback()
+    bots = {}
+    for table, names in TABLES.items():
+        extra = ["--watchers", "no"] if table == "charlie" else []
+        for name in names:
+            bots[name] = Bot(name, bot_argv(name, out / name, listen=f"{IFACE}:0", table=table,
+                                            hands=HANDS[table], timeout=120, mdns=True,
+                                            interface=IFACE, extra=extra), out)
+    result: dict[str, Any] = {}
+    try:
+        for bot in bots.values():
+            bot.start()
+        deadline = time.monotonic() + 120
+        listing: dict[str, Any] = {"tables": []}
+        while time.monotonic() < deadline:
+            done = _tables("--json")
+            listing = json.loads(done.stdout) if done.stdout else {"tables": []}
+            if _as_expected(listing):
+                break
+        result["json"] = listing
+        # A playing table's peers answer between the moves they compute: a
+        # listing may miss one now and then, so it is asked again, within limits.
+        while True:
+            text = _tables()
+            if "3 tables" in text.stdout or time.monotonic() > deadline:
+                break
+        result["text"], result["text_rc"] = text.stdout, text.returncode
+        result["fingerprints"] = _fingerprints(out)
+        number = 1 + [t["table"] for t in listing["tables"]].index("alpha")
+        argv = bot_argv("gus", out / "gus", listen=f"{IFACE}:0", table="-", hands=7,
+                        timeout=120, mdns=True, interface=IFACE, extra=["--pick"])
+        del argv[argv.index("--table"):argv.index("--table") + 2]
+        with open(out / "gus.err", "wb") as err:
+            gus = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                   stderr=err)
+            stdout, _ = gus.communicate(f"{number}\n".encode(), timeout=150)
+        result["gus"] = {"rc": gus.returncode, "log": stdout.decode().strip().splitlines()[-1:],
+                         "stderr": (out / "gus.err").read_text()}
+        for name in TABLES["alpha"]:
+            bots[name].wait(60)
+        result["alpha"] = {n: bots[n].summary() for n in TABLES["alpha"]}
+    finally:
+        for bot in bots.values():
+            bot.stop()
+    return result
+
+
+@needs_netns
+def test_tables_lists_forming_and_playing_tables_and_play_joins_one_by_choice(
+        tmp_path: Path) -> None:
+    result = run_isolated(HERE, ["tables", str(tmp_path)], 420)
+    fps = result["fingerprints"]
+    tables = {t["table"]: t for t in result["json"]["tables"]}
+    assert _as_expected(result["json"]), result["json"]
+    for name, names in TABLES.items():
+        t = tables[name]
+        assert t["hands"] == HANDS[name] and t["variant"] == "standard" and t["seats"] == 3
+        assert sorted((s["name"], s["fingerprint"]) for s in t["seated"]) == sorted(
+            (n, fps[n]) for n in names)
+        assert t["free"] == (0 if name == "charlie" else 3 - len(names))
+        assert t["watchers"] is (name != "charlie")
+    text = result["text"]
+    assert result["text_rc"] == 0
+    assert "3 tables on the local network" in text
+    assert "alpha: forming, 2 of 3 seats taken, 1 free; standard, 1 hand; watchers welcome" \
+        in text
+    assert "bravo: forming, 1 of 3 seats taken, 2 free; standard, 3 hands; watchers welcome" \
+        in text
+    assert "charlie: playing; standard, 120 hands; no watchers" in text
+    for name in ("ann", "fay"):
+        assert f"{name} (key {fps[name]})" in text
+    gus = result["gus"]
+    assert gus["rc"] == 0 and gus["log"], gus["stderr"][-2000:]
+    assert "alpha: forming, 2 of 3 seats taken" in gus["stderr"]
+    logs = [Path(gus["log"][0])]
+    for name, bot in result["alpha"].items():
+        assert bot["rc"] == 0 and bot["log"], (name, bot["stderr"][-1][-1500:])
+        logs.append(Path(bot["log"]))
+    judgement = check_logs(logs)
+    assert judgement.complete
+    assert sorted(judgement.names) == ["ann", "ben", "gus"]
+
+
+if __name__ == "__main__":
+    _scenario, _out = sys.argv[1:]
+    emit({"tables": scenario_tables}[_scenario](Path(_out)))
