@@ -7,7 +7,9 @@ at once (``alpha``: 2 of 3, ``bravo``: 1 of 3) and one playing
 ``gleek tables`` must list all three as they are; then ``gleek bot --pick``
 (the picker of ``gleek play`` without ``--table``, reading its choice from a
 pipe) joins ``alpha`` by its number in the list, and that table plays its
-session to the end.
+session to the end. Beside them a hostile responder announces a record
+whose names hold escape sequences and one malformed record: the first is
+listed inert, the second is dropped, and nothing crashes.
 
 ``python test_tables_namespace.py SCENARIO OUT`` runs the scenario (only
 inside the namespace run_isolated makes) and prints a JSON summary.
@@ -37,10 +39,43 @@ def _tables(*extra: str) -> subprocess.CompletedProcess[str]:
          *extra], capture_output=True, text=True, timeout=60, check=False)
 
 
+EVIL = "\x1b[2J\x1b[Hevil\u202e"
+EVIL_FP = "0123-4567-89ab-cdef"
+
+
 def _as_expected(listing: dict[str, Any]) -> bool:
     got = {t["table"]: (t["state"], len(t["seated"])) for t in listing["tables"]}
     return got == {"alpha": ("forming", 2), "bravo": ("forming", 1),
-                   "charlie": ("playing", 3)}
+                   "charlie": ("playing", 3), EVIL: ("forming", 1)}
+
+
+def hostile() -> None:
+    """Announce a hostile record and a malformed one until killed (a separate process)."""
+    import asyncio
+
+    from zeroconf.asyncio import AsyncServiceInfo, AsyncZeroconf
+
+    from gleek_p2p.net.discovery import SERVICE_TYPE
+    from gleek_p2p.rules import VARIANTS
+
+    async def main() -> None:
+        zc = AsyncZeroconf(interfaces=[IFACE])
+        var = ",".join(str(v) for v in VARIANTS["standard"].to_wire())
+        records = {
+            "evil": {"v": "1", "t": f"{EVIL}/2", "n": "3", "var": var, "fp": EVIL_FP,
+                     "st": "forming", "w": "\x1b[31mperhaps",
+                     "s0": f"{EVIL_FP} \x1b]0;pwned\x07Mallory\u202e",
+                     "s1": b"\xff\xfe not utf-8", "s2": "no fingerprint here"},
+            "broken": {"v": "1", "t": "broken/2", "n": "99999999", "var": "x" * 200,
+                       "fp": "nope", "st": "dealing"},
+        }
+        for name, txt in records.items():
+            await zc.async_register_service(AsyncServiceInfo(
+                SERVICE_TYPE, f"{name}.{SERVICE_TYPE}", port=9, properties=txt,
+                server=f"{name}.local.", parsed_addresses=[IFACE]))
+        await asyncio.Event().wait()
+
+    asyncio.run(main())
 
 
 def _fingerprints(out: Path) -> dict[str, str]:
@@ -60,6 +95,8 @@ def scenario_tables(out: Path) -> dict[str, Any]:
                                             hands=HANDS[table], timeout=120, mdns=True,
                                             interface=IFACE, extra=extra), out)
     result: dict[str, Any] = {}
+    evil = subprocess.Popen([sys.executable, str(HERE), "hostile", str(out)],
+                            stdin=subprocess.DEVNULL)
     try:
         for bot in bots.values():
             bot.start()
@@ -75,7 +112,7 @@ def scenario_tables(out: Path) -> dict[str, Any]:
         # listing may miss one now and then, so it is asked again, within limits.
         while True:
             text = _tables()
-            if "3 tables" in text.stdout or time.monotonic() > deadline:
+            if "4 tables" in text.stdout or time.monotonic() > deadline:
                 break
         result["text"], result["text_rc"] = text.stdout, text.returncode
         result["fingerprints"] = _fingerprints(out)
@@ -95,6 +132,8 @@ def scenario_tables(out: Path) -> dict[str, Any]:
     finally:
         for bot in bots.values():
             bot.stop()
+        evil.kill()
+        evil.wait()
     return result
 
 
@@ -114,7 +153,7 @@ def test_tables_lists_forming_and_playing_tables_and_play_joins_one_by_choice(
         assert t["watchers"] is (name != "charlie")
     text = result["text"]
     assert result["text_rc"] == 0
-    assert "3 tables on the local network" in text
+    assert "4 tables on the local network" in text
     assert "alpha: forming, 2 of 3 seats taken, 1 free; standard, 1 hand; watchers welcome" \
         in text
     assert "bravo: forming, 1 of 3 seats taken, 2 free; standard, 3 hands; watchers welcome" \
@@ -122,6 +161,14 @@ def test_tables_lists_forming_and_playing_tables_and_play_joins_one_by_choice(
     assert "charlie: playing; standard, 120 hands; no watchers" in text
     for name in ("ann", "fay"):
         assert f"{name} (key {fps[name]})" in text
+    # The hostile record: listed, every control character inert; the malformed one dropped.
+    assert "\x1b" not in text and "\u202e" not in text and "\x07" not in text
+    assert ("\\x1b[2J\\x1b[Hevil\\u202e: forming, 1 of 3 seats taken, 2 free; standard, "
+            "2 hands; watchers not said") in text
+    assert f"\\x1b]0;pwned\\x07Mallory\\u202e (key {EVIL_FP})" in text
+    assert "broken" not in text and "broken" not in json.dumps(result["json"])
+    assert tables[EVIL]["seated"] == [{"name": "\x1b]0;pwned\x07Mallory\u202e",
+                                      "fingerprint": EVIL_FP}]
     gus = result["gus"]
     assert gus["rc"] == 0 and gus["log"], gus["stderr"][-2000:]
     assert "alpha: forming, 2 of 3 seats taken" in gus["stderr"]
@@ -136,4 +183,7 @@ def test_tables_lists_forming_and_playing_tables_and_play_joins_one_by_choice(
 
 if __name__ == "__main__":
     _scenario, _out = sys.argv[1:]
-    emit({"tables": scenario_tables}[_scenario](Path(_out)))
+    if _scenario == "hostile":
+        hostile()
+    else:
+        emit({"tables": scenario_tables}[_scenario](Path(_out)))
