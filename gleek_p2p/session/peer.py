@@ -34,9 +34,13 @@ from gleek_p2p.net.messages import Bye, ByeCode, Event, Message, Sync
 from gleek_p2p.rules import Event as Move
 from gleek_p2p.session.notes import Note, Severity
 from gleek_p2p.table import events as ev
+from gleek_p2p.table.schema import KIND_BOUNDS
 from gleek_p2p.table.session import Decision, Table
 
 log = logging.getLogger(__name__)
+
+GROUP_COMMIT_S = 0.2
+"""Longest time another seat's event stays written but not fsynced (SPEC.md §3)."""
 
 
 LAST_CALL = 5.0
@@ -70,7 +74,21 @@ class LinkUp:
     """Delivered by a mesh when a link to a seat (re)opens: time to catch up."""
 
 
-Incoming = Message | LinkUp
+@dataclass(frozen=True)
+class CheckedEvent:
+    """An ``Event`` the mesh has already decoded within its kind's bound and found
+    signed by its seat's roster key: the runner takes ``envelope`` as it is
+    (an event is decoded once)."""
+
+    envelope: Envelope
+
+    @property
+    def data(self) -> bytes:
+        """The event's wire bytes."""
+        return self.envelope.encode()
+
+
+Incoming = Message | LinkUp | CheckedEvent
 
 
 class Mesh(Protocol):
@@ -169,9 +187,15 @@ class SessionRunner:
     clock: Callable[[], float] | None = None
     linger_grace: float = 5.0
     """Seconds to wait at the end for a seat we cannot reach (see ``_linger``)."""
+    _sync_due: bool = False
+    check_in_worker: bool = False
+    """Check other seats' deck proofs in a worker thread (``_precheck``): the real
+    peer (one per process, its loop idle while it waits). Off where several peers
+    share one busy loop (tests): there the worker would queue for the GIL behind
+    the loop at each of its library calls."""
     _changed: asyncio.Event = field(default_factory=asyncio.Event)
-    _pending: dict[tuple[int, int], tuple[int, bytes]] = field(default_factory=dict)
-    """Events ahead of the log: (position, signing seat) -> (sender, encoded)."""
+    _pending: dict[tuple[int, int], tuple[int, Envelope]] = field(default_factory=dict)
+    """Events ahead of the log: (position, signing seat) -> (sender, event as decoded)."""
     _parked_bytes: dict[int, int] = field(default_factory=dict)
     """Bytes held back in ``_pending``, by signing seat."""
     peak_parked: int = 0
@@ -432,6 +456,7 @@ class SessionRunner:
         while True:
             seat, message = await self.mesh.receive()
             try:
+                await self._precheck(message)
                 self._handle(seat, message)
             except GleekError as exc:
                 self._drop("rejected", _("ignored a message from seat {seat}: {error}").format(
@@ -441,6 +466,22 @@ class SessionRunner:
                     raise
                 log.exception("ignored a message from seat %s after a failure", seat)
             self._changed.set()
+
+    async def _precheck(self, message: Incoming) -> None:
+        """Check a deck pass's proof in a worker thread, so the loop never stalls on it.
+
+        libsecp256k1 runs with the GIL released (coincurve's cffi calls), so
+        the loop keeps serving the network while the check runs. The verdict
+        is still the table's, in ``_handle``; this only spares it the work.
+        """
+        if not self.check_in_worker or not isinstance(message, Event):
+            return
+        try:
+            job = self.table.precheck(decode_envelope(message.data))
+        except GleekError:
+            return
+        if job is not None:
+            await asyncio.to_thread(job)
 
     def _handle(self, sender: int, message: Incoming) -> None:
         if isinstance(message, LinkUp):
@@ -457,18 +498,24 @@ class SessionRunner:
                 # A person chose to leave: waiting out the timeout would help nobody.
                 self._abort(sender, f"{printable(name)} left the table")
             return
-        if not isinstance(message, Event):
+        if isinstance(message, CheckedEvent):
+            envelope = message.envelope
+        elif isinstance(message, Event):
+            # Held to its kind's bound before anything else: a seat's oversized
+            # event costs a few bytes of reading, whatever its size (SPEC 3).
+            envelope = decode_envelope(message.data, KIND_BOUNDS)
+        else:
             self.dropped["not-for-a-seated-peer"] += 1
             return
-        envelope = decode_envelope(message.data)
+        data = envelope.encode()
         head = len(self.table.envelopes)
         if envelope.seq > head:
-            self._park(sender, envelope, message.data)
+            self._park(sender, envelope, data)
             if self._asked.get(sender) != head:
                 self._asked[sender] = head
                 self.mesh.send(sender, Sync(head))
             return
-        self._take(sender, envelope, message.data)
+        self._take(sender, envelope, data)
         self._drain()
 
     def _park(self, sender: int, envelope: Envelope, data: bytes) -> None:
@@ -500,7 +547,7 @@ class SessionRunner:
         except GleekError:
             self.dropped["bad-signature"] += 1
             return
-        self._pending[key] = (sender, data)
+        self._pending[key] = (sender, envelope)
         self._parked_bytes[seat] = self._parked_bytes.get(seat, 0) + len(data)
         self.peak_parked = max(self.peak_parked, self.parked_bytes)
 
@@ -512,9 +559,10 @@ class SessionRunner:
             if not due:
                 return
             for key in due:
-                sender, data = self._pending.pop(key)
+                sender, envelope = self._pending.pop(key)
+                data = envelope.encode()
                 self._parked_bytes[key[1]] -= len(data)
-                self._take(sender, decode_envelope(data), data)
+                self._take(sender, envelope, data)
             if len(self.table.envelopes) == head:
                 # What was held back for this place was refused (and a true copy
                 # may have been dropped while it held the place): ask again, once.
@@ -549,11 +597,26 @@ class SessionRunner:
             return
         if not new:
             return
-        self.store.append(data)
+        # Group commit (SPEC.md §3): another seat's event is written now and
+        # fsynced with its batch (what arrives within GROUP_COMMIT_S), or
+        # sooner by this seat's own next append, before anything it signs is sent.
+        self.store.append(data, sync=False)
+        if not self._sync_due:
+            self._sync_due = True
+            asyncio.get_running_loop().call_later(GROUP_COMMIT_S, self._group_sync)
         for seat in self.mesh.seats():
             if seat != sender and seat != envelope.seat:
                 self.mesh.send(seat, Event(data))
         self._update(applied, None)
+
+    def _group_sync(self) -> None:
+        """fsync the batch of events taken since the last fsync (if no own append did)."""
+        self._sync_due = False
+        try:
+            self.store.sync()
+        except (OSError, GleekError):
+            # The store is now broken: the next append raises and ends the session.
+            log.exception("the log could not be synced")
 
     def _forked_abort(self, envelope: Envelope) -> bool:
         """End the session if ``envelope`` is another seat's signed abort at a position
