@@ -4,7 +4,9 @@ In a private network namespace whose only interface is a loopback carrying
 multicast (netns.py), so no packet leaves the machine: two tables forming
 at once (``alpha``: 2 of 3, ``bravo``: 1 of 3) and one playing
 (``charlie``, which accepts no watchers). ``gleek tables --json`` and
-``gleek tables`` must list all three as they are; then ``gleek bot --pick``
+``gleek tables`` must list all three as they are; the real ``gleek play``
+without ``--table``, on a pty, picks ``bravo`` and its peer is authenticated
+there; then ``gleek bot --pick``
 (the picker of ``gleek play`` without ``--table``, reading its choice from a
 pipe) joins ``alpha`` by its number in the list, and that table plays its
 session to the end. Beside them a hostile responder announces a record
@@ -85,6 +87,54 @@ def _fingerprints(out: Path) -> dict[str, str]:
             for names in TABLES.values() for name in names}
 
 
+def _person_picks_bravo(out: Path, listing: dict[str, Any], cat: Bot) -> dict[str, Any]:
+    """The real ``gleek play`` without ``--table``, on a terminal (a pty): it picks bravo.
+
+    Once cat (at bravo) has authenticated the person's peer, the peer is
+    stopped: playing the hands through the full screen is the UI tests' part.
+    """
+    import contextlib
+    import fcntl
+    import pty
+    import struct
+    import termios
+    import threading
+
+    number = 1 + [t["table"] for t in listing["tables"]].index("bravo")
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+    argv = [sys.executable, "-m", "gleek_p2p", "play", "--name", "hal", "--data-dir",
+            str(out / "hal"), "--listen", f"{IFACE}:0", "--interface", IFACE,
+            "--timeout", "120"]
+    hal = subprocess.Popen(argv, stdin=slave, stdout=slave, stderr=slave,
+                           env=dict(os.environ, TERM="xterm"), start_new_session=True)
+    os.close(slave)
+    screen = bytearray()
+
+    def read() -> None:
+        with contextlib.suppress(OSError):
+            while chunk := os.read(master, 65536):
+                screen.extend(chunk)
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    deadline = time.monotonic() + 60
+    while b"Pick a table" not in screen and time.monotonic() < deadline:
+        time.sleep(0.1)
+    os.write(master, f"{number}\n".encode())
+    joined = False
+    err = out / f"cat.{cat.starts}.err"
+    while time.monotonic() < deadline and not joined:
+        joined = "connected to hal" in err.read_text()
+        time.sleep(0.1)
+    hal.kill()
+    hal.wait()
+    os.close(master)
+    reader.join(5)
+    return {"joined": joined, "screen": screen.decode(errors="replace")[-3000:],
+            "number": number}
+
+
 def scenario_tables(out: Path) -> dict[str, Any]:
     loopback()
     bots = {}
@@ -116,6 +166,7 @@ def scenario_tables(out: Path) -> dict[str, Any]:
                 break
         result["text"], result["text_rc"] = text.stdout, text.returncode
         result["fingerprints"] = _fingerprints(out)
+        result["hal"] = _person_picks_bravo(out, listing, bots["cat"])
         number = 1 + [t["table"] for t in listing["tables"]].index("alpha")
         argv = bot_argv("gus", out / "gus", listen=f"{IFACE}:0", table="-", hands=7,
                         timeout=120, mdns=True, interface=IFACE, extra=["--pick"])
@@ -169,6 +220,9 @@ def test_tables_lists_forming_and_playing_tables_and_play_joins_one_by_choice(
     assert "broken" not in text and "broken" not in json.dumps(result["json"])
     assert tables[EVIL]["seated"] == [{"name": "\x1b]0;pwned\x07Mallory\u202e",
                                       "fingerprint": EVIL_FP}]
+    hal = result["hal"]
+    assert "bravo: forming, 1 of 3 seats taken" in hal["screen"], hal["screen"]
+    assert hal["joined"], hal["screen"]
     gus = result["gus"]
     assert gus["rc"] == 0 and gus["log"], gus["stderr"][-2000:]
     assert "alpha: forming, 2 of 3 seats taken" in gus["stderr"]
