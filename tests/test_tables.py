@@ -86,6 +86,10 @@ def test_the_variant_of_a_later_version_is_listed_but_not_joinable() -> None:
     assert claim is not None and claim.variant == ""
     listing = group_tables([claim])[0]
     assert not listing.joinable
+    # A mix of switches no preset names is listed by its switches, not joinable either.
+    mixed = parse_record(_txt(variant=(2, 1, 1, 1, 0, 0, 0)), ("h", 1))
+    assert mixed is not None and mixed.variant == "two+historical+modern"
+    assert not group_tables([mixed])[0].joinable
     assert "a variant this version does not know" in listing_lines([listing], 3)[1]
 
 

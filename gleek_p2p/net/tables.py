@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from gleek_p2p.base.errors import ProtocolError
 from gleek_p2p.net.discovery import MAX_RECORD_NAME, MAX_SEATED
-from gleek_p2p.rules import Variant
+from gleek_p2p.rules import VARIANTS, Variant
 from gleek_p2p.rules.variant import variant_name
 
 __all__ = [
@@ -98,8 +98,8 @@ class TableListing:
 
     @property
     def joinable(self) -> bool:
-        """Whether this version can sit at it: forming, a seat free, a known variant."""
-        return not self.playing and self.free > 0 and bool(self.variant) \
+        """Whether ``--variant`` can name it and it is forming with a seat free."""
+        return not self.playing and self.free > 0 and self.variant in VARIANTS \
             and self.hands is not None
 
 
