@@ -100,9 +100,10 @@ def _add_peer_options(parser: argparse.ArgumentParser, pick: bool = False) -> No
     else:
         parser.add_argument("--table", default="gleek",
                             help=_("table name: peers with the same name sit together"))
-    parser.add_argument("--watchers", type=yes_no, default=True, metavar="yes|no",
+    # A string default goes through ``type`` too, and the help shows "yes".
+    parser.add_argument("--watchers", type=yes_no, default="yes", metavar="yes|no",
                         help=_("whether this table accepts watchers, as announced on the "
-                               "LAN (default: yes)"))
+                               "LAN"))
     parser.add_argument(
         "--peer",
         action="append",
