@@ -107,6 +107,8 @@ class LobbyConfig:
     noise_window: float = 60.0
     """Notes of one noise kind (a refused Hello, a failed handshake...) shown per window
     of this many seconds: ``noise_burst``, then one count (``notes.NoteLimiter``)."""
+    watchers: bool = True
+    """Whether the table accepts watchers (announced in the discovery record)."""
 
 
 class TableFull(GleekError):
@@ -197,6 +199,9 @@ class Lobby:
         self._told: dict[bytes, tuple[tuple[bytes, Address], ...]] = {}
         """What each peer says of where the others listen: sender -> (key, address)s."""
         self._tasks: set[asyncio.Task[None]] = set()
+        self._instance: str | None = None
+        """Our discovery record's instance name, once announced."""
+        self._announce_wake = asyncio.Event()
 
     @property
     def port(self) -> int:
@@ -227,18 +232,11 @@ class Lobby:
         await self._listener.start(host, port)
         self._listener.offer = self._offer(self._listener.port)
         if self.discovery is not None:
-            await self.discovery.start(
-                Announcement(
-                    instance_name(self.config.name, self.random(8)),
-                    self._listener.port,
-                    PROTOCOL_VERSION,
-                    self.config.table,
-                    fingerprint(self.identity.public),
-                    self.config.variant.players,
-                    tuple(self.config.variant.to_wire()),
-                )
-            )
+            self._instance = instance_name(self.config.name, self.random(8))
+            announced = self._announcement()
+            await self.discovery.start(announced)
             self._spawn(self._hint_loop(self.discovery))
+            self._spawn(self._announce_loop(self.discovery, announced))
         self._spawn(self._dial_loop())
         self._spawn(self._count_noise())
         if self.roster is None:
@@ -655,6 +653,37 @@ class Lobby:
     def _status_changed(self) -> None:
         if not self._closing:
             self.on_status(self.status())
+            self._announce_wake.set()
+
+    def _announcement(self) -> Announcement:
+        """Our discovery record: where we listen, and the table's public facts now."""
+        assert self._instance is not None and self._listener is not None
+        status = self.status()
+        seated = [status.me, *(p for p in status.peers if status.formed or p.connected)]
+        return Announcement(
+            self._instance, self._listener.port, PROTOCOL_VERSION, self.config.table,
+            fingerprint(self.identity.public), self.config.variant.players,
+            tuple(self.config.variant.to_wire()), playing=status.formed,
+            seated=tuple((p.fingerprint, p.name) for p in seated),
+            watchers=self.config.watchers,
+        )
+
+    async def _announce_loop(self, discovery: Discovery, announced: Announcement) -> None:
+        """Keep our record's table facts current (``gleek tables`` reads them).
+
+        One update at a time, of the latest status: a burst of changes costs
+        one announcement, not one each.
+        """
+        while True:
+            await self._announce_wake.wait()
+            self._announce_wake.clear()
+            now = self._announcement()
+            if now != announced:
+                try:
+                    await discovery.update(now)
+                except Exception as exc:  # a record left stale is no reason to stop playing
+                    log.info("could not update the discovery record: %s", exc)
+                announced = now
 
     # -------------------------------------------------------------- searching
 
