@@ -68,7 +68,7 @@ def _lobby(n: int, table: str, notes: Notes, peers: tuple[Address, ...] = ()) ->
 
 
 class Plain:
-    """A stranger at 127.0.0.x: answers every connection with a plain Refuse (maybe after a Hello)."""
+    """A stranger at 127.0.0.x: answers each connection with a plain Refuse (a Hello first?)."""
 
     def __init__(self, table: str, refusal: Refuse, *, hello: bool) -> None:
         self.table, self.refusal, self.hello = table, refusal, hello
@@ -356,3 +356,44 @@ def test_a_verdict_always_rests_on_two_seated_witnesses_of_a_table_without_us(
         assert len(witnesses) >= WITNESSES and witnesses <= set(verdict.seated)
         assert {keys[a] for a in around} <= set(verdict.seated)
         assert all(w.refusal.meaning is RefuseCode.TABLE_FULL for w in verdict.witnesses)
+
+
+# -- what the person reads, in every language ---------------------------------------------
+
+SAID = {
+    # (the verdict's opening, key, "… and 3 more refusals")
+    "en": ("the table is full: ben (key {k0}), cat (key {k1}) sit at it",
+           "… and 3 more refusals of this peer"),
+    "fr": ("la table est complète\u00a0: ben (clé {k0}), cat (clé {k1}) y sont assis",
+           "… et 3 autres refus de ce pair"),
+    "it": ("il tavolo è al completo: ben (chiave {k0}), cat (chiave {k1}) vi siedono",
+           "… e altri 3 rifiuti di questo nodo"),
+    "pt": ("a mesa está cheia: ben (chave {k0}), cat (chave {k1}) estão sentados nela",
+           "… e mais 3 recusas deste par"),
+    "nl": ("de tafel is vol: ben (sleutel {k0}), cat (sleutel {k1}) zitten eraan",
+           "… en nog 3 weigeringen van deze peer"),
+}
+
+
+@pytest.mark.parametrize("lang", sorted(SAID))
+def test_the_verdict_and_the_count_of_refusals_read_in_every_language(lang: str) -> None:
+    from gleek_p2p.base import i18n
+    from gleek_p2p.session.notes import more_of
+
+    table = tuple(sorted(SEATS))
+    book = FullTables(ME, 3)
+    book.heard(_hello(SEATS[0], "ben"), _full(table, "table full: the table has formed"),
+               ("10.0.0.2", 4000), 0.0)
+    book.heard(_hello(SEATS[1], "cat"), _full(table), None, 1.0)
+    verdict = book.verdict([], 1.0)
+    assert verdict is not None
+    i18n.set_language(lang, {})
+    try:
+        said = str(TableFull(verdict))
+        counted = more_of(NoteKind.REFUSED_US, 3)
+    finally:
+        i18n.set_language("en", {})
+    opening, more = SAID[lang]
+    assert said.startswith(opening.format(k0=fingerprint(SEATS[0]), k1=fingerprint(SEATS[1])))
+    assert said.endswith("(table full: the table has formed)")
+    assert counted == more
