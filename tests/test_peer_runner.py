@@ -11,7 +11,7 @@ from adversary.forge import future_flood
 
 from gleek_p2p.base.errors import ProtocolError
 from gleek_p2p.bots.strategy import RandomStrategy
-from gleek_p2p.log.store import LogStore
+from gleek_p2p.log.store import LogStore, read_log_file
 from gleek_p2p.net.messages import Bye, ByeCode
 from gleek_p2p.net.messages import Event as Event_
 from gleek_p2p.rules import VARIANTS, Event
@@ -202,3 +202,20 @@ async def test_a_flood_of_future_events_stays_bounded(tmp_path: Path) -> None:
         assert verify_records(stores[0].records).fair
     else:  # or, if anyone was blamed, only the flooder
         assert all(v is None or v.blamed == 1 for v in verdicts)
+
+
+async def test_runners_checking_in_a_worker_and_syncing_by_batch_agree(tmp_path: Path) -> None:
+    run, stores, _ = runners(tmp_path, b"worker")
+    for r in run:
+        r.check_in_worker = True
+    outcomes = await asyncio.wait_for(asyncio.gather(*(r.run() for r in run)), 120)
+    assert all(o.finished and not o.aborted for o in outcomes)
+    assert stores[0].records == stores[1].records == stores[2].records
+    assert verify_records(stores[0].records).fair
+    # Group commit: fewer fsyncs than records; closing makes the rest durable.
+    for store in stores:
+        assert 0 < store.fsyncs < len(store.records)
+        records = store.records
+        store.close()
+        assert store.unsynced == 0
+        assert read_log_file(store.path)[0] == records

@@ -39,6 +39,9 @@ from gleek_p2p.table.session import Decision, Table
 
 log = logging.getLogger(__name__)
 
+GROUP_COMMIT_S = 0.2
+"""Longest time another seat's event stays written but not fsynced (SPEC.md §3)."""
+
 
 LAST_CALL = 5.0
 """Seconds of grace, after the timeout, for a last request before blaming a seat."""
@@ -184,6 +187,12 @@ class SessionRunner:
     clock: Callable[[], float] | None = None
     linger_grace: float = 5.0
     """Seconds to wait at the end for a seat we cannot reach (see ``_linger``)."""
+    _sync_due: bool = False
+    check_in_worker: bool = False
+    """Check other seats' deck proofs in a worker thread (``_precheck``): the real
+    peer (one per process, its loop idle while it waits). Off where several peers
+    share one busy loop (tests): there the worker would queue for the GIL behind
+    the loop at each of its library calls."""
     _changed: asyncio.Event = field(default_factory=asyncio.Event)
     _pending: dict[tuple[int, int], tuple[int, Envelope]] = field(default_factory=dict)
     """Events ahead of the log: (position, signing seat) -> (sender, event as decoded)."""
@@ -447,6 +456,7 @@ class SessionRunner:
         while True:
             seat, message = await self.mesh.receive()
             try:
+                await self._precheck(message)
                 self._handle(seat, message)
             except GleekError as exc:
                 self._drop("rejected", _("ignored a message from seat {seat}: {error}").format(
@@ -456,6 +466,22 @@ class SessionRunner:
                     raise
                 log.exception("ignored a message from seat %s after a failure", seat)
             self._changed.set()
+
+    async def _precheck(self, message: Incoming) -> None:
+        """Check a deck pass's proof in a worker thread, so the loop never stalls on it.
+
+        libsecp256k1 runs with the GIL released (coincurve's cffi calls), so
+        the loop keeps serving the network while the check runs. The verdict
+        is still the table's, in ``_handle``; this only spares it the work.
+        """
+        if not self.check_in_worker or not isinstance(message, Event):
+            return
+        try:
+            job = self.table.precheck(decode_envelope(message.data))
+        except GleekError:
+            return
+        if job is not None:
+            await asyncio.to_thread(job)
 
     def _handle(self, sender: int, message: Incoming) -> None:
         if isinstance(message, LinkUp):
@@ -571,11 +597,26 @@ class SessionRunner:
             return
         if not new:
             return
-        self.store.append(data)
+        # Group commit (SPEC.md §3): another seat's event is written now and
+        # fsynced with its batch (what arrives within GROUP_COMMIT_S), or
+        # sooner by this seat's own next append, before anything it signs is sent.
+        self.store.append(data, sync=False)
+        if not self._sync_due:
+            self._sync_due = True
+            asyncio.get_running_loop().call_later(GROUP_COMMIT_S, self._group_sync)
         for seat in self.mesh.seats():
             if seat != sender and seat != envelope.seat:
                 self.mesh.send(seat, Event(data))
         self._update(applied, None)
+
+    def _group_sync(self) -> None:
+        """fsync the batch of events taken since the last fsync (if no own append did)."""
+        self._sync_due = False
+        try:
+            self.store.sync()
+        except (OSError, GleekError):
+            # The store is now broken: the next append raises and ends the session.
+            log.exception("the log could not be synced")
 
     def _forked_abort(self, envelope: Envelope) -> bool:
         """End the session if ``envelope`` is another seat's signed abort at a position

@@ -134,8 +134,13 @@ async def play_session(
     on_ready: Callable[[int], None] | None = None,
     on_status: Callable[[LobbyStatus], None] | None = None,
     on_log: Callable[[Path], None] | None = None,
+    check_in_worker: bool = True,
 ) -> SessionResult:
     """Join (or resume) a session at ``config.table`` and play it to the end.
+
+    ``check_in_worker``: check the other seats' deck proofs in a worker
+    thread (``SessionRunner.check_in_worker``); a benchmark running several
+    peers in one loop turns it off.
 
     ``on_status`` is told who is at the table whenever that changes (by
     default the player's ``show_lobby``, if it has one: the screen).
@@ -196,7 +201,8 @@ async def play_session(
         with LogStore.open(path) as store:
             SessionRunner.resume_records(table, store.records)
             runner = SessionRunner(table, store, ConnectionMesh(lobby, roster), player,
-                                   timeout=timeout, failure_log=data_dir / "gleek.log")
+                                   timeout=timeout, failure_log=data_dir / "gleek.log",
+                                   check_in_worker=check_in_worker)
             outcome = await runner.run()
             # Stay a moment so the others can fetch our last events.
             await asyncio.sleep(0.5)

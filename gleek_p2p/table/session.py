@@ -439,6 +439,27 @@ class Table:
 
     # --------------------------------------------------------------- receiving
 
+    def precheck(self, envelope: Envelope) -> Callable[[], None] | None:
+        """A job checking a deck pass's proof ahead, for a worker thread (or None).
+
+        ``DeckProtocol.precheck``: running it is optional and changes no
+        verdict; ``receive`` then skips the check it already passed.
+        """
+        deck = self._m.deck
+        if (deck is None or envelope.kind not in (ev.SHUFFLE, ev.LOCK)
+                or envelope.seq != len(self.envelopes)
+                or envelope.session_id != self.session_id):
+            return None
+        # Only what the seat signed is worth a worker's time.
+        if not 0 <= envelope.seat < self.roster.seats:
+            return None
+        try:
+            verify_envelope(envelope, self.roster.publics[envelope.seat])
+            message = ev.deck_from_body(envelope.kind, envelope.seat, envelope.body)
+        except GleekError:
+            return None
+        return deck.precheck(message)
+
     def receive(self, envelope: Envelope, encoded: bytes | None = None) -> list[Event]:
         """Check and take one event; returns the engine events it caused.
 

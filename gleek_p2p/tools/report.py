@@ -206,6 +206,8 @@ DECK_CHECKS = {
           "shown)"),
     2: N_("deal proved pass by pass (deck protocol v2: every shuffle, lock and key proved; "
           "discards never shown)"),
+    3: N_("deal proved pass by pass (deck protocol v3: every shuffle, lock and key proved, "
+          "on secp256k1; discards never shown)"),
 }
 
 

@@ -113,6 +113,23 @@ def _undeclared_gleek() -> list[bytes]:
 
 
 def build() -> list[Vector]:
+    """Every vector, deterministically, as deck protocol version 2 made them.
+
+    The session vectors are version 2 logs, kept byte for byte (a v2 log
+    verifies forever); version 3 has its deck vectors
+    (``protocol/vectors/deck-v3-*.json``).
+    """
+    import gleek_p2p.deck.protocol as deck_protocol
+
+    saved = deck_protocol.CURRENT_VERSION
+    deck_protocol.CURRENT_VERSION = 2
+    try:
+        return _build()
+    finally:
+        deck_protocol.CURRENT_VERSION = saved
+
+
+def _build() -> list[Vector]:
     """Every vector, deterministically.
 
     The vectors written before the rulings switches (SPEC 1.5) are played
