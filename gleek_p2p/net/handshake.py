@@ -15,6 +15,10 @@ re-sign, and one that passes them through cannot compute the keys. Once the
 peer's Proof verifies, ``channel`` holds the per-direction transport ciphers
 and everything after is encrypted. A failed check produces
 ``Refuse(reason)`` to send and leaves the handshake failed with ``error`` set.
+Once the peer's Hello is in, that Refuse is signed over ``h`` (another
+domain than the Proof's): a received refusal whose signature verifies under
+the key of the Hello we got is ``refusal_proven``, and only such a refusal
+says who refused us; a plain one is anyone's word (wire.md §3.2).
 """
 
 from __future__ import annotations
