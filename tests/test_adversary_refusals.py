@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 
 from gleek_p2p.log.envelope import PROTOCOL_VERSION
 from gleek_p2p.log.keys import Identity, fingerprint
-from gleek_p2p.net.connection import Connection, Listener
+from gleek_p2p.net.connection import Connection, Listener, Refused, connect
 from gleek_p2p.net.formation import Formation, nonce_commitment
 from gleek_p2p.net.framing import encode_frame
 from gleek_p2p.net.handshake import Offer
@@ -296,6 +296,45 @@ async def test_a_fourth_player_stops_within_seconds_naming_two_seats_that_proved
     assert said.startswith("the table is full: ") and "table full" in said
     for w in witnesses:
         assert f"{w.peer.name} (key {fingerprint(w.peer.public)})" in said
+
+
+async def test_refusals_from_seats_that_dial_us_count_too_and_only_proven_ones() -> None:
+    """A seat whose link dropped dials hints, so a forming peer may be refused by a dialler.
+
+    Such a refusal is believed on the same terms: here two keys prove one
+    table to a peer that has nobody yet, which is the residual case SPEC 5
+    names (two keys can make a lone peer give up, as they could take two
+    seats). One key's refusals before them, however many, change nothing.
+    """
+    notes = Notes()
+    lone = _lobby(0, "dialled", notes)
+    await lone.start()
+    x1, x2 = _key(94), _key(95)
+    claimed = _claimed_table(x1, x2)
+
+    async def refuse_from(identity: Identity, refusal: Refuse) -> None:
+        with pytest.raises(Refused):
+            await connect("127.0.0.1", lone.port, identity=identity,
+                          offer=_offer("dialled", "seat"),
+                          nonce_commit=nonce_commitment(os.urandom(32)),
+                          admit=lambda hello: refusal)
+
+    try:
+        await refuse_from(x1, _full(claimed))
+        async with asyncio.timeout(10):
+            while len(lone._full_tables) < 1:
+                await asyncio.sleep(0.01)
+        assert lone._forming()
+        await refuse_from(x1, _full(claimed))  # the same key again: still one key's word
+        await asyncio.sleep(0.2)
+        assert lone._forming() and len(lone._full_tables) == 1
+        await refuse_from(x2, _full(claimed))
+        with pytest.raises(TableFull) as full:
+            await lone.formed(10)
+    finally:
+        await lone.close()
+    assert {w.peer.public for w in full.value.table.witnesses} == {x1.public, x2.public}
+    assert full.value.address is None  # it dialled us
 
 
 # -- the verdict, sans-IO -----------------------------------------------------------------
