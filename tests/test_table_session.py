@@ -281,8 +281,9 @@ def test_abort_ends_the_session_and_names_the_blamed_seat() -> None:
     with pytest.raises(ProtocolError, match="over"):
         tables[1].receive(nxt)
     report = verify_records(tables[0].encoded)
-    assert report.exit_code == 1
-    assert report.violations[-1].seat == 1 and not report.violations[-1].proven
+    # Only the signer's claim: stopped (exit 3), no violation, the accused named only as such.
+    assert report.exit_code == 3 and report.violations == []
+    assert report.claims[-1].seat == 1 and report.claims[-1].signer == 2
 
 
 def test_cut_reveal_must_match_its_commitment() -> None:

@@ -203,7 +203,20 @@ async def play_session(
             runner = SessionRunner(table, store, ConnectionMesh(lobby, roster), player,
                                    timeout=timeout, failure_log=data_dir / "gleek.log",
                                    check_in_worker=check_in_worker)
-            outcome = await runner.run()
+            try:
+                outcome = await runner.run()
+            except asyncio.CancelledError:
+                # The player leaves: the signed leave goes into the log and out to
+                # every seat now, before the lobby closes the links.
+                try:
+                    left = runner.leave()
+                except Exception as exc:  # leaving must not fail: the Leave still goes out
+                    log.error("could not sign the leave: %r", exc)
+                    left = False
+                if left:
+                    with contextlib.suppress(OSError):
+                        files.current_marker(config.table).unlink()
+                raise
             # Stay a moment so the others can fetch our last events.
             await asyncio.sleep(0.5)
         if table.finished:

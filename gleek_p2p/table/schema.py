@@ -199,9 +199,15 @@ def _kinds() -> dict[str, Any]:
             {"type": "tuple", "items": [
                 {"name": "blamed", "type": "int", "min": -1, "max": -1, "doc": "nobody"},
                 _REASON, _EVIDENCE,
-                {"name": "cause", "type": "str", "min": len(ev.LOCAL_FAILURE),
-                 "max": len(ev.LOCAL_FAILURE),
-                 "doc": f"{ev.LOCAL_FAILURE!r}: the signer's own peer failed"}]}]}},
+                {"name": "cause", "type": "oneof", "options": [
+                    {"type": "const", "value": ev.LOCAL_FAILURE,
+                     "doc": "the signer's own peer failed"},
+                    {"type": "const", "value": ev.LEFT,
+                     "doc": "the first evidence item is another seat's leave that crossed "
+                            "the event this log holds at its position"}]}]}]}},
+        ev.LEAVE: {"signer": "any seat, whoever's turn it is: its player leaves the table "
+                             "(ends the session, blames nobody)",
+                   "body": {"type": "list", "min": 0, "max": 0}},
     }
 
 
