@@ -23,11 +23,13 @@ from gleek_p2p.net.messages import Event, Hello, RefuseCode, Sync, decode_messag
 from gleek_p2p.rules import VARIANTS
 from gleek_p2p.rules import Event as Move
 from gleek_p2p.session.lobby import LobbyConfig
+from gleek_p2p.session.lobby_status import LobbyStatus
 from gleek_p2p.session.peer import BotPlayer
 from gleek_p2p.session.play import SessionResult, play_session
 from gleek_p2p.session.watch import LiveLog, NoWatchers, WatchConfig, WatchResult, watch
 from gleek_p2p.table.session import Decision, Table
 from gleek_p2p.table.verify import verify_records
+from gleek_p2p.ui.render import lobby_lines
 
 NAMES = ("alice", "bob", "carol")
 VARIANT = VARIANTS["standard"]
@@ -54,6 +56,7 @@ class HeldBot(BotPlayer):
 
 async def _three(tmp_path: Path, table: str, go: asyncio.Event, at_hand_2: asyncio.Event,
                  notes: list[str], watchers: bool = True,
+                 statuses: list[LobbyStatus] | None = None,
                  ) -> tuple[list[int], asyncio.Future[list[SessionResult]]]:
     ports: list[int] = []
     tasks: list[asyncio.Task[SessionResult]] = []
@@ -66,6 +69,7 @@ async def _three(tmp_path: Path, table: str, go: asyncio.Event, at_hand_2: async
             identity=_identity(i), config=config, hands=2, data_dir=tmp_path / name,
             player=HeldBot(f"seed-{i}", go, at_hand_2), timeout=30.0, random=os.urandom,
             on_ready=up.set_result, notes=lambda text, who=name: notes.append(f"{who}: {text}"),
+            on_status=statuses.append if statuses is not None else None,
         )))
         ports.append(await up)
     return ports, asyncio.gather(*tasks)
@@ -104,7 +108,8 @@ async def test_a_watcher_joins_mid_session_and_keeps_a_log_that_verifies(
     tmp_path: Path,
 ) -> None:
     go, at_hand_2, notes = asyncio.Event(), asyncio.Event(), []
-    ports, game = await _three(tmp_path, "watched/2", go, at_hand_2, notes)
+    statuses: list[LobbyStatus] = []
+    ports, game = await _three(tmp_path, "watched/2", go, at_hand_2, notes, statuses=statuses)
     await asyncio.wait_for(at_hand_2.wait(), 60)  # hand 1 is over: mid-session
     seen: list[str] = []
     hands: list[int] = []
@@ -127,6 +132,11 @@ async def test_a_watcher_joins_mid_session_and_keeps_a_log_that_verifies(
     assert watching and all(f"wendy (key {fingerprint(watcher.public)})" in n
                             for n in watching), notes
     assert any(n.startswith("alice: wendy") for n in watching)
+    # ... and the seated screen's status lists the watcher while it watches.
+    shown = [s for s in statuses if s.watchers]
+    assert shown and shown[0].watchers[0].fingerprint == fingerprint(watcher.public)
+    assert f"  watching: wendy  key {fingerprint(watcher.public)}" in lobby_lines(shown[0])
+    assert not statuses[-1].watchers  # gone once it left
 
 
 async def _hostile(port: int, table: str, seated: Identity) -> list[str]:
@@ -260,3 +270,53 @@ def test_the_live_log_refuses_a_lying_feed_and_holds_what_it_held(tmp_path: Path
     assert live.finished and live.path is not None
     assert verify_records(live.records).fair
 
+
+
+class _Slow:
+    """A watcher's connection that never drains: only ``backlog`` counts."""
+
+    def __init__(self) -> None:
+        self.queued: list[bytes] = []
+        self.closed = False
+        self.limits = Limits(queue_size=100)
+
+    @property
+    def backlog(self) -> int:
+        return len(self.queued)
+
+    def send(self, message: Event) -> None:
+        self.queued.append(message.data)
+
+
+def test_a_watcher_that_does_not_read_holds_at_most_its_backlog() -> None:
+    from gleek_p2p.session.watchers import Watchers, WatchLimits
+
+    watchers = Watchers(True, WatchLimits(backlog=8), lambda text: None)
+    records = [i.to_bytes(2, "big") for i in range(50)]
+    watchers.feed(records)
+    slow = _Slow()
+    watchers._send(slow, watchers.limits.backlog)  # type: ignore[arg-type]
+    assert slow.queued == records[:8]
+    records.extend(i.to_bytes(2, "big") for i in range(50, 500))
+    watchers._send(slow, watchers.limits.backlog)  # type: ignore[arg-type]
+    assert len(slow.queued) == 8  # the log grew; what waits on the watcher did not
+    slow.queued.clear()  # it read them
+    watchers._send(slow, watchers.limits.backlog)  # type: ignore[arg-type]
+    assert slow.queued == records[8:16]  # in order, from where it was
+
+
+def test_a_watcher_is_refused_before_play_beyond_the_bound_and_when_unwelcome() -> None:
+    from gleek_p2p.session.watchers import Watchers, WatchLimits
+
+    hello = Offer(PROTOCOL_VERSION, "t/2", tuple(VARIANT.to_wire()), 3, "w", 0,
+                  watcher=True).hello(b"\x01" * 32, b"\x02" * 32, b"\x03" * 32)
+    closed = Watchers(False, WatchLimits(), lambda text: None)
+    refusal = closed.admit(hello)
+    assert not isinstance(refusal, str) and refusal is not None
+    assert refusal.meaning is RefuseCode.NO_WATCHERS
+    early = Watchers(True, WatchLimits(max_watchers=1), lambda text: None)
+    assert early.admit(hello) == "the table is not playing yet; try again soon"
+    early.feed([])
+    assert early.admit(hello) is None
+    early.conns[b"\x09" * 32] = _Slow()  # type: ignore[assignment]
+    assert early.admit(hello) == "this seat already feeds 1 watchers"

@@ -692,8 +692,10 @@ class Lobby:
             me_seat = formed.publics.index(self.identity.public)
         me = PeerStatus(self.config.name, fingerprint(self.identity.public), None, True, me_seat)
         port = self._listener.port if self._listener and self._listener.server else None
+        watching = tuple(PeerStatus(c.peer.name, fingerprint(p))
+                         for p, c in self.watchers.conns.items() if not c.closed)
         return LobbyStatus(self.config.table, self.config.variant.players, me, peers,
-                           formed is not None, port)
+                           formed is not None, port, watching)
 
     def _table_formed(self) -> Formation | None:
         if self.roster is not None:

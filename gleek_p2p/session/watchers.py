@@ -75,11 +75,6 @@ class Watchers:
         """The log may have grown: wake the feeders."""
         self._wake.set()
 
-    def names(self) -> list[str]:
-        """Who watches now, as the players are told (name and key fingerprint)."""
-        return [_("{name} (key {key})").format(name=c.peer.name, key=fingerprint(p))
-                for p, c in self.conns.items() if not c.closed]
-
     async def serve(self, conn: Connection) -> None:
         """Feed one watcher until it or we close; its own messages end it."""
         public = conn.peer.public
