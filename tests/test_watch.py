@@ -320,3 +320,32 @@ def test_a_watcher_is_refused_before_play_beyond_the_bound_and_when_unwelcome() 
     assert early.admit(hello) is None
     early.conns[b"\x09" * 32] = _Slow()  # type: ignore[assignment]
     assert early.admit(hello) == "this seat already feeds 1 watchers"
+
+
+async def test_gleek_watch_prints_each_hand_the_verdict_and_the_log(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str],
+) -> None:
+    from gleek_p2p.cli.gleek import main
+
+    go, at_hand_2 = asyncio.Event(), asyncio.Event()
+    loop = asyncio.get_running_loop()
+
+    class Notes(list[str]):
+        def append(self, text: str) -> None:
+            super().append(text)
+            if "is watching this table" in text:
+                loop.call_soon_threadsafe(go.set)  # hand 2 waits for the watcher
+
+    notes = Notes()
+    ports, game = await _three(tmp_path, "cli/2", go, at_hand_2, notes)
+    await asyncio.wait_for(at_hand_2.wait(), 60)
+    argv = ["watch", "--table", "cli", "--hands", "2", "--peer", f"127.0.0.1:{ports[2]}",
+            "--name", "wendy", "--data-dir", str(tmp_path / "wendy"), "--timeout", "30"]
+    code = await asyncio.wait_for(asyncio.to_thread(main, argv), 90)
+    log = _assert_players_fair(await asyncio.wait_for(game, 90))
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    path = Path(out.strip().splitlines()[-1])
+    assert path.read_bytes() == log and path.parent == tmp_path / "wendy" / "watched"
+    assert "hand 1: " in err and "hand 2: " in err, err
+    assert "watching through carol" in err
