@@ -228,6 +228,9 @@ def test_a_watcher_hello_is_marked_and_a_player_hello_unchanged() -> None:
     assert watcher.to_wire()[11] == 1
     from gleek_p2p.net.messages import encode_message
 
+    # wire.md §6: the same bytes, the array one longer, then 01.
+    plain, marked = encode_message(player), encode_message(watcher)
+    assert plain[0] == 0x9B and marked == b"\x9c" + plain[1:] + b"\x01"
     assert decode_message(encode_message(watcher)) == watcher
     assert decode_message(encode_message(player)) == player
     for mark in (0, 2, True, b"\x01"):
