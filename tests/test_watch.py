@@ -352,3 +352,55 @@ async def test_gleek_watch_prints_each_hand_the_verdict_and_the_log(
     assert path.read_bytes() == log and path.parent == tmp_path / "wendy" / "watched"
     assert "hand 1: " in err and "hand 2: " in err, err
     assert "watching through carol" in err
+
+
+SEEN = {
+    "en": ("wendy (key {fp}) is watching this table", "  watching: wendy  key {fp}",
+           "the players of this table do not accept watchers", "hand 1: "),
+    "fr": ("wendy (clé {fp}) regarde cette table", "  spectateur\u00a0: wendy  clé {fp}",
+           "les joueurs de cette table n'acceptent pas de spectateurs", "main 1\u00a0: "),
+    "it": ("wendy (chiave {fp}) sta guardando questo tavolo",
+           "  spettatore: wendy  chiave {fp}",
+           "i giocatori di questo tavolo non accettano spettatori", "mano 1: "),
+    "pt": ("wendy (chave {fp}) está assistindo a esta mesa",
+           "  espectador: wendy  chave {fp}",
+           "os jogadores desta mesa não aceitam espectadores", "mão 1: "),
+    "nl": ("wendy (sleutel {fp}) kijkt naar deze tafel", "  toeschouwer: wendy  sleutel {fp}",
+           "de spelers aan deze tafel laten geen toeschouwers toe", "hand 1: "),
+}
+
+
+@pytest.mark.parametrize("lang", sorted(SEEN))
+async def test_what_players_and_watchers_read_in_every_language(lang: str) -> None:
+    """The players' note and status line, and the watcher's refusal, as each reader sees them."""
+    from gleek_p2p.base import i18n
+    from gleek_p2p.net.connection import LinkDown
+    from gleek_p2p.session.lobby_status import PeerStatus
+    from gleek_p2p.session.watchers import Watchers, WatchLimits
+
+    note, line, refused, hand = (t.format(fp=fingerprint(b"\x07" * 32)) for t in SEEN[lang])
+    i18n.set_language(lang, {})
+    try:
+        said: list[str] = []
+        watchers = Watchers(True, WatchLimits(), said.append)
+        watchers.feed([])
+        conn = _Slow()
+        conn.peer = Hello(1, "t/2", (), 3, b"\x07" * 32, "wendy", b"\x00" * 32, 0,  # type: ignore[attr-defined]
+                          b"\x00" * 32, 0, True)
+        conn.close_why = LinkDown.CLOSED_HERE  # type: ignore[attr-defined]
+        conn.closed = True  # nothing to feed: serve returns at once
+        conn.recv = _never  # type: ignore[attr-defined]
+        await watchers.serve(conn)  # type: ignore[arg-type]
+        assert said[0] == note
+        status = LobbyStatus("t/2", 3, PeerStatus("alice", "ab"), (), True, None,
+                             (PeerStatus("wendy", fingerprint(b"\x07" * 32)),))
+        assert line in lobby_lines(status)
+        assert str(NoWatchers(i18n._("the players of this table do not accept watchers"))) \
+            == refused
+        assert i18n._("hand {number}: {line}").format(number=1, line="") == hand
+    finally:
+        i18n.set_language("en", {})
+
+
+async def _never() -> None:
+    await asyncio.Event().wait()
