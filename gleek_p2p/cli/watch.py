@@ -17,7 +17,7 @@ from gleek_p2p.base.i18n import _
 from gleek_p2p.log.keys import load_or_create_identity
 from gleek_p2p.rules import VARIANTS
 from gleek_p2p.session.play import default_data_dir, parse_address, say
-from gleek_p2p.session.watch import WatchConfig, watch
+from gleek_p2p.session.watch import NoWatchers, WatchConfig, watch
 from gleek_p2p.table.session import Table
 from gleek_p2p.tools.report import text_report
 
@@ -29,6 +29,9 @@ def _from_lan(args: argparse.Namespace) -> tuple[str, int, str, tuple[tuple[str,
     from gleek_p2p.cli.tables import _browser, collect_tables
 
     tables = asyncio.run(collect_tables(_browser(args.interface or ()), LIST_SECONDS))
+    if any(t.table == args.table and t.playing and t.watchers is False for t in tables):
+        # What the records announce; a seat dialled anyway would refuse too (code 2).
+        raise NoWatchers(_("the players of this table do not accept watchers"))
     playing = [t for t in tables if t.playing and t.watchers is not False
                and t.hands is not None and t.variant in VARIANTS
                and (args.table is None or t.table == args.table)]
