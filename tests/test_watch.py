@@ -314,15 +314,15 @@ def test_a_watcher_is_refused_before_play_beyond_the_bound_and_when_unwelcome() 
     hello = Offer(PROTOCOL_VERSION, "t/2", tuple(VARIANT.to_wire()), 3, "w", 0,
                   watcher=True).hello(b"\x01" * 32, b"\x02" * 32, b"\x03" * 32)
     closed = Watchers(False, WatchLimits(), lambda text: None)
-    refusal = closed.admit(hello)
+    refusal = closed.admit(hello, 0.0)
     assert not isinstance(refusal, str) and refusal is not None
     assert refusal.meaning is RefuseCode.NO_WATCHERS
     early = Watchers(True, WatchLimits(max_watchers=1), lambda text: None)
-    assert early.admit(hello) == "the table is not playing yet; try again soon"
+    assert early.admit(hello, 0.0) == "the table is not playing yet; try again soon"
     early.feed([])
-    assert early.admit(hello) is None
+    assert early.admit(hello, 0.0) is None
     early.conns[b"\x09" * 32] = _Slow()  # type: ignore[assignment]
-    assert early.admit(hello) == "this seat already feeds 1 watchers"
+    assert early.admit(hello, 0.0) == "this seat already feeds 1 watchers"
 
 
 async def test_gleek_watch_prints_each_hand_the_verdict_and_the_log(
@@ -390,7 +390,7 @@ async def test_what_players_and_watchers_read_in_every_language(lang: str) -> No
         conn.close_why = LinkDown.CLOSED_HERE  # type: ignore[attr-defined]
         conn.closed = True  # nothing to feed: serve returns at once
         conn.recv = _never  # type: ignore[attr-defined]
-        await watchers.serve(conn)  # type: ignore[arg-type]
+        await watchers.serve(conn, 0.0)  # type: ignore[arg-type]
         assert said[0] == note
         status = LobbyStatus("t/2", 3, PeerStatus("alice", "ab"), (), True, None,
                              (PeerStatus("wendy", fingerprint(b"\x07" * 32)),))
@@ -404,3 +404,15 @@ async def test_what_players_and_watchers_read_in_every_language(lang: str) -> No
 
 async def _never() -> None:
     await asyncio.Event().wait()
+
+
+def test_watchers_coming_back_at_once_are_refused_beyond_the_burst() -> None:
+    from gleek_p2p.session.watchers import Watchers, WatchLimits
+
+    watchers = Watchers(True, WatchLimits(burst=2, window=10.0), lambda text: None)
+    watchers.feed([])
+    hello = Offer(PROTOCOL_VERSION, "t/2", tuple(VARIANT.to_wire()), 3, "w", 0,
+                  watcher=True).hello(b"\x01" * 32, b"\x02" * 32, b"\x03" * 32)
+    watchers._taken.extend([1.0, 2.0])  # two taken (and gone again) lately
+    assert watchers.admit(hello, 5.0) == "too many watchers came lately; try again soon"
+    assert watchers.admit(hello, 11.5) is None  # the first has left the window

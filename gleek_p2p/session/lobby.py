@@ -281,7 +281,7 @@ class Lobby:
     def _admit(self, hello: Hello) -> str | Refuse | None:
         if hello.watcher:
             # Never a seat, never in the formation: admitted on the watchers' terms only.
-            return self.watchers.admit(hello)
+            return self.watchers.admit(hello, asyncio.get_running_loop().time())
         if self.roster is not None:
             if hello.public in self.roster.publics:
                 return None
@@ -354,7 +354,7 @@ class Lobby:
             await conn.close("this peer is leaving")
             return
         if conn.peer.watcher:
-            await self.watchers.serve(conn)
+            await self.watchers.serve(conn, asyncio.get_running_loop().time())
             return
         public = conn.peer.public
         existing = self.conns.get(public)

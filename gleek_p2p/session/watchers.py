@@ -13,6 +13,7 @@ from the start). The players' own links never wait on a watcher.
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -36,6 +37,10 @@ class WatchLimits:
     """Most events waiting on one watcher's connection."""
     poll: float = 0.05
     """Seconds between looks at the log when nothing woke the feeder."""
+    burst: int = 8
+    window: float = 10.0
+    """At most ``burst`` watchers taken in any ``window`` seconds: keys are free, so a
+    watcher closed for speaking that comes straight back costs us a refusal, not a feed."""
 
 
 class Watchers:
@@ -50,13 +55,16 @@ class Watchers:
         """The table's log as it grows (``Table.encoded``), once the session is on."""
         self.conns: dict[bytes, Connection] = {}
         self._wake = asyncio.Event()
+        self._taken: collections.deque[float] = collections.deque()
+        """When the watchers of the last ``window`` were taken (at most ``burst``)."""
         self._sent: dict[Connection, int] = {}
         """How much of the log each watcher was sent."""
         self.served = 0
         """Watchers fed since the start (for tests and the status)."""
 
-    def admit(self, hello: Hello) -> Refuse | str | None:
-        """Whether to take a watcher's Hello: None to take it, else the refusal."""
+    def admit(self, hello: Hello, now: float) -> Refuse | str | None:
+        """Whether to take a watcher's Hello at time ``now``: None to take it, else the
+        refusal."""
         if not self.accept:
             return Refuse("this table does not accept watchers", RefuseCode.NO_WATCHERS)
         if self.records is None:
@@ -64,6 +72,10 @@ class Watchers:
         live = sum(1 for p, c in self.conns.items() if not c.closed and p != hello.public)
         if live >= self.limits.max_watchers:
             return f"this seat already feeds {self.limits.max_watchers} watchers"
+        while self._taken and self._taken[0] <= now - self.limits.window:
+            self._taken.popleft()
+        if len(self._taken) >= self.limits.burst:
+            return "too many watchers came lately; try again soon"
         return None
 
     def feed(self, records: Sequence[bytes]) -> None:
@@ -75,8 +87,9 @@ class Watchers:
         """The log may have grown: wake the feeders."""
         self._wake.set()
 
-    async def serve(self, conn: Connection) -> None:
-        """Feed one watcher until it or we close; its own messages end it."""
+    async def serve(self, conn: Connection, now: float) -> None:
+        """Feed one watcher (taken at ``now``) until it or we close; its own messages end it."""
+        self._taken.append(now)
         public = conn.peer.public
         old = self.conns.get(public)
         if old is not None and not old.closed:
