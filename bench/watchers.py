@@ -7,9 +7,11 @@
   flooder per seat that reconnects and sends forged events, as fast as it can.
 
 The crowd runs in a process of its own (as a watcher on another machine
-would), so what is measured is what the seats pay: handshakes, feeding,
-closing. The figure is each session's wall time as a ratio to the quiet one
-(median of ``--rounds``); the readers' logs are checked against the players'.
+would). The figures are each session's wall time and the CPU time of the
+seats' process (what the seats pay: handshakes, feeding, closing), as ratios
+to the quiet session's (medians of ``--rounds``); on a machine whose cores
+the crowd shares, the wall time also counts the crowd's own CPU. The
+readers' logs are checked against the players'.
 (Watchers verifying live cost their own CPU, not the seats': on a machine
 shared with the players they compete for the cores, which this leaves out.)
 
@@ -100,8 +102,9 @@ def hostile(table: str, ports: list[int], tmp: Path) -> list[Awaitable[object]]:
                                                                    for p in ports]
 
 
-async def session(crowd: Crowd, hands: int, tmp: Path) -> tuple[float, int]:
-    """(seconds the session took, watchers' logs equal to the players')."""
+async def session(crowd: Crowd, hands: int, tmp: Path) -> tuple[float, float, int]:
+    """(seconds the session took, CPU seconds the three seats spent, readers' logs
+    equal to the players')."""
     table = f"bench-{os.urandom(4).hex()}/{hands}"
     ports: list[int] = []
     tasks = []
@@ -112,7 +115,7 @@ async def session(crowd: Crowd, hands: int, tmp: Path) -> tuple[float, int]:
     if crowd is not quiet:
         child.start()  # its start-up (imports) is over before the clock starts
         await asyncio.to_thread(ready.wait, 60)
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.process_time()
     for i in range(3):
         up: asyncio.Future[int] = asyncio.get_running_loop().create_future()
         config = LobbyConfig(name=f"p{i}", table=table, variant=STANDARD,
@@ -125,7 +128,7 @@ async def session(crowd: Crowd, hands: int, tmp: Path) -> tuple[float, int]:
         ports.append(await up)
     given.put(ports)
     results: list[SessionResult] = await asyncio.gather(*tasks)
-    took = time.perf_counter() - started
+    took, cpu = time.perf_counter() - started, time.process_time() - cpu
     await asyncio.sleep(1.0)  # the last events on their way to the readers
     if child.pid is not None:
         child.kill()
@@ -133,7 +136,7 @@ async def session(crowd: Crowd, hands: int, tmp: Path) -> tuple[float, int]:
     records = LogStore.open(results[0].log_path).records
     log = b"".join(records)
     same = sum(1 for f in tmp.glob("read-*") if f.read_bytes() == log)
-    return took, same
+    return took, cpu, same
 
 
 def _crowd(name: str, table: str, given: Any, ready: Any, tmp: Path) -> None:
@@ -153,19 +156,23 @@ def main() -> None:
     parser.add_argument("--hands", type=int, default=1)
     args = parser.parse_args()
     times: dict[str, list[float]] = {"quiet": [], "watched": [], "hostile": []}
+    cpus: dict[str, list[float]] = {"quiet": [], "watched": [], "hostile": []}
     kept = []
     for _round in range(args.rounds):
         for crowd in (quiet, watched, hostile):
             with tempfile.TemporaryDirectory() as tmp:
-                took, same = asyncio.run(session(crowd, args.hands, Path(tmp)))
+                took, cpu, same = asyncio.run(session(crowd, args.hands, Path(tmp)))
             times[crowd.__name__].append(took)
+            cpus[crowd.__name__].append(cpu)
             if crowd is watched:
                 kept.append(same)
-    base = statistics.median(times["quiet"])
-    print(f"quiet:   {base:.2f} s (baseline, median of {args.rounds})")
+    base, base_cpu = statistics.median(times["quiet"]), statistics.median(cpus["quiet"])
+    print(f"quiet:   {base:.2f} s, seats' CPU {base_cpu:.2f} s (baseline, median of "
+          f"{args.rounds})")
     for name in ("watched", "hostile"):
-        t = statistics.median(times[name])
-        print(f"{name}: {t:.2f} s, x{t / base:.2f} the quiet session")
+        t, c = statistics.median(times[name]), statistics.median(cpus[name])
+        print(f"{name}: {t:.2f} s, x{t / base:.2f} the quiet session; seats' CPU {c:.2f} s, "
+              f"x{c / base_cpu:.2f}")
     print(f"readers holding the players' whole log: {kept} of 12 per round")
 
 
