@@ -12,7 +12,7 @@ import os
 
 import pytest
 
-from gleek_p2p.log.envelope import PROTOCOL_VERSION, sign_envelope
+from gleek_p2p.log.envelope import PROTOCOL_VERSION, decode_envelope, sign_envelope
 from gleek_p2p.log.keys import Identity
 from gleek_p2p.net.connection import Connection, Limits, Listener, connect
 from gleek_p2p.net.formation import nonce_commitment
@@ -21,7 +21,7 @@ from gleek_p2p.net.messages import Event, Sync
 from gleek_p2p.rules import VARIANTS
 from gleek_p2p.session.inbox import Inbox, InboxLimits
 from gleek_p2p.session.lobby import Lobby, LobbyConfig
-from gleek_p2p.session.peer import LinkUp
+from gleek_p2p.session.peer import CheckedEvent, LinkUp
 from gleek_p2p.table.roster import Roster
 
 STANDARD = VARIANTS["standard"]
@@ -164,7 +164,9 @@ async def test_a_seat_may_queue_only_validly_signed_events_of_this_session() -> 
         async with asyncio.timeout(5):
             while len(got) < 2:
                 got.append((await lobby.queue.get())[1])
-        assert isinstance(got[0], LinkUp) and got[1] == Event(good)
+        # It waits decoded (the session does not decode it again).
+        assert isinstance(got[0], LinkUp) and isinstance(got[1], CheckedEvent)
+        assert got[1].data == good and got[1].envelope == decode_envelope(good)
         assert lobby.queue.qsize() == 0
         await conn.close()
     finally:

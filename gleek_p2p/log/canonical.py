@@ -154,3 +154,44 @@ def decode(
         raise ProtocolError("the encoding is not canonical (a shorter or different form exists)")
     result: Value = value
     return result
+
+
+def list_head(data: bytes, count: int, *, max_scalar: int) -> tuple[int, list[Value]]:
+    """The length of the list ``data`` encodes and its first ``count`` items, unchecked.
+
+    Reads only the first bytes of ``data`` (each item a scalar of at most
+    ``max_scalar`` bytes), so it costs the same whatever follows: a decoder
+    uses it to pick the limits for the whole value (``envelope.decode_envelope``
+    reads an event's kind before its body). Nothing here is checked for
+    canonical form; the full ``decode`` that follows does that. Raises
+    ProtocolError if ``data`` does not open with a list of at least
+    ``count`` scalars.
+    """
+    if not isinstance(data, bytes | bytearray | memoryview):
+        raise ProtocolError(f"expected bytes to decode, got {type(data).__name__}")
+    # A list header is at most 5 bytes, a scalar at most 5 + max_scalar.
+    prefix = bytes(data[: 5 + count * (5 + max_scalar)])
+    unpacker = msgpack.Unpacker(
+        raw=False,
+        use_list=True,
+        max_buffer_size=max(len(prefix), 1),
+        max_str_len=max_scalar,
+        max_bin_len=max_scalar,
+        max_array_len=0,
+        max_map_len=0,
+        max_ext_len=0,
+        timestamp=0,
+    )
+    unpacker.feed(prefix)
+    try:
+        length: int = unpacker.read_array_header()
+        if length < count:
+            raise ProtocolError(f"expected a list of at least {count} items")
+        items: list[Value] = [unpacker.unpack() for _ in range(count)]
+    except ProtocolError:
+        raise
+    except UnicodeDecodeError as exc:
+        raise ProtocolError("a string in the encoding is not valid UTF-8") from exc
+    except Exception as exc:  # truncated, not a list, an item too large or not a scalar
+        raise ProtocolError(f"the encoding is malformed: {exc or type(exc).__name__}") from exc
+    return length, items

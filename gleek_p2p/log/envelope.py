@@ -12,7 +12,8 @@ holds.
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from gleek_p2p.base.errors import ProtocolError, ViolationCode
@@ -31,6 +32,40 @@ MAX_ENVELOPE_BYTES = 1 << 20
 MAX_BODY_DEPTH = 16
 MAX_ENVELOPE_ITEMS = 200_000
 _FIELDS = 8
+_KIND_FIELD = 5
+_TAIL = 2 + SIGNATURE_SIZE
+"""The signature's encoding (bin8 header ``c4 40``, 64 bytes) ends every envelope."""
+
+
+@dataclass(frozen=True, slots=True)
+class KindBound:
+    """The most one event of a kind may cost to decode, as its declared schema allows.
+
+    ``max_bytes``: the whole encoded envelope; ``max_values``: values in it
+    (lists and scalars, counted as ``canonical.decode`` counts them);
+    ``max_depth``: list nesting of the envelope (the envelope itself is 1).
+    """
+
+    max_bytes: int
+    max_values: int
+    max_depth: int
+
+
+@dataclass(frozen=True, slots=True)
+class KindBounds:
+    """A ``KindBound`` for each event kind, and one for any kind not declared.
+
+    The table layer makes them from its schema (``table.schema.KIND_BOUNDS``);
+    the log layer only applies them, so it never needs to know the kinds.
+    """
+
+    kinds: Mapping[str, KindBound]
+    other: KindBound
+    """For a kind the schema does not declare (the table refuses it later, with blame)."""
+
+    def of(self, kind: str) -> KindBound:
+        """The bound for ``kind``."""
+        return self.kinds.get(kind, self.other)
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,6 +80,14 @@ class Envelope:
     kind: str
     body: list[Any]
     signature: bytes
+    encoded: bytes | None = field(default=None, init=False, repr=False, compare=False)
+    """The wire bytes this envelope was decoded from or signed as (None if built by hand).
+
+    Kept so that re-encoding it (to hash, store, relay or check its
+    signature) costs nothing: decode once. Never set by the constructor, so
+    ``dataclasses.replace`` and hand-built envelopes always re-encode. The
+    body must not be changed in place once the envelope is built.
+    """
 
     def unsigned_fields(self) -> list[Any]:
         """The seven fields the signature covers, in wire order."""
@@ -60,6 +103,8 @@ class Envelope:
 
     def encode(self) -> bytes:
         """The canonical wire encoding (what is sent, stored and hashed)."""
+        if self.encoded is not None:
+            return self.encoded
         return canonical.encode([*self.unsigned_fields(), self.signature])
 
 
@@ -93,7 +138,17 @@ def _check_fields(
 
 def signed_bytes(env: Envelope) -> bytes:
     """The bytes the author signs: ``SIGNED_DOMAIN`` + canonical(first seven fields)."""
+    data = env.encoded
+    if data is not None:
+        # The canonical 8-list is 0x98, the seven fields, then the signature's
+        # 66 bytes; the 7-list of the same fields is 0x97 and the same bytes.
+        return SIGNED_DOMAIN + b"\x97" + data[1:-_TAIL]
     return SIGNED_DOMAIN + canonical.encode(env.unsigned_fields())
+
+
+def _with_encoding(env: Envelope, data: bytes) -> Envelope:
+    object.__setattr__(env, "encoded", data)
+    return env
 
 
 def sign_envelope(
@@ -133,30 +188,55 @@ def sign_envelope(
         body_list,
         identity.sign(signed_bytes(unsigned)),
     )
-    if len(env.encode()) > MAX_ENVELOPE_BYTES:
+    data = env.encode()
+    if len(data) > MAX_ENVELOPE_BYTES:
         raise ProtocolError(f"the event is larger than {MAX_ENVELOPE_BYTES} bytes")
-    return env
+    return _with_encoding(env, data)
 
 
-def decode_envelope(data: bytes) -> Envelope:
+def _bound(data: bytes, bounds: KindBounds) -> KindBound:
+    """The bound of the kind ``data`` names, read from its first bytes only.
+
+    Refuses (before the body is decoded, so at a cost that does not grow
+    with it) an envelope larger than its kind allows.
+    """
+    _length, head = canonical.list_head(data, _KIND_FIELD + 1, max_scalar=MAX_KIND_LEN)
+    kind = head[_KIND_FIELD]
+    if not isinstance(kind, str):
+        raise ProtocolError(f"the event kind must be a string of 1..{MAX_KIND_LEN} bytes")
+    bound = bounds.of(kind)
+    if len(data) > bound.max_bytes:
+        raise ProtocolError(
+            f"a {kind!r} event is {len(data)} bytes, more than the {bound.max_bytes} "
+            "its kind allows", code=ViolationCode.FORM_EVENT)
+    return bound
+
+
+def decode_envelope(data: bytes, bounds: KindBounds | None = None) -> Envelope:
     """Parse an encoded envelope from untrusted bytes (no signature check).
 
-    Raises ProtocolError on non-canonical or malformed input. Call
-    ``verify_envelope`` (or ``Chain.append``) before trusting it.
+    Raises ProtocolError on non-canonical or malformed input. With
+    ``bounds``, an envelope is first held to its kind's ``KindBound`` (size
+    from its first bytes, then values and nesting while decoding), so what
+    an event costs to decode is bounded by its kind's schema, not by
+    ``MAX_ENVELOPE_BYTES``. Call ``verify_envelope`` (or ``Chain.append``)
+    before trusting it.
     """
-    value = canonical.decode(
-        data,
-        max_len=MAX_ENVELOPE_BYTES,
-        max_depth=MAX_BODY_DEPTH + 1,
-        max_items=MAX_ENVELOPE_ITEMS,
-    )
+    max_len, max_depth, max_items = MAX_ENVELOPE_BYTES, MAX_BODY_DEPTH + 1, MAX_ENVELOPE_ITEMS
+    if bounds is not None:
+        bound = _bound(data, bounds)
+        max_len = min(max_len, bound.max_bytes)
+        max_depth = min(max_depth, bound.max_depth)
+        max_items = min(max_items, bound.max_values)
+    value = canonical.decode(data, max_len=max_len, max_depth=max_depth, max_items=max_items)
     if not isinstance(value, list) or len(value) != _FIELDS:
         raise ProtocolError(f"an envelope must be a list of {_FIELDS} fields")
     version, session_id, seq, prev, seat, kind, body, signature = value
     _check_fields(version, session_id, seq, prev, seat, kind, body)
     if not isinstance(signature, bytes) or len(signature) != SIGNATURE_SIZE:
         raise ProtocolError(f"the signature must be {SIGNATURE_SIZE} bytes")
-    return Envelope(version, session_id, seq, prev, seat, kind, body, signature)
+    env = Envelope(version, session_id, seq, prev, seat, kind, body, signature)
+    return _with_encoding(env, bytes(data))
 
 
 def verify_envelope(env: Envelope, public: bytes) -> None:

@@ -14,7 +14,7 @@ import collections
 from dataclasses import dataclass
 
 from gleek_p2p.net.messages import Event
-from gleek_p2p.session.peer import Incoming
+from gleek_p2p.session.peer import CheckedEvent, Incoming
 
 __all__ = ["Inbox", "InboxLimits"]
 
@@ -31,7 +31,9 @@ class InboxLimits:
 
 
 def _size(message: Incoming) -> int:
-    return len(message.data) + _SMALL if isinstance(message, Event) else _SMALL
+    if isinstance(message, Event | CheckedEvent):
+        return len(message.data) + _SMALL
+    return _SMALL
 
 
 class Inbox:

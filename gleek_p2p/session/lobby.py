@@ -12,6 +12,7 @@ comes from its handshake alone.
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import logging
 import os
@@ -62,13 +63,18 @@ from gleek_p2p.rules import Variant
 from gleek_p2p.session.inbox import Inbox, InboxLimits
 from gleek_p2p.session.link_words import link_down, mismatch, table_words
 from gleek_p2p.session.lobby_status import LobbyStatus, PeerStatus
-from gleek_p2p.session.notes import Note, Severity
-from gleek_p2p.session.peer import LEFT_THE_TABLE, Incoming, LinkUp
+from gleek_p2p.session.notes import Note, NoteKind, NoteLimiter, Severity
+from gleek_p2p.session.peer import LEFT_THE_TABLE, CheckedEvent, Incoming, LinkUp
 from gleek_p2p.table.roster import Roster
+from gleek_p2p.table.schema import KIND_BOUNDS
 
 log = logging.getLogger(__name__)
 
 Address = tuple[str, int]
+
+REMEMBERED_REFUSALS = 256
+"""Keys whose refusal was told, most recent first: a redialling peer is told once
+while it is among them; a flood of fresh keys pushes out the oldest."""
 
 
 @dataclass(frozen=True)
@@ -97,6 +103,10 @@ class LobbyConfig:
     """Seconds the last peer of a revealed table has to reveal once all the others did."""
     keep_out_seconds: float = 120.0
     """How long a peer dropped from the formation (caught, or too slow to reveal) is refused."""
+    noise_burst: int = 3
+    noise_window: float = 60.0
+    """Notes of one noise kind (a refused Hello, a failed handshake...) shown per window
+    of this many seconds: ``noise_burst``, then one count (``notes.NoteLimiter``)."""
 
 
 class TableFull(GleekError):
@@ -182,7 +192,8 @@ class Lobby:
         self._errors: dict[Address, str] = {}
         self._said_errors: dict[Address, str] = {}
         """The same errors in the person's words, for ``NoTable``."""
-        self._refusals_told: set[bytes] = set()
+        self._refusals_told: collections.OrderedDict[bytes, None] = collections.OrderedDict()
+        self._noise = NoteLimiter(config.noise_burst, config.noise_window)
         self._told: dict[bytes, tuple[tuple[bytes, Address], ...]] = {}
         """What each peer says of where the others listen: sender -> (key, address)s."""
         self._tasks: set[asyncio.Task[None]] = set()
@@ -207,8 +218,8 @@ class Lobby:
             nonce_commit=self.formation.commitment,
             on_connection=self._adopt,
             admit=self._admit,
-            on_error=lambda reason: self.notes(
-                _("refused a connection: {reason}").format(reason=reason)),
+            on_error=lambda reason: self._noisy(NoteKind.HANDSHAKE_FAILED, _(
+                "refused a connection: {reason}").format(reason=reason)),
             on_refused=self._tell_refusal,
             limits=self.config.limits,
         )
@@ -229,6 +240,7 @@ class Lobby:
             )
             self._spawn(self._hint_loop(self.discovery))
         self._spawn(self._dial_loop())
+        self._spawn(self._count_noise())
         if self.roster is None:
             self._spawn(self._say_while_searching())
         resumed = self._table_formed() if self.roster is not None else None
@@ -271,20 +283,38 @@ class Lobby:
         return self.formation.admit(hello)
 
     def _tell_refusal(self, refused: Refused) -> None:
-        """Mention each refusal once per peer, not once per redial."""
+        """Mention each refusal once per peer, not once per redial (within bounds)."""
         who = refused.peer
         if who is not None:
-            # One mention per key: a refused peer redials, maybe for minutes.
+            # One mention per key: a refused peer redials, maybe for minutes. Keys
+            # are free to make, so only the latest few are remembered.
             if who.public in self._refusals_told:
+                self._refusals_told.move_to_end(who.public)
                 return
-            self._refusals_told.add(who.public)
+            self._refusals_told[who.public] = None
+            if len(self._refusals_told) > REMEMBERED_REFUSALS:
+                self._refusals_told.popitem(last=False)
             offer = self._listener.offer if self._listener is not None else None
             why = mismatch(offer, who) if offer is not None else None
-            self.notes(_("refused {name} (key {key}): {reason}").format(
+            self._noisy(NoteKind.REFUSED, _("refused {name} (key {key}): {reason}").format(
                 name=who.name, key=fingerprint(who.public),
                 reason=why or refused.refusal.reason))
         else:
-            self.notes(_("refused a connection: {reason}").format(reason=refused.refusal.reason))
+            self._noisy(NoteKind.REFUSED, _("refused a connection: {reason}").format(
+                reason=refused.refusal.reason))
+
+    def _noisy(self, kind: NoteKind, text: str) -> None:
+        """Say something a stranger can make us say at will: a few a window, then a count."""
+        for note in self._noise.offer(Note(text, Severity.INFO, kind),
+                                      asyncio.get_running_loop().time()):
+            self.notes(note)
+
+    async def _count_noise(self) -> None:
+        """Say how many noise notes each window held back, once it is over."""
+        while True:
+            await asyncio.sleep(self._noise.window)
+            for note in self._noise.flush(asyncio.get_running_loop().time()):
+                self.notes(note)
 
     async def _adopt(self, conn: Connection) -> None:
         self._every_conn.add(conn)
@@ -460,8 +490,8 @@ class Lobby:
                     self._take_addresses(public, message)
                 elif isinstance(message, Leave):
                     self._take_leave(conn, message)
-                elif self._keep(message):
-                    await self.queue.put(public, message)
+                elif (kept := self._keep(message)) is not None:
+                    await self.queue.put(public, kept)
         except GleekError as exc:
             self.notes(Note(_("lost {name}: {error}").format(name=conn.peer.name, error=exc),
                             Severity.BAD_NEWS))
@@ -480,27 +510,28 @@ class Lobby:
                 if self._forming():
                     self._spawn(self._forget_later(conn))
 
-    def _keep(self, message: Message) -> bool:
-        """Whether a message may wait for the session: only once there is one.
+    def _keep(self, message: Message) -> Incoming | None:
+        """What of a message may wait for the session (None: nothing), only once there is one.
 
         While the table forms a peer may send nothing but a Reveal (the
         session asks every seat for what it lacks when it starts), and an
-        Event must be validly signed by a seat of this session before it
-        takes any room.
+        Event must fit its kind's bound and be validly signed by a seat of
+        this session before it takes any room; it waits decoded, so the
+        session does not decode it again.
         """
         roster = self.roster
         if roster is None:
-            return False
+            return None
         if not isinstance(message, Event):
-            return True
+            return message
         try:
-            envelope = decode_envelope(message.data)
+            envelope = decode_envelope(message.data, KIND_BOUNDS)
             if envelope.session_id != roster.session_id or envelope.seat >= roster.seats:
-                return False
+                return None
             verify_envelope(envelope, roster.publics[envelope.seat])
         except ProtocolError:
-            return False
-        return True
+            return None
+        return CheckedEvent(envelope)
 
     def _take_leave(self, conn: Connection, leave: Leave) -> None:
         """Tell the session a seat left on purpose, only on its valid signature.
@@ -577,7 +608,8 @@ class Lobby:
             return
         except ProtocolError as exc:
             # Only proof names a peer: anything else is just not taken.
-            self.notes(_("ignored a Reveal: {error}").format(error=exc))
+            self._noisy(NoteKind.REVEAL_IGNORED,
+                        _("ignored a Reveal: {error}").format(error=exc))
             return
         if new and self.formation.reveals.get(reveal.sender) == reveal:
             # Relayed to the others, so a peer cannot reveal to one of us only.
@@ -894,6 +926,8 @@ class Lobby:
         for task in list(self._tasks):
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
+        for note in self._noise.flush(0.0, everything=True):
+            self.notes(note)  # what the last window held back
         if self._listener is not None and self._listener.server is not None:
             self._listener.server.close()
         leave = None

@@ -35,6 +35,7 @@ from gleek_p2p.rules import Event as Move
 from gleek_p2p.rules import HandLedger, SeatView
 from gleek_p2p.session.notes import Note, Severity
 from gleek_p2p.table import events as ev
+from gleek_p2p.table.schema import KIND_BOUNDS
 from gleek_p2p.table.session import Decision, Table
 
 log = logging.getLogger(__name__)
@@ -71,7 +72,21 @@ class LinkUp:
     """Delivered by a mesh when a link to a seat (re)opens: time to catch up."""
 
 
-Incoming = Message | LinkUp
+@dataclass(frozen=True)
+class CheckedEvent:
+    """An ``Event`` the mesh has already decoded within its kind's bound and found
+    signed by its seat's roster key: the runner takes ``envelope`` as it is
+    (an event is decoded once)."""
+
+    envelope: Envelope
+
+    @property
+    def data(self) -> bytes:
+        """The event's wire bytes."""
+        return self.envelope.encode()
+
+
+Incoming = Message | LinkUp | CheckedEvent
 
 
 class Mesh(Protocol):
@@ -199,8 +214,8 @@ class SessionRunner:
     linger_grace: float = 5.0
     """Seconds to wait at the end for a seat we cannot reach (see ``_linger``)."""
     _changed: asyncio.Event = field(default_factory=asyncio.Event)
-    _pending: dict[tuple[int, int], tuple[int, bytes]] = field(default_factory=dict)
-    """Events ahead of the log: (position, signing seat) -> (sender, encoded)."""
+    _pending: dict[tuple[int, int], tuple[int, Envelope]] = field(default_factory=dict)
+    """Events ahead of the log: (position, signing seat) -> (sender, event as decoded)."""
     _parked_bytes: dict[int, int] = field(default_factory=dict)
     """Bytes held back in ``_pending``, by signing seat."""
     peak_parked: int = 0
@@ -486,18 +501,24 @@ class SessionRunner:
                 # A person chose to leave: waiting out the timeout would help nobody.
                 self._abort(sender, f"{printable(name)} left the table")
             return
-        if not isinstance(message, Event):
+        if isinstance(message, CheckedEvent):
+            envelope = message.envelope
+        elif isinstance(message, Event):
+            # Held to its kind's bound before anything else: a seat's oversized
+            # event costs a few bytes of reading, whatever its size (SPEC 3).
+            envelope = decode_envelope(message.data, KIND_BOUNDS)
+        else:
             self.dropped["not-for-a-seated-peer"] += 1
             return
-        envelope = decode_envelope(message.data)
+        data = envelope.encode()
         head = len(self.table.envelopes)
         if envelope.seq > head:
-            self._park(sender, envelope, message.data)
+            self._park(sender, envelope, data)
             if self._asked.get(sender) != head:
                 self._asked[sender] = head
                 self.mesh.send(sender, Sync(head))
             return
-        self._take(sender, envelope, message.data)
+        self._take(sender, envelope, data)
         self._drain()
 
     def _park(self, sender: int, envelope: Envelope, data: bytes) -> None:
@@ -529,7 +550,7 @@ class SessionRunner:
         except GleekError:
             self.dropped["bad-signature"] += 1
             return
-        self._pending[key] = (sender, data)
+        self._pending[key] = (sender, envelope)
         self._parked_bytes[seat] = self._parked_bytes.get(seat, 0) + len(data)
         self.peak_parked = max(self.peak_parked, self.parked_bytes)
 
@@ -541,9 +562,10 @@ class SessionRunner:
             if not due:
                 return
             for key in due:
-                sender, data = self._pending.pop(key)
+                sender, envelope = self._pending.pop(key)
+                data = envelope.encode()
                 self._parked_bytes[key[1]] -= len(data)
-                self._take(sender, decode_envelope(data), data)
+                self._take(sender, envelope, data)
             if len(self.table.envelopes) == head:
                 # What was held back for this place was refused (and a true copy
                 # may have been dropped while it held the place): ask again, once.

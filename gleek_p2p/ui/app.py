@@ -44,7 +44,7 @@ from gleek_p2p.rules import (
     session_winner,
 )
 from gleek_p2p.session.lobby_status import LobbyStatus
-from gleek_p2p.session.notes import Severity, severity_of
+from gleek_p2p.session.notes import Severity, kind_of, severity_of
 from gleek_p2p.session.peer import Outcome, SessionRunner
 from gleek_p2p.table import events as ev
 from gleek_p2p.table.session import Decision, Expectation, Table
@@ -219,8 +219,10 @@ class HumanPlayer:
         (``notes.Note``); never judged from its words, which are translated.
         """
         bad = error or severity_of(text) is Severity.BAD_NEWS
+        kind = kind_of(text)  # noise (a stranger's) keeps one updating line per kind
         text = text[:1].upper() + text[1:]
-        self.screen.add_log(text, "class:error" if bad else "class:note")
+        self.screen.add_log(text, "class:error" if bad else "class:note",
+                            kind if kind.noise else None)
 
     def show_lobby(self, status: LobbyStatus) -> None:
         """Who is at the table: shown until the first deal, kept for later on the scene.

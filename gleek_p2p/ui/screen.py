@@ -163,6 +163,8 @@ class TableScreen:
     ) -> None:
         self.scene = Scene(None, (), None)
         self.log: list[tuple[str, str]] = []
+        self._updating: dict[object, tuple[str, str]] = {}
+        """The line each ``add_log`` key last wrote (see ``add_log``)."""
         self.overlay: str | None = None
         """None, "help", "leave", "panel" or "end"."""
         self.end_lines: list[tuple[str, str]] = []
@@ -381,9 +383,23 @@ class TableScreen:
 
     # ---------------------------------------------------------- control
 
-    def add_log(self, text: str, style: str = "") -> None:
-        """Append a sentence to the log pane."""
-        self.log.append((style, text))
+    def add_log(self, text: str, style: str = "", key: object = None) -> None:
+        """Append a sentence to the log pane.
+
+        With a ``key`` the sentence replaces the line the same key wrote last
+        (and moves to the bottom): one updating line, so a stream of them
+        never pushes other lines out.
+        """
+        entry = (style, text)
+        if key is not None:
+            old = self._updating.get(key)
+            if old is not None:
+                for i in range(len(self.log) - 1, -1, -1):
+                    if self.log[i] is old:
+                        del self.log[i]
+                        break
+            self._updating[key] = entry
+        self.log.append(entry)
         if len(self.log) > 2000:
             del self.log[:1000]
         self.app.invalidate()

@@ -176,11 +176,15 @@ def _broadcast(tables: list[Table], envelope: Envelope, records: list[bytes]) ->
     records.append(data)
 
 
-def future_flood(victim: Table, flooder: Table, count: int, size: int = 16_000,
+def future_flood(victim: Table, flooder: Table, count: int, size: int = 7_000,
                  first: int = 0) -> list[bytes]:
     """What a seated peer floods another with to grow its held-back events: a quarter
     far ahead of ``victim``'s log, the rest near (in the window and just past it),
-    each signed with the flooder's real key but for every seventh, forged."""
+    each signed with the flooder's real key but for every seventh, forged.
+
+    They are of the kind with the largest bound but the abort's (SPEC 3: a
+    shuffle), as large as it lets them be: a larger event is refused before
+    it is parked."""
     from gleek_p2p.log.envelope import sign_envelope
     from gleek_p2p.log.keys import Identity
 
@@ -194,6 +198,6 @@ def future_flood(victim: Table, flooder: Table, count: int, size: int = 16_000,
         seq = head + 1000 + i if i % 4 == 0 else head + 1 + i % 80
         signer = stranger if i % 7 == 0 else identity
         envelope = sign_envelope(signer, victim.session_id, seq, bytes([i % 256]) * 32,
-                                 flooder.seat, ev.SEED, [padding, i])
+                                 flooder.seat, ev.SHUFFLE, [padding, i])
         out.append(envelope.encode())
     return out
