@@ -9,6 +9,7 @@ lazy import still ties a room to the ones above it. The order is
 
 from __future__ import annotations
 
+import ast
 from pathlib import Path
 
 import pytest
@@ -26,6 +27,18 @@ def test_the_package_keeps_the_rooms_order_and_has_no_cycle() -> None:
     graph = import_graph(PACKAGE)
     assert {room_of(m) for m in graph} == {"", "__main__", *ORDER}  # it read the real package
     assert problems(graph, ORDER) == []
+
+
+@pytest.mark.parametrize("room", ["session", "bots"])
+def test_the_peer_and_the_bots_never_read_the_command_line(room: str) -> None:
+    # they take a PeerConfig; only the commands (and the offline tools' own
+    # entry points, and the replay's) read argparse
+    for path in sorted((PACKAGE / room).glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Import):
+                assert "argparse" not in {a.name for a in node.names}, path
+            elif isinstance(node, ast.ImportFrom):
+                assert node.module != "argparse", path
 
 
 def test_the_readme_shows_the_same_order() -> None:
