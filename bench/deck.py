@@ -5,12 +5,17 @@ seats each receiving every message, and prints the scalar multiplications
 used, the milliseconds per phase, the same protocol over the RFC 3526
 2048-bit MODP group with Python integers, and the ratios.
 
-It then measures deck protocol v2 (every pass proved, every proof checked
-by every other seat, every key checked against its commitment) against the
-unproven v1 set-up of the same run: ``setup_ms_with_proofs``,
-``ratio_proofs_vs_unproven``, the scalar multiplications counted against
-the analytical count of the scheme, the proof bytes per hand, and the size
-of a 12-hand session log in each version.
+It then measures the proved set-ups (deck protocol v3 on secp256k1, the
+current one, and v2 on ed25519: every pass proved, every proof checked by
+every other seat, every key checked against its commitment) against the
+unproven v1 set-up of the same run, interleaved round by round:
+``setup_ms_with_proofs`` (v3), ``ratio_proofs_vs_unproven`` (v3 over v1),
+``ratio_v3_vs_v2``, the per-seat critical path (each pass's proof made,
+then checked by the next seat, as if each seat ran on its own machine), the
+scalar multiplications and point decodings counted against the analytical
+count of the scheme, the floor (the fewest multiplications a proved set-up
+needs times the fastest multiplication measured), the proof bytes per hand,
+and the size of a 12-hand session log in each version.
 
     .venv/bin/python bench/deck.py [--json]
 """
@@ -28,10 +33,11 @@ import nacl.bindings as _b
 
 import gleek_p2p.deck.protocol as deck_protocol
 from gleek_p2p.bots.strategy import RandomStrategy
-from gleek_p2p.deck import DeckProtocol, LockPass, ShufflePass
+from gleek_p2p.deck import DeckProtocol, LockPass, ShufflePass, group_v3
 from gleek_p2p.deck.harness import deal_layout, talon_slots
 from gleek_p2p.deck.kdf import frame, permutation
 from gleek_p2p.deck.proofs import analytic_counts
+from gleek_p2p.deck.proofs_v3 import analytic_counts as analytic_counts_v3
 from gleek_p2p.rules import VARIANTS
 from gleek_p2p.tools.selfplay import selfplay
 
@@ -91,8 +97,12 @@ def timed(phases: dict[str, float], name: str, fn: Callable[[], None]) -> None:
 
 
 def run_curve(
-    version: int = 1, sent: list[Any] | None = None, setup_only: bool = False
+    version: int = 1,
+    sent: list[Any] | None = None,
+    setup_only: bool = False,
+    path: list[float] | None = None,
 ) -> dict[str, float]:
+    """One hand, every seat receiving every message; ``path`` gets the critical path (ms)."""
     seats = [
         DeckProtocol(s, N_SEATS, CARDS, HAND_ID, [0, 1, 2], SEEDS[s], version) for s in range(3)
     ]
@@ -100,12 +110,26 @@ def run_curve(
     def send(msg: Any) -> None:
         if sent is not None:
             sent.append(msg)
+        waits = []
         for obj in seats:
+            start = time.perf_counter()
             obj.receive(msg)
+            waits.append((obj.seat, (time.perf_counter() - start) * 1000))
+        if path is not None and isinstance(msg, ShufflePass | LockPass):
+            # The next seat in the order builds on this pass once it has checked
+            # it (after the last pass: whoever checks last).
+            nxt = (msg.seat + 1) % N_SEATS
+            last = seats[0].expected() is None
+            path.append(max(w for s, w in waits if s != msg.seat) if last
+                        else dict(waits)[nxt])
 
     def setup(kind: str) -> None:
         while (step := seats[0].expected()) is not None and step[0] == kind:
-            send(getattr(seats[step[1]], f"make_{kind}")())
+            start = time.perf_counter()
+            made = getattr(seats[step[1]], f"make_{kind}")()
+            if path is not None:
+                path.append((time.perf_counter() - start) * 1000)
+            send(made)
 
     def shuffle() -> None:
         setup("commit")
@@ -296,13 +320,84 @@ def analytic_v2(n_slots: int, n_seats: int, deal_keys: int) -> int:
     return made + checked + deal_keys * others
 
 
-def proved_setup(rounds: int) -> dict[str, Any]:
-    """v2 against v1 set-up (commit, shuffle, lock), same run, best of ``rounds``."""
-    best = {1: float("inf"), 2: float("inf")}
+def analytic_v3(n_slots: int, n_seats: int, deal_keys: int) -> dict[str, int]:
+    """Multiplications and point decodings of a v3 set-up and deal (SPEC.md 2.8).
+
+    As ``analytic_v2`` with v3's counts (no E check: a parsed point is in the
+    group). Decodings: each seat parses the card points once, and each point
+    another seat sends it (a shuffle: N points, E, N commitments, N links; a
+    lock: N points, N key commitments) once; its own it made decoded.
+    """
+    c = analytic_counts_v3(n_slots)
+    n, others = n_slots, n_seats - 1
+    made = n_seats * (n + sum(c["shuffle_prove"]) + n + n + sum(c["lock_prove"]))
+    checked = n_seats * others * (sum(c["shuffle_verify"]) + sum(c["lock_verify"]))
+    return {
+        "mults": made + checked + deal_keys * others,
+        "decodes": n_seats * (n + others * ((3 * n + 1) + 2 * n)),
+    }
+
+
+def cost_of_one_mult_v3(rounds: int = 2000) -> float:
+    """Milliseconds per secp256k1 multiplication (decoded to decoded), measured now."""
+    point = group_v3.base(12345)
+    start = time.perf_counter()
     for _ in range(rounds):
-        for version in (1, 2):
-            phases = run_curve(version)
+        point = group_v3.mul(0xDEADBEEF, point)
+    return (time.perf_counter() - start) * 1000 / rounds
+
+
+def proved_setup(rounds: int) -> dict[str, Any]:
+    """v3 and v2 against v1 set-up (commit, shuffle, lock), same run, best of ``rounds``."""
+    best = {1: float("inf"), 2: float("inf"), 3: float("inf")}
+    critical = float("inf")
+    for _ in range(rounds):
+        for version in (1, 2, 3):
+            path: list[float] = []
+            phases = run_curve(version, path=path if version == 3 else None)
             best[version] = min(best[version], phases["shuffle"] + phases["lock"])
+            if version == 3:
+                critical = min(critical, sum(path))
+    group_v3.Count.reset()
+    sent3: list[Any] = []
+    run_curve(3, sent3)
+    counted3 = group_v3.Count.snapshot()
+    deal_keys3 = sum(len(m.keys) for m in sent3
+                     if hasattr(m, "keys") and not isinstance(m, LockPass))
+    analytic3 = analytic_v3(len(CARDS), N_SEATS, deal_keys3)
+    openings3 = 2 * 12 * N_SEATS + len(talon_slots(N_SEATS, len(CARDS)))
+    mults3 = counted3["variable"] + counted3["base"]
+    # The floor: the multiplications a proved set-up must make at the least
+    # (each seat: its two passes and their proofs; each other seat: checking
+    # them), all at the cheaper base-point speed, on one core.
+    c3 = analytic_counts_v3(len(CARDS))
+    n = len(CARDS)
+    floor_mults = N_SEATS * (3 * n + sum(c3["shuffle_prove"]) + sum(c3["lock_prove"])) + (
+        N_SEATS * (N_SEATS - 1) * (sum(c3["shuffle_verify"]) + sum(c3["lock_verify"]))
+    )
+    per_mult3 = cost_of_one_mult_v3()
+    floor_ms = floor_mults * per_mult3
+    v3 = {
+        "setup_ms_with_proofs": round(best[3], 1),
+        "setup_ms_with_proofs_v2": round(best[2], 1),
+        "ratio_proofs_vs_unproven": round(best[3] / best[1], 2),
+        "ratio_proofs_v2_vs_unproven": round(best[2] / best[1], 2),
+        "ratio_v3_vs_v2": round(best[3] / best[2], 3),
+        "critical_path_ms_v3": round(critical, 1),
+        "v3_mults_counted": mults3,
+        "v3_mults_analytic": analytic3["mults"] + openings3,
+        "ratio_v3_counted_vs_analytic": round(mults3 / (analytic3["mults"] + openings3), 3),
+        "v3_variable_base": counted3["variable"],
+        "v3_base_point": counted3["base"],
+        "v3_decodes_counted": counted3["decode"],
+        "v3_decodes_analytic": analytic3["decodes"],
+        "v3_encodes": counted3["encode"],
+        "v3_point_adds": counted3["add"],
+        "ms_per_mult_v3": round(per_mult3, 5),
+        "floor_mults_v3": floor_mults,
+        "floor_ms_v3": round(floor_ms, 1),
+        "ratio_setup_vs_floor_v3": round(best[3] / floor_ms, 2),
+    }
     counter = Counter()
     sent: list[Any] = []
     counter.install()
@@ -331,17 +426,24 @@ def proved_setup(rounds: int) -> dict[str, Any]:
             proof_bytes += m.proof.size + 32
         elif isinstance(m, LockPass) and m.proof is not None and m.keys is not None:
             proof_bytes += m.proof.size + 32 * len(m.keys)
+    proof_bytes_v3 = 0
+    for m in sent3:
+        if isinstance(m, ShufflePass) and m.proof is not None:
+            proof_bytes_v3 += sum(len(x) for x in (*m.proof.commitments, *m.proof.chain))
+            proof_bytes_v3 += 32 * (2 * len(m.points) + 5) + 33
+        elif isinstance(m, LockPass) and m.proof is not None and m.keys is not None:
+            proof_bytes_v3 += m.proof.size + 33 * len(m.keys)
     return {
-        "setup_ms_with_proofs": round(best[2], 1),
+        **v3,
         "setup_ms_unproven": round(best[1], 1),
-        "ratio_proofs_vs_unproven": round(best[2] / best[1], 2),
         "v2_scalar_mults_counted": counted,
         "v2_scalar_mults_analytic": analytic,
         "ratio_counted_vs_analytic": round(counted / analytic, 3),
         "v2_variable_base": counter.mults,
         "v2_base_point": counter.base_mults,
         "v2_point_checks": counter.checks,
-        "proof_bytes_per_hand": proof_bytes,
+        "proof_bytes_per_hand_v2": proof_bytes,
+        "proof_bytes_per_hand": proof_bytes_v3,
         # Load-independent: the set-up's scalar multiplications (and subgroup
         # checks, each one multiplication by L), v2 over v1.
         "setup_mults_v2": setup_counts[2],
@@ -351,11 +453,11 @@ def proved_setup(rounds: int) -> dict[str, Any]:
 
 
 def session_log_bytes(hands: int = 12) -> dict[str, Any]:
-    """Bytes of a ``hands``-hand standard session log in v2 and in v1 (same seeds and bots)."""
+    """Bytes of a ``hands``-hand standard session log in v3, v2 and v1 (same seeds and bots)."""
     sizes = {}
     saved = deck_protocol.CURRENT_VERSION
     try:
-        for version in (1, 2):
+        for version in (1, 2, 3):
             deck_protocol.CURRENT_VERSION = version
             variant = VARIANTS["standard"]
             bots = [RandomStrategy(b"bench log %d" % s) for s in range(variant.players)]
@@ -367,6 +469,8 @@ def session_log_bytes(hands: int = 12) -> dict[str, Any]:
         "log_bytes_12_hands_v2": sizes[2],
         "log_bytes_12_hands_v1": sizes[1],
         "ratio_log_v2_vs_v1": round(sizes[2] / sizes[1], 2),
+        "log_bytes_12_hands_v3": sizes[3],
+        "ratio_log_v3_vs_v1": round(sizes[3] / sizes[1], 2),
     }
 
 
@@ -422,9 +526,21 @@ def main() -> None:
     print(f"ratio vs model: {total / model:.2f} (must be <= 2)")
     print(f"baseline / curve: {baseline_total / total:.0f}x (must be >= 100)")
     print(
-        f"v2 set-up with every proof made and checked: {result['setup_ms_with_proofs']} ms"
-        f" (goal <= 250), unproven v1 {result['setup_ms_unproven']} ms,"
-        f" ratio {result['ratio_proofs_vs_unproven']} (goal <= 6)"
+        f"v3 set-up with every proof made and checked: {result['setup_ms_with_proofs']} ms"
+        f" (goal <= 200), unproven v1 {result['setup_ms_unproven']} ms,"
+        f" ratio {result['ratio_proofs_vs_unproven']} (goal <= 3);"
+        f" v2 {result['setup_ms_with_proofs_v2']} ms, v3/v2 {result['ratio_v3_vs_v2']}"
+    )
+    print(
+        f"v3 per-seat critical path: {result['critical_path_ms_v3']} ms (goal <= 100);"
+        f" floor {result['floor_ms_v3']} ms ({result['floor_mults_v3']} multiplications x"
+        f" {result['ms_per_mult_v3']} ms), set-up / floor {result['ratio_setup_vs_floor_v3']}"
+    )
+    print(
+        f"v3 multiplications: {result['v3_mults_counted']} counted,"
+        f" {result['v3_mults_analytic']} analytic,"
+        f" ratio {result['ratio_v3_counted_vs_analytic']}; decodings"
+        f" {result['v3_decodes_counted']} counted, {result['v3_decodes_analytic']} analytic"
     )
     print(
         f"v2 scalar multiplications: {result['v2_scalar_mults_counted']} counted,"

@@ -37,6 +37,7 @@ import gleek_p2p.log.envelope as envelope_module
 import gleek_p2p.log.keys as keys_module
 import gleek_p2p.table.session as session_module
 from gleek_p2p.bots.strategy import RandomStrategy
+from gleek_p2p.deck import group_v3
 from gleek_p2p.log.keys import Identity
 from gleek_p2p.log.store import LogStore
 from gleek_p2p.rules import VARIANTS
@@ -91,6 +92,11 @@ class Timers:
         for name in ENGINE_CALLS:
             undo.append(self.wrap(session_module, name, "engine"))
         undo.append(self.wrap(LogStore, "append", "storage"))
+        undo.append(self.wrap(LogStore, "sync", "storage"))
+        # Deck v3's group: every libsecp256k1 call group_v3 makes.
+        timed_lib = _TimedLib(group_v3.lib, self)
+        group_v3.lib = timed_lib  # type: ignore[assignment]
+        undo.append(lambda: setattr(group_v3, "lib", timed_lib.inner))
         receive = Table.receive
         log = self.events
 
@@ -123,6 +129,30 @@ class Timers:
         return self.events[-1][0] - self.events[0][0] if self.events else 0.0
 
 
+class _TimedLib:
+    """Stands in for coincurve's ``lib`` in ``group_v3``: every call timed as crypto."""
+
+    def __init__(self, inner: Any, timers: Timers) -> None:
+        self.inner = inner
+        self._timers = timers
+
+    def __getattr__(self, name: str) -> Any:
+        original = getattr(self.inner, name)
+        if not callable(original):
+            return original
+        spent, calls = self._timers.spent, self._timers.calls
+
+        def timed(*args: Any) -> Any:
+            start = time.perf_counter()
+            try:
+                return original(*args)
+            finally:
+                spent["crypto"] += time.perf_counter() - start
+                calls["crypto"] += 1
+
+        return timed
+
+
 class TimedSelector(selectors.DefaultSelector):
     """The loop's selector, counting the seconds it sleeps waiting for I/O or a timer."""
 
@@ -149,6 +179,9 @@ async def three_peers(hands: int, root: Path, table: str) -> list[SessionResult]
             identity=Identity.generate(bytes([i + 1]) * 32), config=config, hands=hands,
             data_dir=root / name, player=BotPlayer(RandomStrategy(f"bench-{i}")),
             timeout=60.0, on_ready=up.set_result,
+            # Three peers share this loop: a worker thread would queue for the
+            # GIL behind the others' work (bench/loop_stall.py measures it alone).
+            check_in_worker=False,
         )))
         ports.append(await up)
     try:
@@ -205,7 +238,7 @@ def selfplay_session(hands: int) -> dict[str, Any]:
 def measure(hands: int) -> dict[str, Any]:
     tcp = tcp_session(hands)
     local = selfplay_session(hands)
-    # Set-up is deck protocol v2: every shuffle and lock proved, every proof
+    # Set-up is deck protocol v3: every shuffle and lock proved, every proof
     # checked by the two other peers before the next pass (SPEC.md 2.8).
     out: dict[str, Any] = {"hands": hands, "deck_version": deck_protocol.CURRENT_VERSION}
     out.update({f"tcp_{k}": round(v, 4) if isinstance(v, float) else v for k, v in tcp.items()})

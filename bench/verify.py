@@ -35,8 +35,9 @@ def measure(hands: int, repeat: int, seed: bytes = b"bench-verify") -> dict[str,
         start = time.perf_counter()
         report = verify_records(records)
         verify_s = min(verify_s, time.perf_counter() - start)
-        if not report.fair:
-            raise SystemExit(f"the benchmark session does not verify: {report.violations}")
+        if not (report.fair and report.complete):  # fair alone may be a session cut by a leave
+            raise SystemExit(f"the benchmark session does not verify: {report.judgement.value}, "
+                             f"{report.violations}")
     return {
         "hands": hands,
         "events": len(records),

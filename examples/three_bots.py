@@ -3,7 +3,9 @@
 Each bot is its own process with its own identity and data directory,
 started as ``gleek bot --no-mdns --listen 127.0.0.1:PORT --peer ...``; they
 shuffle by mental poker, play the session, and each writes the signed log.
-The script then audits one of the logs with ``gleek verify``.
+The script then audits one of the logs with ``gleek verify`` and exits with
+its code: 0 fair, 1 unfair (a proven violation), 2 unreadable, 3 stopped
+(nothing proven: the log stops waiting for a seat, or ends on a claim).
 
     python examples/three_bots.py [--hands 3] [--strategy heuristic] [--variant standard]
 """

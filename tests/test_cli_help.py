@@ -69,8 +69,17 @@ def test_verify_help_lists_its_exit_codes(capsys: pytest.CaptureFixture[str]) ->
         main(["verify", "--help"])
     text = capsys.readouterr().out
     assert "exit codes:" in text
-    for code in ("0  ", "1  ", "2  "):
+    for code in ("0  fair", "1  unfair", "2  ", "3  stopped"):
         assert f"\n  {code}" in text
+
+
+@pytest.mark.parametrize("lang", ["fr", "it", "pt", "nl"])
+def test_verify_help_lists_its_exit_codes_in_every_language(
+        lang: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["--lang", lang, "verify", "--help"])
+    text = capsys.readouterr().out
+    assert "\n  3  " in text and "stopped" not in text and "unfair" not in text
 
 
 def test_version(capsys: pytest.CaptureFixture[str]) -> None:
@@ -140,12 +149,12 @@ def test_a_log_cut_short_is_incomplete_and_blames_nobody(
     with LogStore.open(path) as store:
         for record in result.records[: len(result.records) * 2 // 3]:
             store.append(record)
-    assert main(["verify", "--no-progress", str(path)]) == 1
+    assert main(["verify", "--no-progress", str(path)]) == 3
     text = capsys.readouterr().out
-    assert "Verdict: INCOMPLETE" in text and "Nobody is blamed" in text
+    assert "Verdict: STOPPED" in text and "Nobody is blamed" in text
     assert "seat 0 (" not in text and "seat 1 (" not in text and "seat 2 (" not in text
     assert "NOT FAIR" not in text
-    assert main(["verify", "--json", str(path)]) == 1
+    assert main(["verify", "--json", str(path)]) == 3
     report = json.loads(capsys.readouterr().out)
-    assert report["verdict"] == "incomplete" and report["violations"] == []
+    assert report["verdict"] == "stopped" and report["violations"] == []
     assert not report["complete"] and not report["fair"]

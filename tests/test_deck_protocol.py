@@ -10,9 +10,7 @@ from hypothesis import strategies as st
 
 from gleek_p2p.base.errors import ProtocolError
 from gleek_p2p.deck import DeckProtocol, Keys, audit_transcript
-from gleek_p2p.deck.group import POINT_TO_CARD
 from gleek_p2p.deck.harness import LocalHand, deal_layout, talon_slots
-from gleek_p2p.deck.passes import lock_keys, unlock
 
 PACK = list(range(44))
 PACK_TWO = [c for c in range(44) if c % 11 < 9]
@@ -129,17 +127,20 @@ def test_two_colluding_seats_cannot_open_the_third_seats_cards() -> None:
     # Seats 1 and 2 pool everything: both seeds, so every key, shuffle key and
     # permutation of theirs, plus every public message.
     s = seeds(3)
-    k1 = lock_keys(s[1], b"session/1", 1, 44)
-    k2 = lock_keys(s[2], b"session/1", 2, 44)
+    suite = hand.observer._suite
+    k1 = suite.lock_keys(s[1], b"session/1", 1, 44)
+    k2 = suite.lock_keys(s[2], b"session/1", 2, 44)
+    unlock = suite.unlock
+    cards = set(suite.card_points)
     final = hand.observer.final_deck
     for slot in range(12):
         assert hand.seats[1].card_at(slot) is None
         assert hand.seats[2].card_at(slot) is None
         # Strip both colluders' per-card keys: seat 0's key still locks it.
-        assert unlock(final[slot], [k1[slot], k2[slot]]) not in POINT_TO_CARD
+        assert unlock(final[slot], [k1[slot], k2[slot]]) not in cards
     # Nor does any single key of theirs from another slot (keys are per card).
     stripped = {unlock(final[slot], [k1[slot], k2[slot]]) for slot in range(12)}
-    assert len(stripped) == 12 and stripped.isdisjoint(POINT_TO_CARD)
+    assert len(stripped) == 12 and stripped.isdisjoint(cards)
     assert sorted(hand.seats[0].visible_cards()) == list(range(12))
 
 

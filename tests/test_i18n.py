@@ -390,12 +390,15 @@ def test_violation_sentences_match_the_table_layer_in_english(
     from gleek_p2p.tools.report import violation_sentence
 
     names = ["Anne", "Thomas", "Mary"]
-    violation = Violation(seq, seat, "a reason", proven=proven)
+    violation = Violation(seq, seat, "a reason", proven=proven,
+                          signer=None if proven else 0)
     assert violation_sentence(violation, names) == violation.sentence(names)
     i18n.set_language("it", {})
     said = violation_sentence(violation, names)
-    assert said.endswith("a reason" if proven else "provarlo)")
-    assert ("posto" in said) == (seat is not None)
+    # A claim names its signer (seat 0), never the seat it accuses.
+    assert said.endswith("a reason" if proven else "Il registro non può provarlo.")
+    assert ("posto" in said) == (seat is not None or not proven)
+    assert proven or ("Thomas" not in said and "Mary" not in said)
 
 
 def test_argparse_speaks_the_chosen_language(capsys: pytest.CaptureFixture[str]) -> None:

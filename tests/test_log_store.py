@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from gleek_p2p.base.errors import GleekError, ProtocolError
 from gleek_p2p.log import store as store_module
-from gleek_p2p.log.store import HEADER, LogStore, SecretStore, frame
+from gleek_p2p.log.store import HEADER, LogStore, SecretStore, frame, read_log_file
 
 RECORDS = [b"first record", b"\x00" * 40, bytes(range(256)) * 3]
 
@@ -323,3 +323,20 @@ def test_secret_store_refuses_readable_or_damaged(tmp_path: Path) -> None:
     os.chmod(path, 0o600)
     with pytest.raises(ProtocolError):
         SecretStore.open(path)
+
+
+def test_group_commit_writes_now_and_fsyncs_once_per_batch(tmp_path: Path) -> None:
+    path = tmp_path / "group.gleeklog"
+    with LogStore.open(path) as store:
+        store.append(b"first", sync=False)
+        store.append(b"second", sync=False)
+        assert store.unsynced == 2 and store.fsyncs == 0
+        # Written already: a reader (or a resume after kill -9) sees them.
+        assert read_log_file(path)[0] == [b"first", b"second"]
+        store.append(b"mine")  # one fsync covers the whole batch
+        assert store.unsynced == 0 and store.fsyncs == 1
+        store.sync()
+        assert store.fsyncs == 1  # nothing pending: no fsync
+        store.append(b"late", sync=False)
+    # close made it durable
+    assert read_log_file(path)[0] == [b"first", b"second", b"mine", b"late"]

@@ -62,6 +62,10 @@ def evening(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, l
     write(folder / "c-second.gleeklog", logs["second"], 3_000)
     write(folder / "b-damaged.gleeklog", damaged, 2_000)
     (folder / "d-junk.gleeklog").write_bytes(b"not a log at all")
+    # A claim the log cannot prove: left out, and not called unfair.
+    claim = Path(__file__).resolve().parent.parent / "protocol/vectors/sessions/claim-only.gleeklog"
+    (folder / "e-claim.gleeklog").write_bytes(claim.read_bytes())
+    os.utime(folder / "e-claim.gleeklog", (4_000, 4_000))
     return folder, logs
 
 
@@ -87,8 +91,9 @@ def test_totals_are_the_sum_of_the_verified_sessions(
     assert main(["results", str(folder), "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert [Path(s["file"]).name for s in data["sessions"]] == [
-        "a-first.gleeklog", "b-damaged.gleeklog", "c-second.gleeklog", "d-junk.gleeklog"]
-    assert [s["counted"] for s in data["sessions"]] == [True, False, True, False]
+        "a-first.gleeklog", "b-damaged.gleeklog", "c-second.gleeklog", "e-claim.gleeklog",
+        "d-junk.gleeklog"]  # oldest first; the junk file was written just now
+    assert [s["counted"] for s in data["sessions"]] == [True, False, True, False, False]
     expected: dict[str, int] = {}
     for name in ("first", "second"):
         for public, total in totals_of(logs[name]).items():
@@ -114,10 +119,12 @@ def test_the_text_lists_players_by_key_and_what_was_left_out(
     folder, _logs = evening
     assert main(["results", str(folder)]) == 0
     out = capsys.readouterr().out
-    assert out.startswith("4 sessions read, 2 counted.")
+    assert out.startswith("5 sessions read, 2 counted.")
     assert "Ann / Annie" in out and fingerprint(KEYS["ann"].public) in out
     assert "b-damaged.gleeklog: not fair: gleek verify found a violation" in out
     assert "d-junk.gleeklog: not a readable session log" in out
+    assert ("e-claim.gleeklog: stopped on a claim the log cannot prove; nobody is blamed"
+            in out)
     assert "Running totals after each session (pence):" in out
     assert "sessions; " in out  # the chart's axis is sessions, not hands
 

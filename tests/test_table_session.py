@@ -243,6 +243,19 @@ def test_a_dispute_in_a_proved_hand_is_refused_at_once_and_opens_nothing(stage: 
         assert table.expected().kinds != (ev.SEED,)  # type: ignore[union-attr]
 
 
+def test_a_dispute_in_a_v3_hand_is_refused_and_blamed_at_once() -> None:
+    tables = make_seats(STANDARD, 1, b"v3-dispute")
+    advance(tables, lambda: tables[0].stage is Stage.PLAY)
+    assert tables[0]._m.deck is not None and tables[0]._m.deck.version == 3
+    before = _snapshot(tables[0])
+    dispute = tables[2]._sign(ev.DISPUTE, [0])
+    with pytest.raises(Cheating) as caught:
+        tables[0].receive(dispute)
+    assert caught.value.seat == 2 and "version 3" in caught.value.reason
+    assert caught.value.code is ViolationCode.TURN_DISPUTE_PROVEN_HAND
+    assert _snapshot(tables[0]) == before
+
+
 @pytest.mark.parametrize("stage", [Stage.CUT_COMMIT, Stage.CUT_REVEAL, Stage.DECK])
 def test_a_dispute_before_the_deal_keys_is_refused_and_blamed(stage: Stage) -> None:
     tables = make_seats(STANDARD, 1, b"early-dispute")
@@ -268,8 +281,9 @@ def test_abort_ends_the_session_and_names_the_blamed_seat() -> None:
     with pytest.raises(ProtocolError, match="over"):
         tables[1].receive(nxt)
     report = verify_records(tables[0].encoded)
-    assert report.exit_code == 1
-    assert report.violations[-1].seat == 1 and not report.violations[-1].proven
+    # Only the signer's claim: stopped (exit 3), no violation, the accused named only as such.
+    assert report.exit_code == 3 and report.violations == []
+    assert report.claims[-1].seat == 1 and report.claims[-1].signer == 2
 
 
 def test_cut_reveal_must_match_its_commitment() -> None:
@@ -396,7 +410,7 @@ def test_an_unknown_kind_is_named_as_such_whoever_signs_it() -> None:
 @pytest.mark.parametrize(("commit", "code"), [
     (["commit", 1, bytes(31), 2], ViolationCode.DECK_BAD_COMMITMENT),
     (["commit", 1, bytes(31)], ViolationCode.DECK_BAD_COMMITMENT),
-    (["commit", 1, bytes(32), 3], ViolationCode.DECK_WRONG_VERSION),
+    (["commit", 1, bytes(32), 4], ViolationCode.DECK_WRONG_VERSION),
     (["commit", 1, bytes(32), 2, 0], ViolationCode.FORM_DECK_MESSAGE),
 ])
 def test_a_malformed_commit_gets_the_code_the_list_gives(

@@ -277,7 +277,7 @@ def test_notes_and_the_waiting_line() -> None:
         assert "Carol joined" in text
 
 
-def test_the_end_box_tells_an_abort_and_whom_it_blames() -> None:
+def test_the_end_box_tells_an_abort_as_its_signers_words() -> None:
     tables = make_seats(Variant(), 1, b"ui-abort", ["you", "Bob", "Carol"])
     lead = tables[0]
     for _ in range(12):  # roster, cut commits and reveals, the start of the shuffle
@@ -290,9 +290,29 @@ def test_the_end_box_tells_an_abort_and_whom_it_blames() -> None:
     abort = tables[1].abort_event(2, "Carol did not send the lock step within 120 s")
     for table in tables:
         table.receive(abort)
-    lines = end_lines(lead, Outcome(False, True, "aborted, blaming Carol", 13), "/tmp/x.log")
+    lines = end_lines(lead, Outcome(False, True, "Bob ended the session: Carol did not send "
+                                            "the lock step within 120 s", 13), "/tmp/x.log")
     text = "\n".join(t for _s, t in lines)
-    assert "The session ended early: aborted, blaming Carol." in text
-    assert "Bob ended the session, blaming Carol: Carol did not send the lock step" in text
+    # Bob's words, not a verdict: the box never says anyone is to blame.
+    assert "Bob ended the session: Carol did not send the lock step" in text
+    assert "blaming" not in text
     assert "gleek verify" in text and ("class:path", "/tmp/x.log") in lines
     assert "fair" not in text
+
+
+def test_the_end_box_says_who_left() -> None:
+    tables = make_seats(Variant(), 1, b"ui-leave", ["you", "Bob", "Carol"])
+    for _ in range(12):
+        exp = tables[0].expected()
+        assert exp is not None
+        envelope = tables[exp.seat].auto_event()
+        assert envelope is not None
+        for table in tables:
+            table.receive(envelope)
+    leave = tables[2].leave_event()
+    for table in tables:
+        table.receive(leave)
+    text = "\n".join(t for _s, t in end_lines(tables[0], Outcome(False, True, "x", 13)))
+    assert "Carol left the table." in text and "blaming" not in text
+    mine = "\n".join(t for _s, t in end_lines(tables[2], Outcome(False, True, "x", 13)))
+    assert "You left the table." in mine

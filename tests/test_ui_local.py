@@ -6,6 +6,7 @@ leaves the machine. Skipped where tmux is missing or ``gleek local`` cannot star
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -154,6 +155,23 @@ def test_leaving_on_your_own_turn_ends_in_seconds_with_the_log_path_last(
         assert took < 15, f"leaving took {took:.1f} s"
         bots = list(tmp_path.glob("data/local-bots/*/sessions/*.gleeklog"))
         assert len(bots) == 2
+        # The three logs end alike: the leave is in each, and each verdict is
+        # fair, ended early, naming who left (and nobody as a cheater).
+        mine, = tmp_path.glob("data/sessions/*.gleeklog")
+        verdicts = []
+        for path in (mine, *bots):
+            done = subprocess.run([sys.executable, "-m", "gleek_p2p", "verify", "--json",
+                                   str(path)], capture_output=True, text=True, timeout=120)
+            data = json.loads(done.stdout)
+            assert done.returncode == 0 and data["verdict"] == "fair", (path, done.stdout)
+            verdicts.append(data["ended"])
+            text = subprocess.run([sys.executable, "-m", "gleek_p2p", "verify",
+                                   "--no-progress", str(path)],
+                                  capture_output=True, text=True, timeout=120).stdout
+            leaver = data["players"][data["ended"]["seat"]]["name"]
+            assert f"{leaver} left the table during hand 1" in text, text
+            assert "NOT FAIR" not in text and "blaming" not in text
+        assert verdicts[0]["how"] == "left" and verdicts[0] == verdicts[1] == verdicts[2]
     finally:
         local.close()
 

@@ -14,7 +14,8 @@ from gleek_p2p.rules import VARIANTS, Bid
 from gleek_p2p.table import events as ev
 from gleek_p2p.table.roster import Roster
 from gleek_p2p.table.session import Table
-from gleek_p2p.table.verify import VerifyReport, verify_records
+from gleek_p2p.table.verify import Judgement, VerifyReport, verify_records
+from gleek_p2p.tools.report import json_report, text_report
 from gleek_p2p.tools.selfplay import make_seats
 
 STANDARD = VARIANTS["standard"]
@@ -58,11 +59,18 @@ def accuse(tables: list[Table], evidence: bytes) -> VerifyReport:
 
 
 def assert_only_a_claim(report: VerifyReport) -> None:
-    assert report.exit_code == 1
-    assert not any(v.proven and v.seat == VICTIM for v in report.violations)
-    claim = report.violations[-1]
-    assert claim.seat == VICTIM and not claim.proven
-    assert "claimed" in claim.sentence()
+    # Not proven: the session stopped on a claim (exit 3), nobody is named a cheater.
+    assert report.judgement is Judgement.STOPPED and report.exit_code == 3
+    assert report.violations == []
+    claim = report.claims[-1]
+    assert claim.seat == VICTIM and not claim.proven and claim.signer == ACCUSER
+    assert "cannot prove" in claim.sentence()
+    text = text_report(report)
+    assert "NOT FAIR" not in text and "blaming" not in text, text
+    assert "Verdict: STOPPED" in text and f"seat {ACCUSER} (" in text
+    data = json_report(report)
+    assert data["verdict"] == "stopped" and data["violations"] == []
+    assert data["code"] == "abort.claim" and data["claims"][0]["signer"] == ACCUSER
 
 
 def test_an_event_the_victim_signed_in_an_earlier_session_proves_nothing() -> None:
@@ -121,8 +129,9 @@ def test_a_real_violation_at_the_abort_is_still_proven() -> None:
     accuser = (cheat_seat + 1) % 3
     abort = tables[accuser].abort_event(cheat_seat, "illegal bid", (illegal.encode(),))
     report = verify_records([*tables[accuser].encoded, abort.encode()])
-    assert report.exit_code == 1
+    assert report.exit_code == 1 and report.judgement is Judgement.UNFAIR
     assert report.violations[-1].seat == cheat_seat and report.violations[-1].proven
+    assert report.claims == [] and "NOT FAIR" in text_report(report)
 
 
 def test_an_abort_blaming_nobody_is_a_claim() -> None:
@@ -130,8 +139,8 @@ def test_an_abort_blaming_nobody_is_a_claim() -> None:
     play(tables, 12)
     abort = tables[0].abort_event(None, "my peer failed")
     report = verify_records([*tables[0].encoded, abort.encode()])
-    assert report.exit_code == 1
-    assert all(v.seat is None and not v.proven for v in report.violations)
+    assert report.exit_code == 3 and report.violations == []
+    assert all(c.seat is None and not c.proven for c in report.claims)
 
 
 def test_a_second_version_of_a_held_position_is_proven_equivocation() -> None:

@@ -125,9 +125,12 @@ _STRATEGIES = N_("strong | normal | easy | heuristic | random | module:Class (a 
                  "speaking JSON lines)")
 
 _VERIFY_EPILOG = N_("""exit codes:
-  0  the session is complete and fair: every signature, shuffle, key and move checks out
-  1  a violation (the event, the seat to blame, the evidence) or an incomplete log
-  2  not a readable session log (or no such file)""")
+  0  fair: every signature, shuffle, key and move checks out, and the session is
+     complete or was ended by a player's own signed word (a leave)
+  1  unfair: a proven violation (the event, the seat to blame, the evidence)
+  2  not a readable session log (or no such file)
+  3  stopped: nothing proven either way (the log ends waiting for a seat, or
+     on a seat's claim it cannot prove); nobody is blamed""")
 
 
 def _add_think(parser: argparse.ArgumentParser, text: str | None = None) -> None:

@@ -94,7 +94,10 @@ def run(args: argparse.Namespace) -> int:
     if args.command == "play":
         print_result(result.table)
     print(result.log_path, flush=True)
-    return 0 if result.outcome.finished else 1
+    # Finished, or ended by a player who left (a fair end): 0; any other abort: 1.
+    verdict = result.table.verdict
+    return 0 if result.outcome.finished or (verdict is not None and verdict.left is not None) \
+        else 1
 
 
 def print_result(table: Table | None) -> None:
@@ -207,24 +210,45 @@ def run_local(args: argparse.Namespace) -> int:
                 proc.kill()
     if left is not None:
         return _left_the_table(left, player)
-    from gleek_p2p.cli.commands import verify_file
-    from gleek_p2p.tools.report import violation_sentence
-
-    report = verify_file(result.log_path)
     say(result.outcome.reason)
     print_result(result.table)
+    code = say_verdict(result.log_path)
+    print(result.log_path, flush=True)
+    return code
+
+
+def say_verdict(log_path: Path) -> int:
+    """Verify a log and say its verdict in a line or a few; returns verify's exit code."""
+    from gleek_p2p.cli.commands import verify_file
+    from gleek_p2p.table.verify import Judgement
+    from gleek_p2p.tools.report import claim_sentence, ending_sentence, violation_sentence
+
+    report = verify_file(log_path)
+    if report.roster is None:
+        say(_("gleek verify: not a readable log ({error})").format(error=report.error))
+        return report.exit_code
+    names = report.roster.names
     checked = ngettext("{n} event checked", "{n} events checked", report.events).format(
         n=report.events)
-    if report.fair:
+    judgement = report.judgement
+    if judgement is Judgement.FAIR and report.ending is None:
         verdict = _("gleek verify: fair and complete ({checked})")
-    elif report.incomplete:
-        verdict = _("gleek verify: incomplete, {stopped} ({checked})")
+    elif judgement is Judgement.FAIR:
+        assert report.ending is not None
+        verdict = _("gleek verify: fair, ended early: {ending} ({checked})").format(
+            ending=ending_sentence(report.ending, names), checked="{checked}")
+    elif judgement is Judgement.STOPPED and not report.claims:
+        verdict = _("gleek verify: stopped, {stopped}; nobody is blamed ({checked})")
+    elif judgement is Judgement.STOPPED:
+        verdict = _("gleek verify: stopped on a claim the log cannot prove; nobody is blamed "
+                    "({checked})")
     else:
         verdict = _("gleek verify: NOT fair ({checked})")
     say(verdict.format(checked=checked, stopped=report.stopped))
     for violation in report.violations:
-        say("  - " + violation_sentence(violation, result.table.roster.names))
-    print(result.log_path, flush=True)
+        say("  - " + violation_sentence(violation, names))
+    for claim in report.claims:
+        say("  - " + claim_sentence(claim, names))
     return report.exit_code
 
 
@@ -265,5 +289,7 @@ def _left_the_table(exc: GleekError, player: Player) -> int:
     print_result(getattr(player, "table", None))
     log_path = getattr(player, "log_path", None)
     if log_path is not None:
+        if Path(log_path).exists():
+            say_verdict(Path(log_path))
         print(log_path, flush=True)
     return 0

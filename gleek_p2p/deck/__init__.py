@@ -2,8 +2,10 @@
 
 See SPEC.md §2. ``DeckProtocol`` is one seat's (or an observer's) view;
 ``audit_transcript`` checks a finished hand's messages; ``proofs`` holds the
-zero-knowledge proofs of version 2 (every shuffle and lock proved);
-``harness`` runs all seats in one process.
+zero-knowledge proofs of version 2 (every shuffle and lock proved) on
+edwards25519, ``proofs_v3`` the same proofs of version 3 (the current one)
+on secp256k1 (``group_v3``); ``suites`` puts each version's group behind one
+interface; ``harness`` runs all seats in one process.
 """
 
 from .group import UnsafeLibsodium, self_test

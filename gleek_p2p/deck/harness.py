@@ -11,9 +11,7 @@ from dataclasses import dataclass, field
 
 from gleek_p2p.base.errors import GleekError
 
-from .group import POINT_TO_CARD
 from .messages import CURRENT_VERSION, DeckMessage
-from .passes import lock_keys, unlock
 from .protocol import DeckProtocol
 
 #: Cards each seat is dealt in Gleek (and Gleek for two).
@@ -119,14 +117,18 @@ class LocalHand:
 
     def full_deal(self) -> dict[int, int]:
         """Open every slot with every seat's keys: what full knowledge of the seeds gives."""
-        final = self.observer.final_deck
+        observer = self.observer
+        final = observer.final_deck
+        suite = observer._suite
+        to_card = {point: card for card, point in enumerate(suite.card_points)}
+        all_keys = [
+            suite.lock_keys(seat._seed or b"", seat.hand_id, s, len(final))
+            for s, seat in enumerate(self.seats)
+        ]
         deal: dict[int, int] = {}
         for slot, point in enumerate(final):
-            keys = [
-                lock_keys(seat._seed or b"", seat.hand_id, s, len(final))[slot]
-                for s, seat in enumerate(self.seats)
-            ]
-            deal[slot] = POINT_TO_CARD[unlock(point, keys)]
+            keys = [k[slot] for k in all_keys]
+            deal[slot] = to_card[suite.unlock(point, keys)]
         return deal
 
     def audit(self) -> list[dict[int, int]]:

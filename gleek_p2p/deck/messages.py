@@ -20,9 +20,13 @@ from .proofs import LockProof, ShuffleProof
 MAX_SLOTS = 44
 
 #: Deck protocol versions: 1 audits the deal after the hand from the seeds;
-#: 2 proves every pass and key as it is sent (SPEC.md §2.8).
-VERSIONS = (1, 2)
-CURRENT_VERSION = 2
+#: 2 proves every pass and key as it is sent (SPEC.md §2.8); 3 is 2 on
+#: secp256k1 (33-byte points, big-endian scalars; SPEC.md §2.2).
+VERSIONS = (1, 2, 3)
+CURRENT_VERSION = 3
+
+#: A point on the wire: 32 bytes (versions 1, 2) or 33 (version 3, compressed).
+_POINT_SIZES = (POINT_BYTES, POINT_BYTES + 1)
 
 
 @dataclass(frozen=True)
@@ -137,9 +141,20 @@ def _list(value: object, what: str, max_len: int) -> list[Any]:
     return value
 
 
+def _point(value: object, what: str) -> bytes:
+    if type(value) is not bytes or len(value) not in _POINT_SIZES:
+        raise ProtocolError(f"{what} must be 32 or 33 bytes", code=ViolationCode.FORM_DECK_MESSAGE)
+    return value
+
+
 def _points(value: object) -> tuple[bytes, ...]:
+    # The size each version wants is the protocol's check (DeckProtocol.receive).
     items = _list(value, "a pass", MAX_SLOTS)
-    return tuple(_bytes(p, POINT_BYTES, "a point") for p in items)
+    points = tuple(_point(p, "a point") for p in items)
+    if len({len(p) for p in points}) > 1:
+        raise ProtocolError("the points of a list differ in size",
+                            code=ViolationCode.FORM_DECK_MESSAGE)
+    return points
 
 
 def _scalars(value: object, what: str) -> tuple[bytes, ...]:
@@ -198,7 +213,7 @@ def message_from_wire(wire: object) -> DeckMessage:
                                 code=ViolationCode.DECK_WRONG_VERSION)
         return Commit(seat, _digest(body), version)
     if kind == "shuffle" and len(extra) == 2:
-        key = _bytes(extra[0], POINT_BYTES, "a key commitment")
+        key = _point(extra[0], "a key commitment")
         return ShufflePass(seat, _points(body), key, _shuffle_proof(extra[1]))
     if kind == "lock" and len(extra) == 2:
         return LockPass(seat, _points(body), _points(extra[0]), _lock_proof(extra[1]))

@@ -14,13 +14,14 @@ culprit once the seeds are out.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import hashlib
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from gleek_p2p.base.errors import Cheating, ProtocolError, ViolationCode
 
-from .group import POINT_TO_CARD, card_point, is_valid_point, is_valid_scalar, self_test
-from .kdf import SEED_BYTES, commitment, permutation, shuffle_key
+from .group import POINT_TO_CARD, self_test
+from .kdf import SEED_BYTES, commitment
 from .messages import (
     CURRENT_VERSION,
     VERSIONS,
@@ -32,18 +33,8 @@ from .messages import (
     ShufflePass,
     message_from_wire,
 )
-from .passes import lock_keys, lock_pass, shuffle_pass, unlock
-from .proofs import (
-    ProofError,
-    UnreducedScalar,
-    context,
-    key_matches,
-    prove_lock,
-    prove_shuffle,
-    public_key,
-    verify_lock,
-    verify_shuffle,
-)
+from .proofs import ProofError, UnreducedScalar, context
+from .suites import ED25519, Ed25519Suite, Secp256k1Suite
 
 Step = tuple[str, int]
 
@@ -62,6 +53,24 @@ class DealDispute(ProtocolError):
         self.reason = reason
 
 
+class _Checked:
+    """Digests of proof checks already passed (at most a few: one per pass due)."""
+
+    def __init__(self) -> None:
+        self._digests: set[bytes] = set()
+
+    def add(self, digest: bytes) -> None:
+        if len(self._digests) >= 16:
+            self._digests.clear()
+        self._digests.add(digest)
+
+    def take(self, digest: bytes) -> bool:
+        if digest in self._digests:
+            self._digests.discard(digest)
+            return True
+        return False
+
+
 class DeckProtocol:
     """Commit-reveal mental poker for one seat (``seat=None``: an observer).
 
@@ -71,7 +80,8 @@ class DeckProtocol:
     32-byte secret for the hand (all its randomness derives from it).
 
     ``version`` is the deck protocol version (1: passes audited from the
-    seeds after the hand; 2: every pass and key proved as it is sent). A
+    seeds after the hand; 2: every pass and key proved as it is sent; 3:
+    version 2's proofs on secp256k1, SPEC.md §2.2). A
     seat runs the version it is given (by default the current one); an
     observer given None runs the version the first commit of the hand names.
     """
@@ -124,8 +134,7 @@ class DeckProtocol:
         self.order: tuple[int, ...] = tuple(order)
         self._seed = seed
         self.n_slots = len(card_list)
-        self._deck0 = tuple(card_point(c) for c in card_list)
-        self._pack = {card_point(c): c for c in card_list}
+        self._v3: Secp256k1Suite | None = None
 
         self._setup: list[DeckMessage] = []
         self._commits: dict[int, Commit] = {}
@@ -142,6 +151,10 @@ class DeckProtocol:
         self._key_commitments: dict[int, tuple[bytes, ...]] = {}
         self._lock_messages: dict[int, LockPass] = {}
         self._made: DeckMessage | None = None
+        # Digests of passes whose proofs a worker already checked against the
+        # deck they were due on (see ``precheck``); shared by the table's
+        # roll-back copies on purpose: a digest names everything checked.
+        self._prechecked = _Checked()
 
     @property
     def _schedule(self) -> tuple[Step, ...]:
@@ -155,6 +168,23 @@ class DeckProtocol:
             + tuple(("shuffle", s) for s in self.order)
             + tuple(("lock", s) for s in self.order if s != last or self.version != 1)
         )
+
+    @property
+    def _suite(self) -> Ed25519Suite | Secp256k1Suite:
+        """The group of this hand's version (points of one hand stay decoded in it)."""
+        if self.version == 3:
+            if self._v3 is None:
+                self._v3 = Secp256k1Suite()
+            return self._v3
+        return ED25519
+
+    @property
+    def _deck0(self) -> tuple[bytes, ...]:
+        return tuple(self._suite.card_points[c] for c in self.cards)
+
+    @property
+    def _pack(self) -> dict[bytes, int]:
+        return {self._suite.card_points[c]: c for c in self.cards}
 
     # ----------------------------------------------------------------- state
 
@@ -209,13 +239,13 @@ class DeckProtocol:
         deck = self._current_deck()
         if self.version == 1:
             return ShufflePass(
-                me, shuffle_pass(seed, self.hand_id, me, deck, lock=me == self.order[-1])
+                me, self._suite.shuffle_pass(seed, self.hand_id, me, deck,
+                                             lock=me == self.order[-1])
             )
-        points = shuffle_pass(seed, self.hand_id, me, deck, lock=False)
-        e = shuffle_key(seed, self.hand_id, me)
-        perm = permutation(seed, self.hand_id, me, self.n_slots)
-        proof = prove_shuffle(seed, self._context(me), deck, points, e, perm)
-        made = ShufflePass(me, points, public_key(e), proof)
+        points, big_e, proof = self._suite.prove_shuffle(
+            seed, self.hand_id, me, self._context(me), deck
+        )
+        made = ShufflePass(me, points, big_e, proof)
         self._made = made
         return made
 
@@ -224,14 +254,11 @@ class DeckProtocol:
         seed = self._own_turn("lock")
         me = self._me()
         deck = self._current_deck()
-        points = lock_pass(seed, self.hand_id, me, deck)
         if self.version == 1:
-            return LockPass(me, points)
-        keys = self._own_lock_keys()
-        big_k = tuple(public_key(k) for k in keys)
-        e = shuffle_key(seed, self.hand_id, me)
-        big_e = self._shuffle_keys[me]
-        proof = prove_lock(seed, self._context(me), deck, points, e, keys, big_e, big_k)
+            return LockPass(me, self._suite.lock_pass(seed, self.hand_id, me, deck))
+        points, big_k, proof = self._suite.prove_lock(
+            seed, self.hand_id, me, self._context(me), deck, self._shuffle_keys[me]
+        )
         made = LockPass(me, points, big_k, proof)
         self._made = made
         return made
@@ -329,8 +356,13 @@ class DeckProtocol:
                 code=ViolationCode.DECK_WRONG_VERSION,
             )
         for j, p in enumerate(points):
-            # Version 2 proofs multiply every point, which checks it anyway.
-            if not own and self.version == 1 and not is_valid_point(p):
+            if type(p) is not bytes or len(p) != self._suite.point_bytes:
+                raise Cheating(
+                    msg.seat, f"point {j} of its {kind} pass is not the size of this version's",
+                    (msg,), code=ViolationCode.DECK_BAD_PASS,
+                )
+            # Version 2 and 3 proofs multiply every point, which checks it anyway.
+            if not own and self.version == 1 and not self._suite.is_valid_point(p):
                 raise Cheating(
                     msg.seat,
                     f"point {j} of its {kind} pass is not a valid prime-order point",
@@ -359,20 +391,77 @@ class DeckProtocol:
             self._lock_messages[msg.seat] = msg
         self._setup.append(msg)
 
+    def precheck(self, message: DeckMessage) -> Callable[[], None] | None:
+        """A job that checks a pass's proof now, away from the caller's thread.
+
+        For a proved pass that is due now (its turn), returns a function of
+        immutable inputs only (the deck it is due on, its context, the keys
+        it depends on) that verifies the proof and, when it holds, records a
+        digest of everything the check read; ``receive`` then skips the
+        check it would repeat. Returns None when there is nothing to check
+        ahead. Running the job is optional and never changes a verdict: a
+        failed proof records nothing, and a pass received in another state
+        (another deck, another step) has another digest and is checked in
+        ``receive`` as usual.
+        """
+        if not isinstance(message, ShufflePass | LockPass) or message.proof is None:
+            return None
+        kind = "shuffle" if isinstance(message, ShufflePass) else "lock"
+        if self.version not in (2, 3) or self.expected() != (kind, message.seat):
+            return None
+        if message.seat == self.seat:
+            return None
+        if isinstance(message, LockPass) and message.seat not in self._shuffle_keys:
+            return None
+        deck = self._current_deck()
+        ctx = self._context(message.seat)
+        big_e = self._shuffle_keys.get(message.seat)
+        digest = self._proof_digest(message, deck, ctx, big_e)
+        suite = self._suite
+        done = self._prechecked
+
+        def job() -> None:
+            try:
+                if isinstance(message, ShufflePass):
+                    assert message.proof is not None and message.key is not None
+                    suite.verify_shuffle(ctx, deck, message.points, message.key, message.proof)
+                else:
+                    assert message.proof is not None and message.keys is not None
+                    assert big_e is not None
+                    suite.verify_lock(ctx, deck, message.points, big_e, message.keys,
+                                      message.proof)
+            except (ProofError, ValueError, TypeError, AssertionError):
+                return  # receive checks it again and names the culprit
+            done.add(digest)
+
+        return job
+
+    def _proof_digest(
+        self, msg: ShufflePass | LockPass, deck: Sequence[bytes], ctx: bytes, big_e: bytes | None
+    ) -> bytes:
+        """BLAKE2b-256 of every input of a proof check (the version, deck, context, pass)."""
+        h = hashlib.blake2b(digest_size=32)
+        for part in (bytes([self.version or 0]), ctx, big_e or b"", repr(msg).encode(),
+                     *deck):
+            h.update(len(part).to_bytes(4, "big"))
+            h.update(part)
+        return h.digest()
+
     def _check_proof(self, msg: ShufflePass | LockPass, previous: DeckMessage | None) -> None:
         """Verify a version 2 pass's proof against the deck it was applied to."""
         evidence = (msg,) if previous is None else (previous, msg)
         deck = self._current_deck()
         ctx = self._context(msg.seat)
+        digest = self._proof_digest(msg, deck, ctx, self._shuffle_keys.get(msg.seat))
+        if self._prechecked.take(digest):
+            return
         try:
             if isinstance(msg, ShufflePass):
-                if type(msg.key) is not bytes or not is_valid_point(msg.key):
-                    raise ProofError("its shuffle key commitment is not a valid point")
-                assert msg.proof is not None
-                verify_shuffle(ctx, deck, msg.points, msg.key, msg.proof)
+                assert msg.proof is not None and msg.key is not None
+                self._suite.verify_shuffle(ctx, deck, msg.points, msg.key, msg.proof)
             else:
                 assert msg.proof is not None and msg.keys is not None
-                verify_lock(
+                self._suite.verify_lock(
                     ctx, deck, msg.points, self._shuffle_keys[msg.seat], msg.keys, msg.proof
                 )
         except ProofError as exc:
@@ -410,7 +499,7 @@ class DeckProtocol:
                     seat, f"published a key for slot {slot!r}, which does not exist", (msg,),
                     code=ViolationCode.DECK_KEYS_SLOTS,
                 )
-            if not is_valid_scalar(key):
+            if not self._suite.is_valid_scalar(key):
                 raise Cheating(
                     seat, f"its key for slot {slot} is not a canonical non-zero scalar", (msg,),
                     code=ViolationCode.DECK_BAD_KEY,
@@ -420,7 +509,7 @@ class DeckProtocol:
                                code=ViolationCode.DECK_KEYS_SLOTS)
             # A seat does not check its own keys against its own commitments.
             committed = self._key_commitments.get(seat) if seat != self.seat else None
-            if committed is not None and not key_matches(key, committed[slot]):
+            if committed is not None and not self._suite.key_matches(key, committed[slot]):
                 raise Cheating(
                     seat,
                     f"its key for slot {slot} does not match the commitment of its lock pass",
@@ -443,7 +532,8 @@ class DeckProtocol:
                 # Opened alone before; now everyone opens it with the published
                 # keys, and must get the same card.
                 scalars = [keys_after[(s, slot)] for s in range(self.n_seats)]
-                if self._pack.get(unlock(final[slot], scalars)) != self._opened[slot]:
+                opened = self._suite.unlock(final[slot], scalars)
+                if self._pack.get(opened) != self._opened[slot]:
                     evidence = self._slot_evidence(slot, msg)
                     raise Cheating(seat, f"its key opens slot {slot} to another card", evidence,
                                    code=ViolationCode.DECK_KEY_OPENS_WRONG)
@@ -510,6 +600,7 @@ class DeckProtocol:
                                 code=ViolationCode.LOCAL_MISUSE)
         seeds = {s: r.seed for s, r in self._seeds.items()}
 
+        suite = self._suite
         deck = self._deck0
         previous: DeckMessage | None = None
         for msg in self._setup:
@@ -519,10 +610,10 @@ class DeckProtocol:
             if isinstance(msg, ShufflePass):
                 kind = "shuffle"
                 last = self.version == 1 and s == self.order[-1]
-                want = shuffle_pass(seeds[s], self.hand_id, s, deck, lock=last)
+                want = suite.shuffle_pass(seeds[s], self.hand_id, s, deck, lock=last)
             else:
                 kind = "lock"
-                want = lock_pass(seeds[s], self.hand_id, s, deck)
+                want = suite.lock_pass(seeds[s], self.hand_id, s, deck)
             if want != msg.points:
                 j = next(i for i, (a, b) in enumerate(zip(want, msg.points, strict=True)) if a != b)
                 evidence = [self._commits[s], self._seeds[s]]
@@ -536,7 +627,7 @@ class DeckProtocol:
             deck = msg.points
             previous = msg
 
-        all_keys = {s: lock_keys(seeds[s], self.hand_id, s, self.n_slots) for s in seeds}
+        all_keys = {s: suite.lock_keys(seeds[s], self.hand_id, s, self.n_slots) for s in seeds}
         for km in self._key_messages:
             for slot, key in km.keys:
                 if key != all_keys[km.seat][slot]:
@@ -549,9 +640,10 @@ class DeckProtocol:
         if not self.setup_done:
             return {}
         deal: dict[int, int] = {}
+        pack = self._pack
         for slot, point in enumerate(deck):
-            opened = unlock(point, [all_keys[s][slot] for s in range(self.n_seats)])
-            card = self._pack.get(opened)
+            opened = suite.unlock(point, [all_keys[s][slot] for s in range(self.n_seats)])
+            card = pack.get(opened)
             # Unreachable once every pass matched its seed; kept as a guard.
             if card is None or card in deal.values():
                 raise ProtocolError(f"slot {slot} does not open to a card of the pack",
@@ -585,7 +677,9 @@ class DeckProtocol:
     def _own_lock_keys(self) -> tuple[bytes, ...]:
         if self._own_keys is None:
             assert self._seed is not None and self.seat is not None
-            self._own_keys = lock_keys(self._seed, self.hand_id, self.seat, self.n_slots)
+            self._own_keys = self._suite.lock_keys(
+                self._seed, self.hand_id, self.seat, self.n_slots
+            )
         return self._own_keys
 
     def _check_slot_arg(self, slot: int) -> None:
@@ -628,7 +722,7 @@ class DeckProtocol:
             if key is None:
                 key = self._own_lock_keys()[slot]
             scalars.append(key)
-        card = self._pack.get(unlock(point, scalars))
+        card = self._pack.get(self._suite.unlock(point, scalars))
         if card is None:
             return None, "no card of the pack"
         seen = {**self._opened, **pending}
@@ -660,11 +754,12 @@ def audit_transcript(
     lists), seed reveals included. Returns slot -> card; raises ``Cheating``
     naming the first seat that deviated, ``ProtocolError`` on a malformed or
     incomplete transcript. A version 2 hand reveals no seed: every pass and
-    key was proved as it came in, and the result is the cards shown to all.
+    key was proved as it came in, and the result is the cards shown to all;
+    so does a version 3 hand.
     """
     observer = DeckProtocol(None, n_seats, cards, hand_id, order, None)
     for message in messages:
         observer.receive(message)
-    if observer.version == 2 and len(observer._seeds) < n_seats:
+    if observer.version in (2, 3) and len(observer._seeds) < n_seats:
         return observer.public_cards()
     return observer.audit()

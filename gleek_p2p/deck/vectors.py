@@ -33,10 +33,12 @@ _V1: dict[str, Scenario] = {
 }
 
 #: Every vector: the version 1 ones, and the same scenarios in version 2
-#: (every pass proved; no seed is revealed after the hand).
+#: (every pass proved; no seed is revealed after the hand) and in version 3
+#: (version 2 on secp256k1).
 SCENARIOS: dict[str, tuple[int, Scenario]] = {
     **{name: (1, scenario) for name, scenario in _V1.items()},
     **{name.replace("deck-", "deck-v2-"): (2, scenario) for name, scenario in _V1.items()},
+    **{name.replace("deck-", "deck-v3-"): (3, scenario) for name, scenario in _V1.items()},
 }
 
 

@@ -7,7 +7,11 @@ Log file layout (all integers big-endian)::
              | crc32(length || payload) u32
 
 ``append`` returns only after the record is written and fsynced, so an
-acknowledged record survives a crash. A crash can leave a torn last record;
+acknowledged record survives a crash. Group commit: ``append(record,
+sync=False)`` writes without the fsync, and the next ``sync()`` (or synced
+``append``, or ``close``) makes every record written so far durable with
+one fsync (SPEC.md §3: the peer fsyncs once per batch of events that arrive
+together, and always before it signs anything). A crash can leave a torn last record;
 ``open`` cuts the file back to the last whole record. The length has its own
 checksum, so a damaged length is never mistaken for a record running past
 the end of the file. A record that fails a checksum with more data after it
@@ -174,6 +178,9 @@ class LogStore:
         self._records = records
         self._size = size
         self._broken = False
+        self._unsynced = 0
+        self.fsyncs = 0
+        """fsync calls made on appends (for the benchmarks)."""
 
     @classmethod
     def open(cls, path: Path | str) -> LogStore:
@@ -224,12 +231,14 @@ class LogStore:
     def __len__(self) -> int:
         return len(self._records)
 
-    def append(self, record: bytes) -> None:
+    def append(self, record: bytes, *, sync: bool = True) -> None:
         """Append one record; it is on disk (fsynced) when this returns.
 
-        If the write fails, the file is cut back to its previous end so the
-        log stays whole; if that or the fsync fails, the store refuses
-        further appends (reopen it to recover).
+        With ``sync=False`` it is written but not yet fsynced: ``sync()``
+        makes it durable, with every other record written since the last
+        fsync. If the write fails, the file is cut back to its previous end
+        so the log stays whole; if that or the fsync fails, the store
+        refuses further appends (reopen it to recover).
         """
         if self._fd is None:
             raise GleekError(f"the log {self.path} is closed")
@@ -247,6 +256,27 @@ class LogStore:
             except OSError:
                 self._broken = True
             raise
+        self._unsynced += 1
+        if sync:
+            # A failed fsync leaves the record out of ``records`` (and the
+            # store broken), as the caller is told it is not durable.
+            self._fsync()
+        self._size += len(data)
+        self._records.append(record)
+
+    @property
+    def unsynced(self) -> int:
+        """Records written since the last fsync."""
+        return self._unsynced
+
+    def sync(self) -> None:
+        """fsync every record written so far (nothing to do if none is pending)."""
+        if self._unsynced == 0 or self._fd is None:
+            return
+        self._fsync()
+
+    def _fsync(self) -> None:
+        assert self._fd is not None
         try:
             os.fsync(self._fd)
         except OSError:
@@ -254,14 +284,18 @@ class LogStore:
             # pages: what is on disk is unknown until the file is re-read.
             self._broken = True
             raise
-        self._size += len(data)
-        self._records.append(record)
+        self.fsyncs += 1
+        self._unsynced = 0
 
     def close(self) -> None:
-        """Close the file (idempotent)."""
+        """Make pending records durable and close the file (idempotent)."""
         if self._fd is not None:
-            os.close(self._fd)
-            self._fd = None
+            try:
+                if not self._broken:
+                    self.sync()
+            finally:
+                os.close(self._fd)
+                self._fd = None
 
     def __enter__(self) -> LogStore:
         return self

@@ -28,7 +28,7 @@ from gleek_p2p.base.i18n import _
 from gleek_p2p.base.text import printable
 from gleek_p2p.base.timeouts import within
 from gleek_p2p.log.chain import check_equivocation
-from gleek_p2p.log.envelope import Envelope, decode_envelope, verify_envelope
+from gleek_p2p.log.envelope import Envelope, decode_envelope, event_hash, verify_envelope
 from gleek_p2p.log.store import LogStore
 from gleek_p2p.net.messages import Bye, ByeCode, Event, Message, Sync
 from gleek_p2p.rules import Event as Move
@@ -39,6 +39,9 @@ from gleek_p2p.table.schema import KIND_BOUNDS
 from gleek_p2p.table.session import Decision, Table
 
 log = logging.getLogger(__name__)
+
+GROUP_COMMIT_S = 0.2
+"""Longest time another seat's event stays written but not fsynced (SPEC.md §3)."""
 
 
 LAST_CALL = 5.0
@@ -55,6 +58,10 @@ PARK_BYTES_PER_SEAT = 256 * 1024
 
 LEFT_THE_TABLE = "left the table"
 """The end of the sentence a ``Bye`` with ``ByeCode.LEFT_THE_TABLE`` carries (for people)."""
+
+LEAVE_GRACE = 5.0
+"""Seconds a seat's signed ``Leave`` on the link waits for its ``leave`` event (sent
+just before it) to reach the log, before this seat ends the session on its word."""
 
 
 _FAILURE_LOG_HEADER = "gleek-p2p: the session runner failed\n"
@@ -213,6 +220,14 @@ class SessionRunner:
     clock: Callable[[], float] | None = None
     linger_grace: float = 5.0
     """Seconds to wait at the end for a seat we cannot reach (see ``_linger``)."""
+    _sync_due: bool = False
+    check_in_worker: bool = False
+    """Check other seats' deck proofs in a worker thread (``_precheck``): the real
+    peer (one per process, its loop idle while it waits). Off where several peers
+    share one busy loop (tests): there the worker would queue for the GIL behind
+    the loop at each of its library calls."""
+    leave_grace: float = LEAVE_GRACE
+    """Seconds to wait for a leaver's leave event after its signed Leave (``LEAVE_GRACE``)."""
     _changed: asyncio.Event = field(default_factory=asyncio.Event)
     _pending: dict[tuple[int, int], tuple[int, Envelope]] = field(default_factory=dict)
     """Events ahead of the log: (position, signing seat) -> (sender, event as decoded)."""
@@ -233,6 +248,8 @@ class SessionRunner:
     """The internal error that ended the session, if one did."""
     dropped: Counter[str] = field(default_factory=Counter)
     """Messages dropped, by why: what a peer sent that this seat will not keep."""
+    _leaving: dict[int, float] = field(default_factory=dict)
+    """Seats whose signed Leave arrived, with when: their leave event is awaited."""
 
     @classmethod
     def resume_records(cls, table: Table, records: Sequence[bytes]) -> None:
@@ -293,10 +310,13 @@ class SessionRunner:
         if verdict is not None:
             if verdict.cause == ev.LOCAL_FAILURE and verdict.signer == self.table.seat:
                 return Outcome(False, True, self._failure_sentence(), len(self.table.envelopes))
-            who = (_("nobody") if verdict.blamed is None
-                   else printable(self.table.roster.names[verdict.blamed]))
-            return Outcome(False, True, _("aborted, blaming {name}: {reason}").format(
-                name=who, reason=printable(verdict.reason)), len(self.table.envelopes))
+            if verdict.left is not None:
+                return Outcome(False, True, self._left_sentence(verdict.left),
+                               len(self.table.envelopes))
+            # The signer's words are its claim (gleek verify says what the log proves).
+            signer = printable(self.table.roster.names[verdict.signer])
+            return Outcome(False, True, _("{name} ended the session: {reason}").format(
+                name=signer, reason=printable(verdict.reason)), len(self.table.envelopes))
         return Outcome(self.table.finished, False, _("the session is over"),
                        len(self.table.envelopes))
 
@@ -307,6 +327,22 @@ class SessionRunner:
         if self._gave_up is None:
             await self._linger()
         receiver.cancel()
+
+    def _left_sentence(self, seat: int) -> str:
+        if seat == self.table.seat:
+            return _("you left the table")
+        return _("{name} left the table").format(
+            name=printable(self.table.roster.names[seat]))
+
+    def leave(self) -> bool:
+        """This seat's player leaves: sign a ``leave`` at the head of the log, store it
+        and send it to every seat (before the links close). False if the session
+        is already over (or has no log yet: there is nothing to leave)."""
+        table = self.table
+        if table.finished or not table.envelopes or table.seat is None:
+            return False
+        self._commit(table.leave_event())
+        return True
 
     def _failure_sentence(self) -> str:
         if self.failure_log is None:
@@ -361,7 +397,8 @@ class SessionRunner:
         for seat in self.mesh.seats():
             self.mesh.send(seat, Sync(final))
         verdict = self.table.verdict
-        absent = None if verdict is None else verdict.blamed
+        absent = None if verdict is None else (
+            verdict.blamed if verdict.left is None else verdict.left)
         # Every seat but the one blamed: a peer restarted near the end has heard
         # from nobody yet, and the others may still lack what it signed.
         others = [s for s in range(self.table.roster.seats)
@@ -408,6 +445,8 @@ class SessionRunner:
                 failure = table.audit_failure
                 self._abort(failure.seat, failure.reason, failure.evidence)
                 return
+            if self._leave_overdue():
+                return
             expected = table.expected()
             assert expected is not None
             if expected.seat == table.seat:
@@ -415,6 +454,8 @@ class SessionRunner:
                 continue
             self._changed.clear()
             remaining = self.timeout - (self._now() - waited_since)
+            if self._leaving:
+                remaining = min(remaining, self.leave_grace)
             if remaining <= 0 and not last_call:
                 # Before blaming anyone, ask everyone once more for what we may
                 # have missed: this peer may itself have been the one asleep
@@ -431,6 +472,23 @@ class SessionRunner:
                 return
             with contextlib.suppress(TimeoutError):
                 await within(self._changed.wait(), remaining)
+
+    def _leave_overdue(self) -> bool:
+        """End the session on a seat's signed Leave whose leave event never came.
+
+        The leaver sends its ``leave`` event just before the Leave, so this is
+        a peer of an older version, or an event lost with a link: the abort
+        says what this seat saw, blames nobody, and is a claim the log cannot
+        prove (``gleek verify`` reports the session as stopped).
+        """
+        now = self._now()
+        for seat, since in sorted(self._leaving.items()):
+            if now - since >= self.leave_grace and not self.table.finished:
+                name = printable(self.table.roster.names[seat])
+                self._abort(None, f"{name} left the table (a signed Leave on the link; "
+                            "no leave event reached this log)")
+                return True
+        return False
 
     async def _act(self) -> None:
         table = self.table
@@ -476,6 +534,7 @@ class SessionRunner:
         while True:
             seat, message = await self.mesh.receive()
             try:
+                await self._precheck(message)
                 self._handle(seat, message)
             except GleekError as exc:
                 self._drop("rejected", _("ignored a message from seat {seat}: {error}").format(
@@ -485,6 +544,22 @@ class SessionRunner:
                     raise
                 log.exception("ignored a message from seat %s after a failure", seat)
             self._changed.set()
+
+    async def _precheck(self, message: Incoming) -> None:
+        """Check a deck pass's proof in a worker thread, so the loop never stalls on it.
+
+        libsecp256k1 runs with the GIL released (coincurve's cffi calls), so
+        the loop keeps serving the network while the check runs. The verdict
+        is still the table's, in ``_handle``; this only spares it the work.
+        """
+        if not self.check_in_worker or not isinstance(message, Event):
+            return
+        try:
+            job = self.table.precheck(decode_envelope(message.data))
+        except GleekError:
+            return
+        if job is not None:
+            await asyncio.to_thread(job)
 
     def _handle(self, sender: int, message: Incoming) -> None:
         if isinstance(message, LinkUp):
@@ -498,8 +573,13 @@ class SessionRunner:
         if isinstance(message, Bye):
             name = self.table.roster.names[sender]
             if message.meaning is ByeCode.LEFT_THE_TABLE and not self.table.finished:
-                # A person chose to leave: waiting out the timeout would help nobody.
-                self._abort(sender, f"{printable(name)} left the table")
+                # A person chose to leave: its leave event, sent just before,
+                # ends the session. Ask everyone for it (it may wait behind a
+                # gap); only if it never comes does this seat end the session.
+                log.info("%s left the table", printable(name))
+                self._leaving.setdefault(sender, self._now())
+                for seat in self.mesh.seats():
+                    self.mesh.send(seat, Sync(len(self.table.envelopes)))
             return
         if isinstance(message, CheckedEvent):
             envelope = message.envelope
@@ -592,7 +672,7 @@ class SessionRunner:
             self._abort(exc.seat, exc.reason, evidence)
             return
         except ProtocolError as exc:
-            if self._forked_abort(envelope):
+            if self._crossed_leave(envelope) or self._forked_abort(envelope):
                 return
             # Not provable against anyone (it may be a stale relay); drop it.
             self._drop("rejected", _("rejected event {number} relayed by seat {seat}: {error}")
@@ -600,11 +680,54 @@ class SessionRunner:
             return
         if not new:
             return
-        self.store.append(data)
+        # Group commit (SPEC.md §3): another seat's event is written now and
+        # fsynced with its batch (what arrives within GROUP_COMMIT_S), or
+        # sooner by this seat's own next append, before anything it signs is sent.
+        self.store.append(data, sync=False)
+        if not self._sync_due:
+            self._sync_due = True
+            asyncio.get_running_loop().call_later(GROUP_COMMIT_S, self._group_sync)
         for seat in self.mesh.seats():
             if seat != sender and seat != envelope.seat:
                 self.mesh.send(seat, Event(data))
         self._update(applied, None)
+
+    def _group_sync(self) -> None:
+        """fsync the batch of events taken since the last fsync (if no own append did)."""
+        self._sync_due = False
+        try:
+            self.store.sync()
+        except (OSError, GleekError):
+            # The store is now broken: the next append raises and ends the session.
+            log.exception("the log could not be synced")
+
+    def _crossed_leave(self, envelope: Envelope) -> bool:
+        """End the session if ``envelope`` is another seat's signed leave that crossed
+        the event this log holds at its position (signed while another seat signed
+        there, or on a head the leaver had not passed on yet).
+
+        The leaver is gone and will sign nothing more: this seat signs an abort
+        of cause ``left`` blaming nobody, with the leave as its evidence, so its
+        log ends with the same fact as the leaver's (``gleek verify`` checks that
+        the leave hangs on this chain).
+        """
+        table = self.table
+        if (envelope.kind != ev.LEAVE or table.finished or table.audit_failure is not None
+                or envelope.seq > len(table.envelopes)
+                or envelope.seq <= 0 or envelope.session_id != table.session_id
+                or envelope.seat == table.seat or not 0 <= envelope.seat < table.roster.seats):
+            return False
+        try:
+            verify_envelope(envelope, table.roster.publics[envelope.seat])
+            ev.leave_body(envelope.body)
+        except GleekError:
+            return False
+        if envelope.prev != event_hash(table.envelopes[envelope.seq - 1]):
+            return False  # not on this chain: nothing it says can be placed here
+        name = printable(table.roster.names[envelope.seat])
+        self._abort(None, f"{name} left the table at event {envelope.seq}, where this log "
+                    "holds another event", (envelope.encode(),), cause=ev.LEFT)
+        return True
 
     def _forked_abort(self, envelope: Envelope) -> bool:
         """End the session if ``envelope`` is another seat's signed abort at a position

@@ -140,8 +140,13 @@ async def play_session(
     on_ready: Callable[[int], None] | None = None,
     on_status: Callable[[LobbyStatus], None] | None = None,
     on_log: Callable[[Path], None] | None = None,
+    check_in_worker: bool = True,
 ) -> SessionResult:
     """Join (or resume) a session at ``config.table`` and play it to the end.
+
+    ``check_in_worker``: check the other seats' deck proofs in a worker
+    thread (``SessionRunner.check_in_worker``); a benchmark running several
+    peers in one loop turns it off.
 
     ``on_status`` is told who is at the table whenever that changes (by
     default the player's ``show_lobby``, if it has one: the screen).
@@ -202,8 +207,22 @@ async def play_session(
         with LogStore.open(path) as store:
             SessionRunner.resume_records(table, store.records)
             runner = SessionRunner(table, store, ConnectionMesh(lobby, roster), player,
-                                   timeout=timeout, failure_log=data_dir / "gleek.log")
-            outcome = await runner.run()
+                                   timeout=timeout, failure_log=data_dir / "gleek.log",
+                                   check_in_worker=check_in_worker)
+            try:
+                outcome = await runner.run()
+            except asyncio.CancelledError:
+                # The player leaves: the signed leave goes into the log and out to
+                # every seat now, before the lobby closes the links.
+                try:
+                    left = runner.leave()
+                except Exception as exc:  # leaving must not fail: the Leave still goes out
+                    log.error("could not sign the leave: %r", exc)
+                    left = False
+                if left:
+                    with contextlib.suppress(OSError):
+                        files.current_marker(config.table).unlink()
+                raise
             # Stay a moment so the others can fetch our last events.
             await asyncio.sleep(0.5)
         if table.finished:

@@ -6,7 +6,8 @@ A log is: one ``roster`` (seat 0), the cut draw (``cut-commit`` then
 ``act`` (every decision of a player, with the keys of any card it shows) and
 finally ``seed`` from every seat. A seat whose own card does not open signs
 ``dispute`` (the seeds are then revealed at once and the audit names the
-culprit); ``abort`` may end a session at any point.
+culprit); ``abort`` may end a session at any point, and so may ``leave``: a
+seat's own signed word that its player left the table (no blame, no claim).
 Bodies are canonical lists; the envelope (layer 3) carries the seat.
 """
 
@@ -30,9 +31,11 @@ ACT = "act"
 SEED = "seed"
 DISPUTE = "dispute"
 ABORT = "abort"
-KINDS = (ROSTER, CUT_COMMIT, CUT_REVEAL, COMMIT, SHUFFLE, LOCK, KEYS, ACT, SEED, DISPUTE, ABORT)
-OUT_OF_TURN = (DISPUTE, ABORT)
-"""Kinds any seat may sign whoever's turn it is: both stop the hand."""
+LEAVE = "leave"
+KINDS = (ROSTER, CUT_COMMIT, CUT_REVEAL, COMMIT, SHUFFLE, LOCK, KEYS, ACT, SEED, DISPUTE, ABORT,
+         LEAVE)
+OUT_OF_TURN = (DISPUTE, ABORT, LEAVE)
+"""Kinds any seat may sign whoever's turn it is: all three stop the hand."""
 
 MAX_REASON = 300
 MAX_EVIDENCE = 8
@@ -98,7 +101,17 @@ class Act:
 
 LOCAL_FAILURE = "local-failure"
 """An abort's cause: the signer's own peer failed (a bug, a disk error); nobody is blamed."""
-ABORT_CAUSES = (LOCAL_FAILURE,)
+LEFT = "left"
+"""An abort's cause: another seat signed a ``leave`` at a position this log already
+holds with another event (the two crossed); the leave is the abort's first evidence.
+Nobody is blamed."""
+ABORT_CAUSES = (LOCAL_FAILURE, LEFT)
+
+
+def leave_body(body: list[Any]) -> None:
+    """Check a ``leave`` event's body: it is empty (the envelope says who and where)."""
+    if body != []:
+        raise ProtocolError("a leave event holds nothing", code=ViolationCode.FORM_EVENT)
 
 
 @dataclass(frozen=True)
@@ -137,8 +150,8 @@ class Abort:
             and (cause is None or cause in ABORT_CAUSES)
         ):
             raise ProtocolError("an abort event is malformed", code=ViolationCode.FORM_ABORT)
-        if cause == LOCAL_FAILURE and blamed >= 0:
-            raise ProtocolError("an abort for a local failure blames nobody",
+        if cause in ABORT_CAUSES and blamed >= 0:
+            raise ProtocolError(f"an abort for {cause} blames nobody",
                                 code=ViolationCode.FORM_ABORT)
         return cls(None if blamed < 0 else blamed, reason, tuple(evidence), cause)
 

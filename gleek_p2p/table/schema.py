@@ -56,7 +56,10 @@ _TYPES: dict[str, Any] = {
     "card": {"type": "int", "min": 0, "max": 43},
     "suit": {"type": "int", "min": 0, "max": 3},
     "hash": {"type": "bytes", "size": 32},
-    "point": {"type": "bytes", "size": 32},
+    "point": {"type": "oneof",
+              "doc": "deck versions 1 and 2: ed25519, 32 bytes; version 3: secp256k1, "
+                     "compressed, 33 bytes (SPEC 2.2)",
+              "options": [{"type": "bytes", "size": 32}, {"type": "bytes", "size": 33}]},
     "scalar": {"type": "bytes", "size": 32},
     "public_key": {"type": "bytes", "size": 32},
     "variant": {"type": "list", "items": {"type": "int", "min": 0, "max": 3},
@@ -71,15 +74,19 @@ _TYPES: dict[str, Any] = {
                   _ref("scalar")]},
     "deck.lock_proof": {"type": "tuple", "doc": "SPEC.md 2.8: challenge, z_e, z_k per slot",
                         "items": [_ref("scalar"), _ref("scalar"), _ref("deck.scalars")]},
-    "deck.commit": {"type": "oneof", "doc": "deck protocol version 1 (no version field) or 2",
+    "deck.commit": {"type": "oneof",
+                    "doc": "deck protocol version 1 (no version field), 2 or 3",
                     "options": [
                         {"type": "tuple", "items": [{"type": "const", "value": "commit"},
                                                     _ref("seat"), _ref("hash")]},
                         {"type": "tuple", "items": [{"type": "const", "value": "commit"},
                                                     _ref("seat"), _ref("hash"),
-                                                    {"type": "const", "value": 2}]}]},
+                                                    {"type": "const", "value": 2}]},
+                        {"type": "tuple", "items": [{"type": "const", "value": "commit"},
+                                                    _ref("seat"), _ref("hash"),
+                                                    {"type": "const", "value": 3}]}]},
     "deck.shuffle": {"type": "oneof",
-                     "doc": "version 1: points; version 2: points, E = e*G, proof",
+                     "doc": "version 1: points; versions 2 and 3: points, E = e*G, proof",
                      "options": [
                          _points("shuffle"),
                          {"type": "tuple", "items": [{"type": "const", "value": "shuffle"},
@@ -87,7 +94,8 @@ _TYPES: dict[str, Any] = {
                                                      _ref("point"),
                                                      _ref("deck.shuffle_proof")]}]},
     "deck.lock": {"type": "oneof",
-                  "doc": "version 1: points; version 2: points, K_j = k_j*G per slot, proof",
+                  "doc": "version 1: points; versions 2 and 3: points, K_j = k_j*G per slot, "
+                         "proof",
                   "options": [
                       _points("lock"),
                       {"type": "tuple", "items": [{"type": "const", "value": "lock"},
@@ -191,9 +199,15 @@ def _kinds() -> dict[str, Any]:
             {"type": "tuple", "items": [
                 {"name": "blamed", "type": "int", "min": -1, "max": -1, "doc": "nobody"},
                 _REASON, _EVIDENCE,
-                {"name": "cause", "type": "str", "min": len(ev.LOCAL_FAILURE),
-                 "max": len(ev.LOCAL_FAILURE),
-                 "doc": f"{ev.LOCAL_FAILURE!r}: the signer's own peer failed"}]}]}},
+                {"name": "cause", "type": "oneof", "options": [
+                    {"type": "const", "value": ev.LOCAL_FAILURE,
+                     "doc": "the signer's own peer failed"},
+                    {"type": "const", "value": ev.LEFT,
+                     "doc": "the first evidence item is another seat's leave that crossed "
+                            "the event this log holds at its position"}]}]}]}},
+        ev.LEAVE: {"signer": "any seat, whoever's turn it is: its player leaves the table "
+                             "(ends the session, blames nobody)",
+                   "body": {"type": "list", "min": 0, "max": 0}},
     }
 
 

@@ -4,8 +4,8 @@ A ``Table`` is one seat's (or an observer's) copy of a session. It checks
 every envelope (signature, chain, author, turn), feeds the deck protocol and
 the rules engine, and says who must extend the log next and with what. At
 every point exactly one seat may extend the log (``expected``), so the log is
-one chain all seats agree on. The only exception is ``abort``, which any seat
-may sign at any time and which ends the session.
+one chain all seats agree on. The exceptions are ``abort`` and ``leave``, which
+any seat may sign at any time and which end the session (and ``dispute``).
 
 The table never does I/O and never reads a clock: the shell hands it
 envelopes, asks it for this seat's next event (``auto_event`` for protocol
@@ -26,7 +26,13 @@ from gleek_p2p.base.errors import Cheating, GleekError, IllegalMove, ProtocolErr
 from gleek_p2p.deck import DealDispute, DeckProtocol, Keys
 from gleek_p2p.log import canonical
 from gleek_p2p.log.chain import check_equivocation
-from gleek_p2p.log.envelope import Envelope, event_hash, sign_envelope, verify_envelope
+from gleek_p2p.log.envelope import (
+    Envelope,
+    decode_envelope,
+    event_hash,
+    sign_envelope,
+    verify_envelope,
+)
 from gleek_p2p.log.keys import Identity
 from gleek_p2p.rules import (
     TALON,
@@ -107,6 +113,12 @@ class Verdict:
     evidence: tuple[bytes, ...]
     cause: str | None = None
     """The abort's typed cause (``events.ABORT_CAUSES``), if it has one."""
+    left: int | None = None
+    """The seat whose own signed ``leave`` ended the session: the signer of a ``leave``
+    event, or for an abort of cause ``left`` the signer of the leave it carries
+    (a valid signature of this session; ``gleek verify`` also checks its place)."""
+    left_at: int | None = None
+    """The position of that leave in the chain (for an abort, where the leaver signed it)."""
 
 
 @dataclass
@@ -259,6 +271,16 @@ class Table:
             return tuple(range(n))
         first = (state.dealer + 1) % n
         return tuple((first + i) % n for i in range(n))
+
+    def hand_at(self, seq: int) -> int | None:
+        """The hand (from 0) under way when event ``seq`` was signed; None before the cut."""
+        for record in self._m.hands:
+            if record.first_seq <= seq <= record.last_seq:
+                return record.number
+        m = self._m
+        if m.hand >= 0 and seq >= m.hand_first_seq:
+            return m.hand
+        return None
 
     def expected(self) -> Expectation | None:
         """Who must extend the log next, with which kinds; None once finished."""
@@ -437,7 +459,39 @@ class Table:
         abort = ev.Abort(blamed, reason, evidence[: ev.MAX_EVIDENCE], cause)
         return self._sign(ev.ABORT, abort.to_body())
 
+    def leave_event(self) -> Envelope:
+        """This seat's signed ``leave``: its player leaves the table, which ends the session.
+
+        Signed at the next position whoever's turn it is (like an abort); it
+        blames nobody and claims nothing about anyone else.
+        """
+        if not self.envelopes or self.finished:
+            raise ProtocolError("there is no session under way to leave",
+                                code=ViolationCode.LOCAL_MISUSE)
+        return self._sign(ev.LEAVE, [])
+
     # --------------------------------------------------------------- receiving
+
+    def precheck(self, envelope: Envelope) -> Callable[[], None] | None:
+        """A job checking a deck pass's proof ahead, for a worker thread (or None).
+
+        ``DeckProtocol.precheck``: running it is optional and changes no
+        verdict; ``receive`` then skips the check it already passed.
+        """
+        deck = self._m.deck
+        if (deck is None or envelope.kind not in (ev.SHUFFLE, ev.LOCK)
+                or envelope.seq != len(self.envelopes)
+                or envelope.session_id != self.session_id):
+            return None
+        # Only what the seat signed is worth a worker's time.
+        if not 0 <= envelope.seat < self.roster.seats:
+            return None
+        try:
+            verify_envelope(envelope, self.roster.publics[envelope.seat])
+            message = ev.deck_from_body(envelope.kind, envelope.seat, envelope.body)
+        except GleekError:
+            return None
+        return deck.precheck(message)
 
     def receive(self, envelope: Envelope, encoded: bytes | None = None) -> list[Event]:
         """Check and take one event; returns the engine events it caused.
@@ -581,10 +635,35 @@ class Table:
             # protocol/events.json: blamed is -1 (nobody) or a seat of the table.
             raise ProtocolError(f"an abort blames seat {abort.blamed}, which is empty",
                                 code=ViolationCode.FORM_ABORT)
+        left = left_at = None
+        if abort.cause == ev.LEFT and abort.evidence:
+            leave = self._leave_of(abort.evidence[0], envelope.seq)
+            if leave is not None:
+                left, left_at = leave.seat, leave.seq
         self._m.verdict = Verdict(envelope.seq, envelope.seat, abort.blamed, abort.reason,
-                                  abort.evidence, abort.cause)
+                                  abort.evidence, abort.cause, left, left_at)
         self._m.stage = Stage.ABORTED
         return []
+
+    def _take_leave(self, envelope: Envelope) -> list[Event]:
+        ev.leave_body(envelope.body)
+        self._m.verdict = Verdict(envelope.seq, envelope.seat, None, "", (), ev.LEFT,
+                                  envelope.seat, envelope.seq)
+        self._m.stage = Stage.ABORTED
+        return []
+
+    def _leave_of(self, item: bytes, upto: int) -> Envelope | None:
+        """``item`` as a leave a seat of this session signed at a position up to ``upto``."""
+        try:
+            leave = decode_envelope(item)
+            if (leave.kind != ev.LEAVE or leave.session_id != self.session_id
+                    or not 0 < leave.seq <= upto or not 0 <= leave.seat < self.roster.seats):
+                return None
+            ev.leave_body(leave.body)
+            verify_envelope(leave, self.roster.publics[leave.seat])
+        except ProtocolError:
+            return None
+        return leave
 
     def _take_roster(self, envelope: Envelope) -> list[Event]:
         if Roster.from_body(envelope.body) != self.roster:
@@ -891,6 +970,7 @@ _MAKE: dict[str, Callable[[Table, str], Envelope]] = {
 
 _TAKE: dict[str, Callable[[Table, Envelope], list[Event]]] = {
     ev.ABORT: Table._take_abort,
+    ev.LEAVE: Table._take_leave,
     # Called by name, so a subclass's own version (a test's lying table) is the one used.
     ev.DISPUTE: lambda table, e: table._take_dispute(e.seat, e.body),
     ev.ROSTER: Table._take_roster,

@@ -5,16 +5,22 @@ seat did, and at the end of each hand, with the seeds the seats revealed, it
 recomputes the deck protocol and replays the hand with every card known. The
 first event that fails is a violation naming the seat to blame; an ``abort``
 at the end is checked against the evidence it carries.
+
+Three outcomes (``Judgement``): **fair** (complete, or ended early by a seat's
+own signed word: a ``leave``, or its own peer's failure), **unfair** (a proven
+violation: the seat, the code, the evidence) and **stopped** (the log ends
+waiting for a seat, or with a claim it cannot prove: nobody is named).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
+from enum import Enum
 
 from gleek_p2p.base.errors import Cheating, GleekError, ProtocolError, ViolationCode
 from gleek_p2p.base.text import printable
-from gleek_p2p.log.envelope import decode_envelope, event_hash
+from gleek_p2p.log.envelope import decode_envelope, event_hash, verify_envelope
 from gleek_p2p.table import events as ev
 from gleek_p2p.table.roster import Roster
 from gleek_p2p.table.session import HandRecord, Stage, Table, Verdict
@@ -31,6 +37,8 @@ class Violation:
     proven: bool = True
     code: ViolationCode | None = None
     """What was broken, stable across wordings (``protocol/violations.md``)."""
+    signer: int | None = None
+    """For a claim (``proven`` False): the seat that signed the abort making it."""
     cause: Cheating | None = field(default=None, compare=False, repr=False)
     """The table's own record of the violation, when it kept one (an audit failure)."""
 
@@ -40,9 +48,51 @@ class Violation:
         if self.seat is not None:
             name = names[self.seat] if names and 0 <= self.seat < len(names) else ""
             who = f"seat {self.seat}{f' ({name})' if name else ''} - "
-        claim = "" if self.proven else " (claimed by another seat; the log cannot prove it)"
+        if not self.proven:
+            # A claim names nobody: it is the signer's words (shown inert, on one line).
+            signer = -1 if self.signer is None else self.signer
+            name = names[signer] if names and 0 <= signer < len(names) else ""
+            return (f"{where}seat {signer}{f' ({name})' if name else ''} says: "
+                    f"{printable(self.reason)}. The log cannot prove it.")
         # The reason may be a peer's words (an abort's): shown inert, on one line.
-        return f"{where}{who}{printable(self.reason)}{claim}"
+        return f"{where}{who}{printable(self.reason)}"
+
+
+class Judgement(Enum):
+    """What a log proves about its session, with ``gleek verify``'s exit code for each."""
+
+    FAIR = "fair"
+    """Complete, or ended early by a seat's own signed word; no violation."""
+    UNFAIR = "unfair"
+    """A violation is proven (or the log was altered)."""
+    UNREADABLE = "unreadable"
+    """Not a session log."""
+    STOPPED = "stopped"
+    """Nothing proven either way: the log stops waiting for a seat, or ends on a claim."""
+
+    @property
+    def exit_code(self) -> int:
+        return _EXIT_CODES[self]
+
+
+_EXIT_CODES = {Judgement.FAIR: 0, Judgement.UNFAIR: 1, Judgement.UNREADABLE: 2,
+               Judgement.STOPPED: 3}
+
+
+@dataclass(frozen=True)
+class Ending:
+    """How a session that is not complete ended by a seat's own signed word."""
+
+    seat: int
+    """The seat that left (or whose peer failed)."""
+    seq: int
+    """Where it signed it (a leave carried by another seat's abort: where it stands)."""
+    hand: int | None
+    """The hand (from 0) under way then; None before the first deal."""
+    cause: str
+    """``events.LEFT`` (its player left) or ``events.LOCAL_FAILURE`` (its peer failed)."""
+    reason: str = ""
+    """The signer's words, for a failure."""
 
 
 @dataclass
@@ -54,6 +104,11 @@ class VerifyReport:
     table: Table | None = None
     events: int = 0
     violations: list[Violation] = field(default_factory=list)
+    """Proven violations only (a claim is in ``claims``)."""
+    claims: list[Violation] = field(default_factory=list)
+    """What an abort says that the log cannot prove (``proven`` False): nobody is blamed."""
+    ending: Ending | None = None
+    """A session ended early by a seat's own signed word (no violation): who, where."""
     complete: bool = False
     error: str = ""
     stopped: str = ""
@@ -68,26 +123,39 @@ class VerifyReport:
         return [] if self.table is None else self.table.hands
 
     @property
+    def judgement(self) -> Judgement:
+        if not self.readable:
+            return Judgement.UNREADABLE
+        if self.violations:
+            return Judgement.UNFAIR
+        if self.complete or self.ending is not None:
+            return Judgement.FAIR
+        return Judgement.STOPPED
+
+    @property
     def fair(self) -> bool:
-        return self.readable and self.complete and not self.violations
+        """Complete, or ended early by a seat's own signed word, and no violation."""
+        return self.judgement is Judgement.FAIR
 
     @property
     def incomplete(self) -> bool:
-        """Every event checks out, but the log stops before the session's end."""
-        return self.readable and not self.complete and not self.violations
+        """Every event checks out, but the log stops before the session's end (no abort)."""
+        return self.judgement is Judgement.STOPPED and not self.claims
 
     @property
     def code(self) -> ViolationCode | None:
-        """The code of the whole log's state when no violation names it: unreadable or cut short."""
+        """The code of the whole log's state when no violation names it: unreadable,
+        cut short, or ended on a claim."""
         if not self.readable:
             return self.error_code
-        return ViolationCode.LOG_INCOMPLETE if self.incomplete else None
+        if self.judgement is not Judgement.STOPPED:
+            return None
+        return ViolationCode.ABORT_CLAIM if self.claims else ViolationCode.LOG_INCOMPLETE
 
     @property
     def exit_code(self) -> int:
-        if not self.readable:
-            return 2
-        return 0 if self.fair else 1
+        """0 fair, 1 unfair (proven), 2 unreadable, 3 stopped (nothing proven)."""
+        return self.judgement.exit_code
 
 
 def verify_records(
@@ -144,15 +212,19 @@ def verify_records(
                 failure.evidence, code=failure.code, cause=failure))
     if progress is not None:
         progress(len(records), len(records))
-    if table.verdict is not None:
+    verdict = table.verdict
+    if verdict is not None:
+        report.ending = _ending_of(records, table, verdict)
+    if verdict is not None and report.ending is None:
         # A proof found in an abort's evidence is reported as abort.proven, a
         # claim the log cannot prove as abort.claim.
-        report.violations.extend(
-            v if v.code is not None else replace(
-                v, code=ViolationCode.ABORT_PROVEN if v.proven else ViolationCode.ABORT_CLAIM)
-            for v in _judge_abort(roster, records, table.verdict, report))
+        for v in _judge_abort(roster, records, verdict, report):
+            if v.code is None:
+                v = replace(v, code=ViolationCode.ABORT_PROVEN if v.proven
+                            else ViolationCode.ABORT_CLAIM)
+            (report.violations if v.proven else report.claims).append(v)
     report.complete = table.stage is Stage.OVER
-    if not report.complete and not report.violations:
+    if not report.complete and not report.violations and verdict is None:
         # A log cut short (a copy taken mid-game, a peer that left) proves
         # nothing against the seat it waits for: say where it stops, blame nobody.
         exp = table.expected()
@@ -160,6 +232,58 @@ def verify_records(
         report.stopped = (f"it stops waiting for {roster.names[exp.seat]} ({exp.what})"
                           if exp else "it stops before the end")
     return report
+
+
+def _ending_of(records: Sequence[bytes], table: Table, verdict: Verdict) -> Ending | None:
+    """The seat's own signed end of the session, if that is how it ended.
+
+    A ``leave`` event is its signer's word; so is an abort of cause
+    ``local-failure`` about the signer's own peer. An abort of cause ``left``
+    counts only if the leave it carries is this session's, signed by the
+    leaver, and chained to this log where it stands: the event before it is
+    the one this log holds there (the leave crossed another event at that
+    position). Anything else is the abort signer's claim.
+    """
+    if verdict.cause == ev.LOCAL_FAILURE and verdict.blamed is None:
+        return Ending(verdict.signer, verdict.seq, table.hand_at(verdict.seq),
+                      ev.LOCAL_FAILURE, verdict.reason)
+    if verdict.blamed is None and verdict.cause is None and verdict.evidence:
+        # A seat that signed its abort where another seat's local-failure abort
+        # could not go (the two crossed): that abort, on this chain, is the fact.
+        failure = _failure_in(records, table, verdict.evidence[0], verdict.seq)
+        if failure is not None:
+            return failure
+    if verdict.left is None or verdict.left_at is None:
+        return None
+    at = verdict.left_at
+    if decode_envelope(records[verdict.seq]).kind != ev.LEAVE:
+        # An abort carrying the leave: it must hang on this chain where it stands.
+        leave = decode_envelope(verdict.evidence[0])
+        if leave.prev != event_hash(decode_envelope(records[at - 1])):
+            return None
+    return Ending(verdict.left, at, table.hand_at(at), ev.LEFT)
+
+
+def _failure_in(records: Sequence[bytes], table: Table, item: bytes,
+                upto: int) -> Ending | None:
+    """``item`` as a seat's own local-failure abort of this session, signed at a
+    position up to ``upto`` and chained to this log there; else None."""
+    roster = table.roster
+    try:
+        other = decode_envelope(item)
+        if (other.kind != ev.ABORT or other.session_id != roster.session_id
+                or not 0 < other.seq <= upto or not 0 <= other.seat < roster.seats):
+            return None
+        abort = ev.Abort.from_body(other.body)
+        verify_envelope(other, roster.publics[other.seat])
+        if abort.cause != ev.LOCAL_FAILURE:
+            return None
+        if other.prev != event_hash(decode_envelope(records[other.seq - 1])):
+            return None
+    except ProtocolError:
+        return None
+    return Ending(other.seat, other.seq, table.hand_at(other.seq), ev.LOCAL_FAILURE,
+                  abort.reason)
 
 
 def _event_of(evidence: Sequence[bytes], default: int) -> int:
@@ -194,14 +318,15 @@ def _judge_abort(
         proof = _proof_in(roster, prefix, verdict, item)
         if proof is not None:
             return [proof]
-    blamed = "nobody" if verdict.blamed is None else f"seat {verdict.blamed}"
+    # The signer's words, as its claim: they name nobody as proven guilty.
     return [
         Violation(
             verdict.seq,
             verdict.blamed,
-            f"seat {verdict.signer} ended the session blaming {blamed}: {verdict.reason}",
+            verdict.reason,
             verdict.evidence,
             proven=False,
+            signer=verdict.signer,
         )
     ]
 

@@ -25,7 +25,8 @@ from gleek_p2p.rules import (
     variant_name,
 )
 from gleek_p2p.rules.money import pence
-from gleek_p2p.table.verify import VerifyReport, Violation
+from gleek_p2p.table import events as ev
+from gleek_p2p.table.verify import Ending, Judgement, VerifyReport, Violation
 
 # Whole phrases, one per rank: the rank's article and elision differ by language.
 GLEEK_WORDS = (N_("gleek of Aces"), N_("gleek of Kings"), N_("gleek of Queens"),
@@ -203,6 +204,8 @@ DECK_CHECKS = {
           "shown)"),
     2: N_("deal proved pass by pass (deck protocol v2: every shuffle, lock and key proved; "
           "discards never shown)"),
+    3: N_("deal proved pass by pass (deck protocol v3: every shuffle, lock and key proved, "
+          "on secp256k1; discards never shown)"),
 }
 
 
@@ -246,17 +249,7 @@ def text_report(report: VerifyReport) -> str:
             f"{n} {pence(t, True, leading_zero=True)}"
             for n, t in zip(names, totals, strict=True))))
     out.append("")
-    if report.fair:
-        out.append(_("Verdict: FAIR. Every signature, every shuffle and key, and every move "
-                     "checks out; the session is complete."))
-    elif report.incomplete:
-        out.append(_("Verdict: INCOMPLETE. Every event checks out, but the log ends before the "
-                     "session does: {stopped}. Nobody is blamed: a log cut short proves "
-                     "nothing against anyone.").format(stopped=report.stopped))
-    else:
-        out.append(_("Verdict: NOT FAIR."))
-        for violation in report.violations:
-            out.append("  - " + violation_sentence(violation, names))
+    out.extend(verdict_lines(report))
     series = running_totals(report)
     if series:
         out.append("")
@@ -267,9 +260,74 @@ def text_report(report: VerifyReport) -> str:
     return "\n".join(printable(line) for line in out)
 
 
+def verdict_lines(report: VerifyReport) -> list[str]:
+    """The verdict in words: fair (complete, or how it ended early), NOT FAIR with
+    each proven violation, or STOPPED with where it stops or the claim it ends on."""
+    assert report.roster is not None
+    names = report.roster.names
+    judgement = report.judgement
+    out: list[str] = []
+    if judgement is Judgement.FAIR and report.complete:
+        out.append(_("Verdict: FAIR. Every signature, every shuffle and key, and every move "
+                     "checks out; the session is complete."))
+    elif judgement is Judgement.FAIR:
+        assert report.ending is not None
+        out.append(_("Verdict: FAIR, ended early. {ending} Every signature, shuffle, key and "
+                     "move up to there checks out; nobody is blamed.").format(
+                         ending=ending_sentence(report.ending, names)))
+    elif judgement is Judgement.STOPPED and not report.claims:
+        out.append(_("Verdict: STOPPED. Every event checks out, but the log ends before the "
+                     "session does: {stopped}. Nobody is blamed: a log cut short proves "
+                     "nothing against anyone.").format(stopped=report.stopped))
+    elif judgement is Judgement.STOPPED:
+        out.append(_("Verdict: STOPPED. Every event checks out, but the session ended on a "
+                     "claim the log cannot prove; nobody is blamed:"))
+    else:
+        out.append(_("Verdict: NOT FAIR."))
+        out.extend("  - " + violation_sentence(v, names) for v in report.violations)
+    out.extend("  - " + claim_sentence(c, names) for c in report.claims)
+    return out
+
+
+def ending_sentence(ending: Ending, names: Sequence[str]) -> str:
+    """How a seat's own signed word ended the session, e.g. 'Anne left the table during
+    hand 2 (signed by Anne, event 57).'"""
+    name = _name(names, ending.seat)
+    fields = {"name": name, "event": ending.seq, "reason": printable(ending.reason),
+              "hand": None if ending.hand is None else ending.hand + 1}
+    if ending.cause == ev.LEFT:
+        if ending.hand is None:
+            return _("{name} left the table before the first hand (signed by {name}, "
+                     "event {event}).").format(**fields)
+        return _("{name} left the table during hand {hand} (signed by {name}, "
+                 "event {event}).").format(**fields)
+    if ending.hand is None:
+        return _("{name}'s peer failed and ended the session before the first hand "
+                 "(signed by {name}, event {event}): {reason}.").format(**fields)
+    return _("{name}'s peer failed and ended the session during hand {hand} (signed by "
+             "{name}, event {event}): {reason}.").format(**fields)
+
+
+def claim_sentence(claim: Violation, names: Sequence[str]) -> str:
+    """An abort's claim in words: who says what; never that anyone is to blame."""
+    signer = claim.signer if claim.signer is not None else -1
+    name = names[signer] if 0 <= signer < len(names) else ""
+    who = (_("seat {seat} ({name})").format(seat=signer, name=name) if name
+           else _("seat {seat}").format(seat=signer))
+    # The abort's reason is the signer's own words: shown inert, as said.
+    reason = claim.reason
+    if claim.seq is None:
+        return _("{signer} says: {reason}. The log cannot prove it.").format(
+            signer=who, reason=printable(reason))
+    return _("event {number}: {signer} says: {reason}. The log cannot prove it.").format(
+        number=claim.seq, signer=who, reason=printable(reason))
+
+
 def violation_sentence(violation: Violation, names: Sequence[str]) -> str:
     """``Violation.sentence`` in the chosen language; the reason itself is the log's evidence
     and stays as the table layer wrote it."""
+    if not violation.proven:
+        return claim_sentence(violation, names)
     parts = []
     if violation.seq is not None:
         parts.append(_("event {number}:").format(number=violation.seq) + " ")
@@ -279,8 +337,6 @@ def violation_sentence(violation: Violation, names: Sequence[str]) -> str:
                 else _("seat {seat}").format(seat=violation.seat))
         parts.append(seat + " - ")
     parts.append(printable(violation.reason))  # a peer's words, maybe: shown inert
-    if not violation.proven:
-        parts.append(" " + _("(claimed by another seat; the log cannot prove it)"))
     return "".join(parts)
 
 
@@ -291,8 +347,7 @@ def json_report(report: VerifyReport) -> dict[str, Any]:
         "readable": report.readable,
         "complete": report.complete,
         "fair": report.fair,
-        "verdict": ("unreadable" if not report.readable else "fair" if report.fair
-                    else "incomplete" if report.incomplete else "unfair"),
+        "verdict": report.judgement.value,
         "events": report.events,
         "violations": [
             {
@@ -305,6 +360,23 @@ def json_report(report: VerifyReport) -> dict[str, Any]:
             }
             for v in report.violations
         ],
+        "claims": [
+            {
+                "event": c.seq,
+                "signer": c.signer,
+                "seat": c.seat,
+                "code": None if c.code is None else c.code.value,
+                "reason": c.reason,
+                "evidence": [e.hex() for e in c.evidence],
+            }
+            for c in report.claims
+        ],
+        "ended": None if report.ending is None else {
+            "how": report.ending.cause,
+            "seat": report.ending.seat,
+            "event": report.ending.seq,
+            "hand": None if report.ending.hand is None else report.ending.hand + 1,
+        },
     }
     if report.code is not None:
         data["code"] = report.code.value

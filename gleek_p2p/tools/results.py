@@ -19,7 +19,7 @@ from gleek_p2p.base.i18n import _, ngettext, pgettext
 from gleek_p2p.base.text import printable
 from gleek_p2p.log.keys import fingerprint
 from gleek_p2p.rules.money import pence
-from gleek_p2p.table.verify import VerifyReport
+from gleek_p2p.table.verify import Judgement, VerifyReport
 from gleek_p2p.tools.report import chart
 
 
@@ -72,10 +72,15 @@ def session_result(path: Path, report: VerifyReport) -> SessionResult:
     if not report.readable or report.roster is None:
         return SessionResult(path, False, _("not a readable session log"))
     roster = report.roster
-    if not report.fair:
+    # A session ended early by a player's signed leave is fair: its hands count.
+    if report.judgement is Judgement.STOPPED:
+        # Nothing proven either way: left out, and nobody is said to have cheated.
         why = (_("incomplete: the log stops before the session's end") if report.incomplete
-               else _("not fair: gleek verify found a violation"))
+               else _("stopped on a claim the log cannot prove; nobody is blamed"))
         return SessionResult(path, False, why, roster.publics, roster.names)
+    if not report.fair:
+        return SessionResult(path, False, _("not fair: gleek verify found a violation"),
+                             roster.publics, roster.names)
     totals = report.hands[-1].state.totals if report.hands else (0,) * roster.seats
     best = max(totals)
     winner = (totals.index(best) if report.complete and totals.count(best) == 1

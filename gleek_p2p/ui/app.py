@@ -500,15 +500,14 @@ def end_lines(
                                   else who.act(best, N_("You win the session."),
                                                N_("{name} wins the session.")))))
     verdict = table.verdict
-    if verdict is not None:
-        fields = {"reason": verdict.reason,
-                  "blamed": who(verdict.blamed) if verdict.blamed is not None else ""}
-        if verdict.blamed is None:
-            said = who.act(verdict.signer, N_("You ended the session, blaming nobody: {reason}"),
-                           N_("{name} ended the session, blaming nobody: {reason}"), **fields)
-        else:
-            said = who.act(verdict.signer, N_("You ended the session, blaming {blamed}: {reason}"),
-                           N_("{name} ended the session, blaming {blamed}: {reason}"), **fields)
+    if verdict is not None and verdict.left is not None:
+        # A signed leave: a fact in every log, nobody to blame.
+        lines.append(("class:prompt", who.act(verdict.left, N_("You left the table."),
+                                               N_("{name} left the table."))))
+    elif verdict is not None:
+        # The signer's words are a claim: gleek verify says what the log proves.
+        said = who.act(verdict.signer, N_("You ended the session: {reason}"),
+                       N_("{name} ended the session: {reason}"), reason=verdict.reason)
         lines.append(("class:error", said))
     if table.audit_failure is not None:
         failure = table.audit_failure

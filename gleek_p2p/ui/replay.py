@@ -36,8 +36,8 @@ from gleek_p2p.rules import (
 )
 from gleek_p2p.table.roster import Roster
 from gleek_p2p.table.session import Table
-from gleek_p2p.table.verify import VerifyReport, verify_records
-from gleek_p2p.tools.report import violation_sentence
+from gleek_p2p.table.verify import Judgement, VerifyReport, verify_records
+from gleek_p2p.tools.report import claim_sentence, ending_sentence, violation_sentence
 
 from .narrate import narrate
 from .screen import TableScreen
@@ -163,12 +163,15 @@ class Replay:
     def verdict(self) -> list[str]:
         """What the verification found, in sentences."""
         report = self.report
+        names = self.roster.names
         if report.fair:
-            return [_("The log verifies: every deal was fair and every move legal.")]
+            ended = [] if report.ending is None else [ending_sentence(report.ending, names)]
+            return [_("The log verifies: every deal was fair and every move legal."), *ended]
         if report.incomplete:
             return [_("The log is incomplete: every event checks out, but {stopped}.").format(
                 stopped=report.stopped)]
-        return [violation_sentence(v, self.roster.names) for v in report.violations] or [
+        return [*(violation_sentence(v, names) for v in report.violations),
+                *(claim_sentence(c, names) for c in report.claims)] or [
             _("The log does not verify.")]
 
     def transcript(self, viewer: int | None) -> list[str]:
@@ -203,7 +206,9 @@ class ReplayScreen:
         names = self.replay.roster.names
         view = (_("all cards") if self.viewer is None
                 else _("{name}'s view").format(name=names[self.viewer]))
-        fair = _("log fair") if self.replay.report.fair else _("log NOT fair")
+        judgement = self.replay.report.judgement
+        fair = (_("log fair") if judgement is Judgement.FAIR
+                else _("log stopped") if judgement is Judgement.STOPPED else _("log NOT fair"))
         return _("step {number}/{steps} · {view} (v) · {fair} · ←→ PgUp PgDn").format(
             number=self.index + 1, steps=n, view=view, fair=fair)
 

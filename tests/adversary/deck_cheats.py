@@ -1,4 +1,4 @@
-"""Ways for the cheating seat to break the deck set-up (deck protocol v2).
+"""Ways for the cheating seat to break the deck set-up (deck protocol v3, the current one).
 
 Each is a ``Tamper``: given the cheater's table and the shuffle or lock it
 would honestly sign, it signs a forgery instead. The copy attack of issue 10
@@ -13,10 +13,12 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from gleek_p2p.deck import LockPass, ShufflePass
-from gleek_p2p.deck.group import mul, scalar_from_wide
-from gleek_p2p.deck.kdf import lock_key, permutation, shuffle_key
-from gleek_p2p.deck.proofs import context, prove_lock, prove_shuffle
+from gleek_p2p.deck.group_v3 import N, Point, mul
+from gleek_p2p.deck.kdf import permutation
+from gleek_p2p.deck.proofs import LockProof, ShuffleProof, context
+from gleek_p2p.deck.proofs_v3 import prove_lock, prove_shuffle
 from gleek_p2p.deck.protocol import DeckProtocol
+from gleek_p2p.deck.suites import Secp256k1Suite, lock_key_v3, shuffle_key_v3
 from gleek_p2p.log.envelope import Envelope
 from gleek_p2p.rules import TALON, deal_layout
 from gleek_p2p.table import events as ev
@@ -24,7 +26,28 @@ from gleek_p2p.table.session import Table
 
 from .forge import Tamper, sign_as
 
-BLIND = scalar_from_wide(hashlib.sha512(b"the cheater's blinding factor").digest())
+BLIND = int.from_bytes(hashlib.sha512(b"the cheater's blinding factor").digest(), "big") % N
+
+
+def _suite(deck: DeckProtocol) -> Secp256k1Suite:
+    suite = deck._suite
+    assert isinstance(suite, Secp256k1Suite)
+    return suite
+
+
+def _blind(deck: DeckProtocol, point: bytes) -> bytes:
+    return mul(BLIND, _suite(deck).point(point)).encode()
+
+
+def _pts(deck: DeckProtocol, points: list[bytes] | tuple[bytes, ...]) -> list[Point]:
+    return [_suite(deck).point(p) for p in points]
+
+
+def _prove_shuffle(
+    deck: DeckProtocol, seed: bytes, ctx: bytes, points: list[bytes] | tuple[bytes, ...],
+    e: int, perm: tuple[int, ...],
+) -> ShuffleProof:
+    return prove_shuffle(seed, ctx, _pts(deck, deck._current_deck()), _pts(deck, points), e, perm)
 
 
 def _deck(table: Table) -> DeckProtocol:
@@ -69,10 +92,10 @@ def copy_in_shuffle(victim: int, count: int) -> Tamper:
         deck, seat, seed, hand, message = _own_shuffle(table, honest)
         points = list(message.points)
         for own, other in _copies(table, victim, count).items():
-            points[own] = mul(BLIND, points[other])
-        e = shuffle_key(seed, hand, seat)
+            points[own] = _blind(deck, points[other])
+        e = shuffle_key_v3(seed, hand, seat)
         perm = permutation(seed, hand, seat, deck.n_slots)
-        proof = prove_shuffle(seed, deck._context(seat), deck._current_deck(), points, e, perm)
+        proof = _prove_shuffle(deck, seed, deck._context(seat), points, e, perm)
         forged = ShufflePass(seat, tuple(points), message.key, proof)
         return sign_as(table, ev.SHUFFLE, [forged.to_wire()])
 
@@ -87,16 +110,16 @@ def _forge_lock(table: Table, honest: Envelope, edit: Callable[[list[bytes]], No
     assert isinstance(message, LockPass) and message.keys is not None
     points = list(message.points)
     edit(points)
-    keys = [lock_key(seed, hand, seat, j) for j in range(deck.n_slots)]
-    proof = prove_lock(
+    keys = [lock_key_v3(seed, hand, seat, j) for j in range(deck.n_slots)]
+    proof: LockProof = prove_lock(
         seed,
         deck._context(seat),
-        deck._current_deck(),
-        points,
-        shuffle_key(seed, hand, seat),
+        _pts(deck, deck._current_deck()),
+        _pts(deck, points),
+        shuffle_key_v3(seed, hand, seat),
         keys,
-        deck._shuffle_keys[seat],
-        message.keys,
+        _suite(deck).point(deck._shuffle_keys[seat]),
+        _pts(deck, message.keys),
     )
     return sign_as(table, ev.LOCK, [LockPass(seat, tuple(points), message.keys, proof).to_wire()])
 
@@ -111,7 +134,7 @@ def copy_in_lock(victim: int, count: int) -> Tamper:
 
         def edit(points: list[bytes]) -> None:
             for own, other in copies.items():
-                points[own] = mul(BLIND, points[other])
+                points[own] = _blind(_deck(table), points[other])
 
         return _forge_lock(table, honest, edit)
 
@@ -124,7 +147,7 @@ def wrong_lock_key(table: Table, honest: Envelope | None, index: int) -> Envelop
         return None
 
     def edit(points: list[bytes]) -> None:
-        points[3] = mul(BLIND, points[3])
+        points[3] = _blind(_deck(table), points[3])
 
     return _forge_lock(table, honest, edit)
 
@@ -138,12 +161,12 @@ def replayed_proof(where: str) -> Tamper:
         deck, seat, seed, hand, message = _own_shuffle(table, honest)
         step = len(deck._setup) + (1 if where == "pass" else 0)
         other_hand = hand if where == "pass" else hashlib.sha256(where.encode() + hand).digest()
-        proof = prove_shuffle(
+        proof = _prove_shuffle(
+            deck,
             seed,
             context(other_hand, seat, step),
-            deck._current_deck(),
             message.points,
-            shuffle_key(seed, hand, seat),
+            shuffle_key_v3(seed, hand, seat),
             permutation(seed, hand, seat, deck.n_slots),
         )
         return sign_as(table, ev.SHUFFLE, [replace(message, proof=proof).to_wire()])

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from gleek_p2p.bots.strategy import RandomStrategy
+from gleek_p2p.bots.strategy import RandomStrategy, choose_now
 from gleek_p2p.deck import Keys
 from gleek_p2p.log.envelope import Envelope, decode_envelope, event_hash, sign_envelope
 from gleek_p2p.log.keys import Identity
@@ -23,7 +23,7 @@ from gleek_p2p.rules import VARIANTS, ruling_switches
 from gleek_p2p.table import events as ev
 from gleek_p2p.table.session import Stage, Table
 from gleek_p2p.table.verify import verify_records
-from gleek_p2p.tools.selfplay import _derive, selfplay
+from gleek_p2p.tools.selfplay import _derive, make_seats, selfplay
 
 from .forge import run_session, sign_as
 from .scenarios import CHEATER, FIRST_RULINGS, SCENARIOS, _hidden_combination
@@ -70,9 +70,67 @@ def _second_implementation_cases(base: list[bytes]) -> list[Vector]:
     framed = _framed(base[-1])
     torn_seat = last.seat
     out.append(Vector("torn-last-record", base[:-1], {
-        "exit_code": 1, "verdict": "incomplete", "waiting_for": torn_seat,
+        "exit_code": 3, "verdict": "stopped", "waiting_for": torn_seat,
         "code": "log.incomplete"},
         tail=framed[: len(framed) // 2]))
+    return out
+
+
+def _play_into_second_hand(seed: bytes) -> list[Table]:
+    """Three seats of a 2-hand session, played (random bots) a few moves into hand 2."""
+    tables = make_seats(VARIANTS["standard"], 2, seed, ("Anne", "Ben", "Cat"))
+    bots = [RandomStrategy(seed + bytes([s])) for s in range(3)]
+    while not tables[0].hands or len(tables[0].envelopes) < tables[0].hands[0].last_seq + 12:
+        exp = tables[0].expected()
+        assert exp is not None
+        table = tables[exp.seat]
+        envelope = table.auto_event()
+        if envelope is None:
+            decision = table.decision()
+            assert decision is not None
+            envelope = table.act(choose_now(bots[exp.seat], decision.view, decision.legal))
+        for other in tables:
+            other.receive(envelope)
+    return tables
+
+
+def _ending_cases() -> list[Vector]:
+    """How a session ends early: a signed leave (fair), a leave that crossed another
+    seat's event (fair: the abort carries it), and a claim alone (stopped)."""
+    out = []
+    tables = _play_into_second_hand(b"vector-leave")
+    exp = tables[0].expected()
+    assert exp is not None
+    leaver = next(s for s in range(3) if s != exp.seat)  # out of turn
+    leave = tables[leaver].leave_event()
+    out.append(Vector("left-the-table", [*tables[0].encoded, leave.encode()], {
+        "exit_code": 0, "verdict": "fair",
+        "ended": {"how": "left", "seat": leaver, "event": leave.seq, "hand": 2}}))
+    # The seat due signed its step at the same position: the third seat took
+    # that first, then signs an abort of cause "left" carrying the leave.
+    step = tables[exp.seat].auto_event()
+    if step is None:
+        decision = tables[exp.seat].decision()
+        assert decision is not None
+        step = tables[exp.seat].act(decision.legal[0])
+    third = next(s for s in range(3) if s not in (leaver, exp.seat))
+    tables[third].receive(step)
+    abort = tables[third].abort_event(
+        None, f"{tables[0].roster.names[leaver]} left the table at event {leave.seq}, where "
+        "this log holds another event", (leave.encode(),), cause=ev.LEFT)
+    out.append(Vector("left-crossed", [*tables[third].encoded, abort.encode()], {
+        "exit_code": 0, "verdict": "fair",
+        "ended": {"how": "left", "seat": leaver, "event": leave.seq, "hand": 2}}))
+    # A timeout claimed by one seat against another: nothing in the log proves who.
+    tables = _play_into_second_hand(b"vector-claim")
+    exp = tables[0].expected()
+    assert exp is not None
+    signer = (exp.seat + 1) % 3
+    claim = tables[signer].abort_event(
+        exp.seat, f"{tables[0].roster.names[exp.seat]} did not send {exp.what} within 120 s")
+    out.append(Vector("claim-only", [*tables[signer].encoded, claim.encode()], {
+        "exit_code": 3, "verdict": "stopped", "code": "abort.claim", "signer": signer,
+        "seat": exp.seat}))
     return out
 
 
@@ -113,6 +171,23 @@ def _undeclared_gleek() -> list[bytes]:
 
 
 def build() -> list[Vector]:
+    """Every vector, deterministically, as deck protocol version 2 made them.
+
+    The session vectors are version 2 logs, kept byte for byte (a v2 log
+    verifies forever); version 3 has its deck vectors
+    (``protocol/vectors/deck-v3-*.json``).
+    """
+    import gleek_p2p.deck.protocol as deck_protocol
+
+    saved = deck_protocol.CURRENT_VERSION
+    deck_protocol.CURRENT_VERSION = 2
+    try:
+        return _build()
+    finally:
+        deck_protocol.CURRENT_VERSION = saved
+
+
+def _build() -> list[Vector]:
     """Every vector, deterministically.
 
     The vectors written before the rulings switches (SPEC 1.5) are played
@@ -178,6 +253,7 @@ def build() -> list[Vector]:
             "code": code}))
     out.extend(_second_implementation_cases(base))
     out.extend(_proved_hand_cases())
+    out.extend(_ending_cases())
     return out
 
 

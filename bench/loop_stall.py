@@ -1,0 +1,112 @@
+"""How long a peer's event loop stalls during a hand set-up (deck v3), checks inline or in a worker.
+
+One seat's ``DeckProtocol`` in an asyncio loop takes a three-seat hand's
+set-up (the other seats' passes, made beforehand with the same seeds) and
+makes its own passes, while a ticker beside it wakes every millisecond and
+records how late it is. Run once with every proof checked on the loop, once
+with the checks in a worker thread (``DeckProtocol.precheck`` through
+``asyncio.to_thread``, as the peer does with ``check_in_worker``). Its own
+proofs are made on the loop in both runs. Prints the longest stall of each
+(goal: no stall over 50 ms on a check) and their ratio, same run.
+
+    .venv/bin/python bench/loop_stall.py [--json] [--rounds 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import hashlib
+import json
+import time
+from typing import Any
+
+from gleek_p2p.deck import DeckProtocol
+from gleek_p2p.deck.harness import LocalHand
+
+CARDS = list(range(44))
+HAND_ID = b"loop stall hand"
+SEEDS = [hashlib.sha256(b"loop stall seed %d" % s).digest() for s in range(3)]
+ORDER = [0, 1, 2]
+ME = 0
+
+
+class Ticker:
+    """Wakes every millisecond; keeps the worst lateness, split by what the loop did."""
+
+    def __init__(self) -> None:
+        self.worst = {"check": 0.0, "prove": 0.0}
+        self.doing = "check"
+        self.running = True
+
+    async def run(self) -> None:
+        while self.running:
+            start = time.perf_counter()
+            await asyncio.sleep(0.001)
+            late = (time.perf_counter() - start - 0.001) * 1000
+            self.worst[self.doing] = max(self.worst[self.doing], late)
+
+
+async def one_setup(log: list[Any], in_worker: bool) -> dict[str, float]:
+    seat = DeckProtocol(ME, 3, CARDS, HAND_ID, ORDER, SEEDS[ME], 3)
+    ticker = Ticker()
+    task = asyncio.create_task(ticker.run())
+    await asyncio.sleep(0.005)
+    for message in log:
+        step = seat.expected()
+        if step is None:
+            break
+        if step[1] == ME:
+            ticker.doing = "prove"
+            made = getattr(seat, f"make_{step[0]}")()
+            await asyncio.sleep(0)
+            ticker.doing = "check"
+            seat.receive(made)
+        else:
+            if in_worker:
+                job = seat.precheck(message)
+                if job is not None:
+                    await asyncio.to_thread(job)
+            seat.receive(message)
+        await asyncio.sleep(0.002)  # the network: the ticker gets its turn
+    ticker.running = False
+    await task
+    return ticker.worst
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--json", action="store_true")
+    parser.add_argument("--rounds", type=int, default=3)
+    args = parser.parse_args()
+    hand = LocalHand.new(SEEDS, CARDS, HAND_ID, ORDER, version=3)
+    hand.run_setup()
+    log = list(hand.log)
+    worst: dict[str, dict[str, float]] = {
+        "inline": {"check": float("inf"), "prove": float("inf")},
+        "worker": {"check": float("inf"), "prove": float("inf")},
+    }
+    for _ in range(args.rounds):
+        for name, in_worker in (("inline", False), ("worker", True)):
+            got = asyncio.run(one_setup(log, in_worker))
+            for k, v in got.items():
+                worst[name][k] = min(worst[name][k], v)
+    result = {
+        "stall_ms_check_inline": round(worst["inline"]["check"], 1),
+        "stall_ms_check_in_worker": round(worst["worker"]["check"], 1),
+        "stall_ms_own_proof": round(worst["inline"]["prove"], 1),
+        "ratio_stall_worker_vs_inline": round(
+            worst["worker"]["check"] / max(worst["inline"]["check"], 1e-9), 3),
+    }
+    if args.json:
+        print(json.dumps(result, sort_keys=True))
+        return
+    print("longest loop stall during a v3 hand set-up (best of rounds), one seat of three:")
+    print(f"  checking the others' proofs on the loop:  {result['stall_ms_check_inline']} ms")
+    print(f"  checking them in a worker thread:         {result['stall_ms_check_in_worker']} ms"
+          f" (goal <= 50; ratio {result['ratio_stall_worker_vs_inline']})")
+    print(f"  making its own proof (on the loop):       {result['stall_ms_own_proof']} ms")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,194 @@
+"""The group of deck protocol version 3: secp256k1, through libsecp256k1 (coincurve).
+
+secp256k1 has prime order ``N`` and cofactor 1: every point a 33-byte
+compressed encoding parses to is a group element, so no multiplication
+repeats a subgroup check (SPEC.md §2.2). Points stay decoded
+(:class:`Point`, libsecp256k1's parsed form) from the moment they are read
+until they are written: a point is parsed once and serialized once.
+Scalars are Python ints below ``N``; on the wire, 32 bytes big-endian, and
+a value at or above ``N`` is refused (never reduced).
+
+libsecp256k1 is called through coincurve's compiled cffi module, which
+releases the GIL during each call.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from typing import Any
+
+from coincurve._libsecp256k1 import ffi, lib
+from coincurve.context import GLOBAL_CONTEXT
+
+from .kdf import frame
+
+#: The order of secp256k1 (prime; the cofactor is 1).
+N = 0xFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFEBAAEDCE6AF48A03BBFD25E8CD0364141
+#: The field prime.
+P = 2**256 - 2**32 - 977
+
+POINT_BYTES = 33
+SCALAR_BYTES = 32
+
+#: Label hashed with the card id to pick each card's point (SPEC.md §2.2).
+CARD_LABEL = b"gleek-p2p/deck/v3/card"
+
+_CTX = GLOBAL_CONTEXT.ctx
+_COMPRESSED = lib.SECP256K1_EC_COMPRESSED
+
+
+class Count:
+    """Operations made, for the benchmark's counted-vs-analytic figures."""
+
+    variable = 0
+    base = 0
+    decode = 0
+    encode = 0
+    add = 0
+
+    @classmethod
+    def reset(cls) -> None:
+        cls.variable = cls.base = cls.decode = cls.encode = cls.add = 0
+
+    @classmethod
+    def snapshot(cls) -> dict[str, int]:
+        return {"variable": cls.variable, "base": cls.base, "decode": cls.decode,
+                "encode": cls.encode, "add": cls.add}
+
+
+class Point:
+    """A decoded group element (never the identity: secp256k1's encoding has none).
+
+    Equality and hashing go through the 33-byte encoding, made once.
+    """
+
+    __slots__ = ("_enc", "_pk")
+
+    def __init__(self, pk: Any, enc: bytes | None = None) -> None:
+        self._pk = pk
+        self._enc = enc
+
+    @classmethod
+    def decode(cls, data: object) -> Point:
+        """Parse a canonical compressed point; ``ValueError`` for anything else."""
+        if type(data) is not bytes or len(data) != POINT_BYTES or data[0] not in (2, 3):
+            raise ValueError("a point is 33 bytes, compressed")
+        pk = ffi.new("secp256k1_pubkey *")
+        Count.decode += 1
+        # Refuses x >= p and an x with no point: what parses is in the group.
+        if not lib.secp256k1_ec_pubkey_parse(_CTX, pk, data, POINT_BYTES):
+            raise ValueError("not a point of secp256k1")
+        return cls(pk, data)
+
+    def encode(self) -> bytes:
+        """The 33-byte compressed encoding (made once, then kept)."""
+        if self._enc is None:
+            buf = ffi.new("unsigned char[33]")
+            size = ffi.new("size_t *", POINT_BYTES)
+            lib.secp256k1_ec_pubkey_serialize(_CTX, buf, size, self._pk, _COMPRESSED)
+            Count.encode += 1
+            self._enc = bytes(ffi.buffer(buf, POINT_BYTES))
+        return self._enc
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Point) and self.encode() == other.encode()
+
+    def __hash__(self) -> int:
+        return hash(self.encode())
+
+    def __repr__(self) -> str:
+        return f"Point({self.encode().hex()})"
+
+
+def is_valid_point(data: object) -> bool:
+    """33 bytes that parse to a point of secp256k1 (so of the prime-order group)."""
+    try:
+        Point.decode(data)
+    except ValueError:
+        return False
+    return True
+
+
+def scalar_bytes(n: int) -> bytes:
+    """A scalar in 0..N-1 as 32 bytes big-endian."""
+    return (n % N).to_bytes(SCALAR_BYTES, "big")
+
+
+def scalar_int(data: object) -> int:
+    """A canonical scalar from the wire; ``ValueError`` if not 32 bytes or not below N."""
+    if type(data) is not bytes or len(data) != SCALAR_BYTES:
+        raise ValueError("a scalar is 32 bytes")
+    value = int.from_bytes(data, "big")
+    if value >= N:
+        raise ValueError("a scalar is not below the group order")
+    return value
+
+
+def is_valid_scalar(data: object) -> bool:
+    """A canonical non-zero scalar: 32 bytes big-endian in 1..N-1 (a key)."""
+    try:
+        return scalar_int(data) != 0
+    except ValueError:
+        return False
+
+
+def mul(k: int, point: Point) -> Point:
+    """``k·point`` for k in 1..N-1 (``ValueError`` for 0: the identity has no encoding)."""
+    out = ffi.new("secp256k1_pubkey *", point._pk[0])
+    Count.variable += 1
+    if not lib.secp256k1_ec_pubkey_tweak_mul(_CTX, out, (k % N).to_bytes(32, "big")):
+        raise ValueError("multiplication by zero")
+    return Point(out)
+
+
+def base(k: int) -> Point:
+    """``k·G`` for k in 1..N-1."""
+    out = ffi.new("secp256k1_pubkey *")
+    Count.base += 1
+    if not lib.secp256k1_ec_pubkey_create(_CTX, out, (k % N).to_bytes(32, "big")):
+        raise ValueError("multiplication by zero")
+    return Point(out)
+
+
+def add(points: Sequence[Point]) -> Point:
+    """The sum of one or more points, in one call (``ValueError`` if it is the identity)."""
+    out = ffi.new("secp256k1_pubkey *")
+    Count.add += len(points) - 1
+    if not lib.secp256k1_ec_pubkey_combine(_CTX, out, [p._pk for p in points], len(points)):
+        raise ValueError("the sum is the identity")
+    return Point(out)
+
+
+def neg(point: Point) -> Point:
+    """``-point``."""
+    out = ffi.new("secp256k1_pubkey *", point._pk[0])
+    lib.secp256k1_ec_pubkey_negate(_CTX, out)
+    return Point(out)
+
+
+def hash_to_point(label: bytes, data: bytes) -> Point:
+    """A point nobody knows a logarithm of: try-and-increment on the x coordinate.
+
+    x = SHA-256(frame(label, data, u32(ctr))) for ctr = 0, 1, ...; the first
+    x below p that is the abscissa of a point gives the point with even y
+    (about two tries on average; the inputs are public, so timing leaks nothing).
+    """
+    ctr = 0
+    while True:
+        x = hashlib.sha256(frame(label, data, ctr.to_bytes(4, "big"))).digest()
+        try:
+            return Point.decode(b"\x02" + x)
+        except ValueError:
+            ctr += 1
+
+
+def derive_card_point(card: int) -> bytes:
+    """Card ``card``'s point, the slow way (the shipped table is checked against it)."""
+    if not 0 <= card < 44:
+        raise ValueError(f"no card {card}")
+    return hash_to_point(CARD_LABEL, bytes([card])).encode()
+
+
+#: The generator G.
+G = base(1)

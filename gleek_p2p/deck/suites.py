@@ -1,0 +1,246 @@
+"""What a deck protocol version needs from its group, behind one interface.
+
+``DeckProtocol`` speaks bytes (messages carry wire forms); a suite turns
+them into group operations. ``Ed25519Suite`` is versions 1 and 2 (the
+functions of ``group``, ``passes`` and ``proofs``, unchanged); ``Secp256k1Suite``
+is version 3 (``group_v3``, ``proofs_v3``): it keeps every point it has
+read or made decoded, keyed by its encoding, for the life of one hand's
+protocol object, so a point is parsed once and serialized once.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+
+from . import group, passes, proofs, proofs_v3
+from .card_points import CARD_POINTS
+from .card_points_v3 import CARD_POINTS_V3
+from .group_v3 import N, Point, base, mul, scalar_bytes, scalar_int
+from .kdf import frame, permutation
+from .proofs import LockProof, ProofError, ShuffleProof
+
+LABEL_SHUFFLE_KEY_V3 = b"gleek-p2p/deck/v3/shuffle-key"
+LABEL_LOCK_KEY_V3 = b"gleek-p2p/deck/v3/lock-key"
+
+
+class Ed25519Suite:
+    """Deck versions 1 and 2: edwards25519 through PyNaCl (SPEC.md §2.2)."""
+
+    point_bytes = group.POINT_BYTES
+    card_points = CARD_POINTS
+
+    def is_valid_point(self, point: object) -> bool:
+        return group.is_valid_point(point)
+
+    def is_valid_scalar(self, scalar: object) -> bool:
+        return group.is_valid_scalar(scalar)
+
+    def shuffle_pass(
+        self, seed: bytes, hand_id: bytes, seat: int, deck: Sequence[bytes], *, lock: bool
+    ) -> tuple[bytes, ...]:
+        return passes.shuffle_pass(seed, hand_id, seat, deck, lock=lock)
+
+    def lock_pass(
+        self, seed: bytes, hand_id: bytes, seat: int, deck: Sequence[bytes]
+    ) -> tuple[bytes, ...]:
+        return passes.lock_pass(seed, hand_id, seat, deck)
+
+    def lock_keys(self, seed: bytes, hand_id: bytes, seat: int, n: int) -> tuple[bytes, ...]:
+        return passes.lock_keys(seed, hand_id, seat, n)
+
+    def unlock(self, point: bytes, keys: Sequence[bytes]) -> bytes:
+        return passes.unlock(point, keys)
+
+    def prove_shuffle(
+        self, seed: bytes, hand_id: bytes, seat: int, ctx: bytes, deck: Sequence[bytes]
+    ) -> tuple[tuple[bytes, ...], bytes, ShuffleProof]:
+        """This seat's shuffle of ``deck``: (points, E, proof)."""
+        from .kdf import shuffle_key
+
+        points = passes.shuffle_pass(seed, hand_id, seat, deck, lock=False)
+        e = shuffle_key(seed, hand_id, seat)
+        perm = permutation(seed, hand_id, seat, len(deck))
+        proof = proofs.prove_shuffle(seed, ctx, deck, points, e, perm)
+        return points, proofs.public_key(e), proof
+
+    def prove_lock(
+        self, seed: bytes, hand_id: bytes, seat: int, ctx: bytes, deck: Sequence[bytes],
+        big_e: bytes,
+    ) -> tuple[tuple[bytes, ...], tuple[bytes, ...], LockProof]:
+        """This seat's lock of ``deck``: (points, K, proof)."""
+        from .kdf import shuffle_key
+
+        points = passes.lock_pass(seed, hand_id, seat, deck)
+        keys = passes.lock_keys(seed, hand_id, seat, len(deck))
+        big_k = tuple(proofs.public_key(k) for k in keys)
+        e = shuffle_key(seed, hand_id, seat)
+        proof = proofs.prove_lock(seed, ctx, deck, points, e, keys, big_e, big_k)
+        return points, big_k, proof
+
+    def verify_shuffle(
+        self, ctx: bytes, deck: Sequence[bytes], points: Sequence[bytes], big_e: bytes,
+        proof: ShuffleProof,
+    ) -> None:
+        if type(big_e) is not bytes or not group.is_valid_point(big_e):
+            raise ProofError("its shuffle key commitment is not a valid point")
+        proofs.verify_shuffle(ctx, deck, points, big_e, proof)
+
+    def verify_lock(
+        self, ctx: bytes, deck: Sequence[bytes], points: Sequence[bytes], big_e: bytes,
+        big_k: Sequence[bytes], proof: LockProof,
+    ) -> None:
+        proofs.verify_lock(ctx, deck, points, big_e, big_k, proof)
+
+    def key_matches(self, key: bytes, commitment: bytes) -> bool:
+        return proofs.key_matches(key, commitment)
+
+
+def _prf_scalar(seed: bytes, label: bytes, hand_id: bytes, seat: int, index: int) -> int:
+    # BLAKE2b-512 keyed with the seed, big-endian, mod N; 0 (2^-256) bumps ctr.
+    ctr = 0
+    while True:
+        data = frame(label, hand_id, seat.to_bytes(4, "big"), index.to_bytes(4, "big"),
+                     ctr.to_bytes(4, "big"))
+        s = int.from_bytes(hashlib.blake2b(data, digest_size=64, key=seed).digest(), "big") % N
+        if s:
+            return s
+        ctr += 1  # pragma: no cover
+
+
+def shuffle_key_v3(seed: bytes, hand_id: bytes, seat: int) -> int:
+    """A version 3 seat's shuffle key ``e`` (1..N-1)."""
+    return _prf_scalar(seed, LABEL_SHUFFLE_KEY_V3, hand_id, seat, 0)
+
+
+def lock_key_v3(seed: bytes, hand_id: bytes, seat: int, slot: int) -> int:
+    """A version 3 seat's per-card key for one slot (1..N-1)."""
+    return _prf_scalar(seed, LABEL_LOCK_KEY_V3, hand_id, seat, slot)
+
+
+class Secp256k1Suite:
+    """Deck version 3: secp256k1 through coincurve, points kept decoded (SPEC.md §2.2)."""
+
+    point_bytes = 33
+    card_points = CARD_POINTS_V3
+
+    def __init__(self) -> None:
+        self._points: dict[bytes, Point] = {}
+
+    def point(self, data: bytes) -> Point:
+        """The decoded point of an encoding (parsed once per protocol object)."""
+        p = self._points.get(data)
+        if p is None:
+            p = Point.decode(data)
+            self._points[data] = p
+        return p
+
+    def _decoded(self, points: Sequence[bytes]) -> list[Point]:
+        try:
+            return [self.point(p) for p in points]
+        except ValueError as exc:
+            raise ProofError(f"a point is not a point of the group ({exc})") from None
+
+    def _wire(self, points: Sequence[Point]) -> tuple[bytes, ...]:
+        out = []
+        for p in points:
+            enc = p.encode()
+            self._points.setdefault(enc, p)
+            out.append(enc)
+        return tuple(out)
+
+    def is_valid_point(self, point: object) -> bool:
+        if type(point) is not bytes:
+            return False
+        try:
+            self.point(point)
+        except ValueError:
+            return False
+        return True
+
+    def is_valid_scalar(self, scalar: object) -> bool:
+        try:
+            return scalar_int(scalar) != 0
+        except ValueError:
+            return False
+
+    def _keys(self, seed: bytes, hand_id: bytes, seat: int, n: int) -> list[int]:
+        return [lock_key_v3(seed, hand_id, seat, j) for j in range(n)]
+
+    def _shuffled(
+        self, seed: bytes, hand_id: bytes, seat: int, deck: Sequence[bytes]
+    ) -> tuple[list[Point], list[Point], int, tuple[int, ...]]:
+        xs = self._decoded(deck)
+        e = shuffle_key_v3(seed, hand_id, seat)
+        perm = permutation(seed, hand_id, seat, len(deck))
+        return xs, [mul(e, xs[perm[j]]) for j in range(len(xs))], e, perm
+
+    def _locked(
+        self, seed: bytes, hand_id: bytes, seat: int, deck: Sequence[bytes]
+    ) -> tuple[list[Point], list[Point], int, list[int]]:
+        xs = self._decoded(deck)
+        e = shuffle_key_v3(seed, hand_id, seat)
+        keys = self._keys(seed, hand_id, seat, len(deck))
+        inv_e = pow(e, -1, N)
+        return xs, [mul(inv_e * k % N, x) for k, x in zip(keys, xs, strict=True)], e, keys
+
+    def shuffle_pass(
+        self, seed: bytes, hand_id: bytes, seat: int, deck: Sequence[bytes], *, lock: bool
+    ) -> tuple[bytes, ...]:
+        # Version 3 never locks in a shuffle (that is version 1 only).
+        return self._wire(self._shuffled(seed, hand_id, seat, deck)[1])
+
+    def lock_pass(
+        self, seed: bytes, hand_id: bytes, seat: int, deck: Sequence[bytes]
+    ) -> tuple[bytes, ...]:
+        return self._wire(self._locked(seed, hand_id, seat, deck)[1])
+
+    def lock_keys(self, seed: bytes, hand_id: bytes, seat: int, n: int) -> tuple[bytes, ...]:
+        return tuple(scalar_bytes(k) for k in self._keys(seed, hand_id, seat, n))
+
+    def unlock(self, point: bytes, keys: Sequence[bytes]) -> bytes:
+        product = 1
+        for k in keys:
+            product = product * scalar_int(k) % N
+        return mul(pow(product, -1, N), self.point(point)).encode()
+
+    def prove_shuffle(
+        self, seed: bytes, hand_id: bytes, seat: int, ctx: bytes, deck: Sequence[bytes]
+    ) -> tuple[tuple[bytes, ...], bytes, ShuffleProof]:
+        xs, ys, e, perm = self._shuffled(seed, hand_id, seat, deck)
+        proof = proofs_v3.prove_shuffle(seed, ctx, xs, ys, e, perm)
+        return self._wire(ys), self._wire([base(e)])[0], proof
+
+    def prove_lock(
+        self, seed: bytes, hand_id: bytes, seat: int, ctx: bytes, deck: Sequence[bytes],
+        big_e: bytes,
+    ) -> tuple[tuple[bytes, ...], tuple[bytes, ...], LockProof]:
+        xs, ys, e, keys = self._locked(seed, hand_id, seat, deck)
+        big_k = [base(k) for k in keys]
+        proof = proofs_v3.prove_lock(seed, ctx, xs, ys, e, keys, self.point(big_e), big_k)
+        return self._wire(ys), self._wire(big_k), proof
+
+    def verify_shuffle(
+        self, ctx: bytes, deck: Sequence[bytes], points: Sequence[bytes], big_e: bytes,
+        proof: ShuffleProof,
+    ) -> None:
+        if type(big_e) is not bytes or not self.is_valid_point(big_e):
+            raise ProofError("its shuffle key commitment is not a valid point")
+        proofs_v3.verify_shuffle(
+            ctx, self._decoded(deck), self._decoded(points), self.point(big_e), proof
+        )
+
+    def verify_lock(
+        self, ctx: bytes, deck: Sequence[bytes], points: Sequence[bytes], big_e: bytes,
+        big_k: Sequence[bytes], proof: LockProof,
+    ) -> None:
+        proofs_v3.verify_lock(
+            ctx, self._decoded(deck), self._decoded(points), self.point(big_e),
+            self._decoded(big_k), proof,
+        )
+
+    def key_matches(self, key: bytes, commitment: bytes) -> bool:
+        return base(scalar_int(key)).encode() == commitment
+
+
+ED25519 = Ed25519Suite()
