@@ -12,9 +12,9 @@ from hypothesis import strategies as st
 from gleek_p2p.base.errors import ProtocolError
 from gleek_p2p.bots.json_codec import ACTION_FIELDS, action_from_json, action_to_json
 from gleek_p2p.rules import (
-    MAX_BID,
     MAX_STAKE,
     VARIANTS,
+    WIRE_MAX_BID,
     Bid,
     ClaimTiddy,
     Declare,
@@ -40,7 +40,7 @@ def ascending(lo: int, hi: int) -> st.SearchStrategy[tuple[int, ...]]:
 
 
 actions = st.one_of(
-    st.builds(Bid, seats, st.integers(1, MAX_BID)),
+    st.builds(Bid, seats, st.integers(1, WIRE_MAX_BID)),
     st.builds(PassBid, seats),
     st.builds(Discard, seats, slots),
     st.builds(Vie, seats, st.integers(1, MAX_STAKE)),
@@ -119,7 +119,7 @@ def test_card_names_come_from_the_view_and_are_ignored_on_input() -> None:
         ({"kind": "play", "seat": 0, "slot": 44}, "slot"),
         ({"kind": "play", "seat": 0, "slot": "3"}, "slot"),
         ({"kind": "play", "seat": True, "slot": 3}, "number"),
-        ({"kind": "bid", "seat": 0, "amount": 100}, "bid"),
+        ({"kind": "bid", "seat": 0, "amount": 1000}, "bid"),
         ({"kind": "declare", "seat": 0, "slots": [5, 3, 4]}, "ascending"),
         ({"kind": "declare", "seat": 0, "slots": [1, 2]}, "slots"),
         ({"kind": "show_ruff", "seat": 0, "suit": None, "slots": [1]}, "null suit"),
@@ -130,3 +130,40 @@ def test_card_names_come_from_the_view_and_are_ignored_on_input() -> None:
 def test_malformed_moves_are_rejected_with_a_sentence(data: Any, words: str) -> None:
     with pytest.raises(ProtocolError, match=words):
         action_from_json(data)
+
+
+def test_an_open_auction_is_shown_as_the_pass_and_the_lowest_bid_up_to_the_bound() -> None:
+    from gleek_p2p.base.errors import IllegalMove
+    from gleek_p2p.bots.exec_bot import parse_reply
+    from gleek_p2p.bots.json_codec import legal_to_json
+    from gleek_p2p.rules import max_bid
+
+    sim = Simulation(VARIANTS["standard"], 1, b"open-auction")
+    d = sim.decision()
+    assert d is not None
+    seat, view, legal = d
+    assert view is not None and isinstance(legal[0], PassBid)
+    high = max_bid(VARIANTS["standard"])
+    assert len(legal) == 2 + high - 13  # the engine lists every bid
+    shown = legal_to_json(legal, view)
+    assert shown == [{"kind": "pass_bid", "seat": seat},
+                     {"kind": "bid", "seat": seat, "amount": 13, "up_to": high}]
+    as_json = view.to_json()
+    assert as_json["legal"] == [["pass_bid", seat], ["bid", seat, 13]]
+    assert as_json["max_bid"] == high
+    # An index names a move shown; a move object any amount in the range.
+    assert parse_reply("1", legal) == Bid(seat, 13)
+    assert parse_reply(json.dumps({"kind": "bid", "seat": seat, "amount": 321}), legal) == Bid(
+        seat, 321)
+    assert parse_reply(json.dumps(shown[1]), legal) == Bid(seat, 13)  # up_to is for reading
+    with pytest.raises(ProtocolError, match=r"only 0\.\.1"):
+        parse_reply("2", legal)
+    with pytest.raises(IllegalMove):
+        parse_reply(json.dumps({"kind": "bid", "seat": seat, "amount": high + 1}), legal)
+    with pytest.raises(IllegalMove):
+        parse_reply(json.dumps({"kind": "bid", "seat": seat, "amount": 12}), legal)
+    # Under the rulings of issue 12 the auction stops at 99.
+    old = Simulation(VARIANTS["standard"].rulings_of(12), 1, b"open-auction").decision()
+    assert old is not None and old[1] is not None
+    assert legal_to_json(old[2], old[1])[1]["up_to"] == 99
+    assert old[1].to_json()["max_bid"] == 99

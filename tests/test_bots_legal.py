@@ -124,11 +124,27 @@ def test_heuristic_beats_random() -> None:
     assert margin > 0
 
 
-def test_heuristic_bids_only_with_a_long_strong_suit() -> None:
-    legal: list[Event] = [PassBid(0), *(Bid(0, a) for a in range(13, 100))]
-    long_suit = cards("AC", "KC", "JC", "9C", "7C", "6C", "5S", "6D")
-    short = cards("AC", "KC", "AS", "KS", "AD", "KD", "AH", "QH")
-    assert heuristic._bid(long_suit, legal) == Bid(0, 13)
-    assert heuristic._bid(short, legal) == PassBid(0)
-    dear: list[Event] = [PassBid(0), *(Bid(0, a) for a in range(40, 100))]
-    assert heuristic._bid(long_suit, dear) == PassBid(0)
+def test_heuristic_bids_up_to_what_the_talon_is_worth_to_its_cards() -> None:
+    from types import SimpleNamespace
+
+    from gleek_p2p.bots.heuristic import bid_limit, talon_worth
+
+    long_suit = cards("AC", "KC", "QC", "JC", "TC", "9C", "8C", "5S", "6D", "7D", "5H", "6H")
+    scattered = cards("AS", "5S", "6S", "KH", "5H", "6H", "QD", "5D", "6D", "JC", "6C", "5C")
+    assert talon_worth(long_suit) > talon_worth(scattered) + 40
+    worth = talon_worth(long_suit)
+    limit = bid_limit(worth, 0)
+    assert limit == int(worth)
+    legal: list[Event] = [PassBid(0), *(Bid(0, a) for a in range(13, 449))]
+    opening = SimpleNamespace(high_bid=0, players=3)
+    # A third of the way from the lowest bid to the limit.
+    assert heuristic._bid(opening, long_suit, legal) == Bid(0, 13 + (limit - 13) // 3)  # type: ignore[arg-type]
+    # Against a high bid h, passing brings h/2: the limit falls by as much.
+    high = limit - 20
+    dear: list[Event] = [PassBid(0), *(Bid(0, a) for a in range(high + 1, 449))]
+    facing = SimpleNamespace(high_bid=high, players=3)
+    assert heuristic._bid(facing, long_suit, dear) == PassBid(0)  # type: ignore[arg-type]
+    cheap = SimpleNamespace(high_bid=40, players=3)
+    after: list[Event] = [PassBid(0), *(Bid(0, a) for a in range(41, 449))]
+    move = heuristic._bid(cheap, long_suit, after)  # type: ignore[arg-type]
+    assert isinstance(move, Bid) and 41 <= move.amount <= bid_limit(worth, 40)

@@ -108,7 +108,8 @@ async def test_a_fourth_peer_and_another_version_are_refused(tmp_path: Path) -> 
     # Three knocks, one mention.
     full = [n for n in refusals if "table full: a session is being played" in n]
     assert len(full) == 1 and "dave" in full[0], notes
-    assert any("you speak protocol version 99, this peer speaks 1" in n for n in refusals)
+    # Worded from the two offers, for the person reading (link_words.mismatch).
+    assert any("eve speaks protocol version 99, this program 1" in n for n in refusals), notes
     _assert_identical_and_fair(results)
 
 

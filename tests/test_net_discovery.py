@@ -103,7 +103,12 @@ def test_instance_names_are_dns_safe_and_unique() -> None:
 
 def test_announcement_txt_and_matching() -> None:
     ann = announcement("a", 5000, fp="abcd")
-    assert ann.txt() == {"v": "1", "t": TABLE, "fp": "abcd", "n": "3", "var": "1,2"}
+    assert ann.txt() == {"v": "1", "t": TABLE, "fp": "abcd", "n": "3", "var": "1,2",
+                         "st": "forming", "w": "yes"}
+    seated = Announcement(ann.instance, 1, 1, TABLE, "abcd", 3, (1, 2), playing=True,
+                          seated=(("abcd", "Ann"), ("ef01", "Ben")), watchers=False)
+    assert {k: v for k, v in seated.txt().items() if k in ("st", "w", "s0", "s1")} == {
+        "st": "playing", "w": "no", "s0": "abcd Ann", "s1": "ef01 Ben"}
     assert ann.matches(PeerHint("h", 1, dict(ann.txt(), fp="other")))
     assert not ann.matches(PeerHint("h", 1, dict(ann.txt(), t="elm")))
     assert not ann.matches(PeerHint("h", 1, {}))

@@ -13,7 +13,7 @@ from gleek_p2p.base.errors import ProtocolError
 from gleek_p2p.log.keys import Identity
 from gleek_p2p.net.connection import Connection, ConnectionClosed, Limits, Listener, connect, listen
 from gleek_p2p.net.framing import encode_frame, read_frame
-from gleek_p2p.net.handshake import Handshake, Offer, State, transcript
+from gleek_p2p.net.handshake import Handshake, Offer, State, transcript, transcript_hash
 from gleek_p2p.net.messages import (
     Hello,
     Message,
@@ -162,11 +162,47 @@ def test_a_typed_refusal_reaches_the_peer_with_its_code() -> None:
     a = Handshake(ident(1), OFFER, COMMIT, challenge(1))
     b = Handshake(ident(2), OFFER, COMMIT, challenge(2), admit=lambda h: full)
     pump(a, b)
-    assert b.failed and b.refusal == full and not b.refused_by_peer
-    assert a.failed and a.refused_by_peer and a.refusal is not None
+    assert b.failed and not b.refused_by_peer and b.refusal is not None
+    assert replace(b.refusal, signature=b"") == full  # what admit said, now signed
+    assert a.failed and a.refused_by_peer and a.refusal == b.refusal
     assert a.refusal.meaning is RefuseCode.TABLE_FULL
+    # Signed over this handshake by the key of b's Hello: a believes who refused it.
+    assert a.refusal_proven
     # Whom b refused, for the lobby to mention once (its key is not proven).
     assert b.peer is not None and b.peer.public == ident(1).public
+
+
+def _refused_by(message: Refuse, hello_first: bool = True) -> Handshake:
+    """a, having heard b's Hello (or not), then ``message`` in its place."""
+    a = Handshake(ident(1), OFFER, COMMIT, challenge(1))
+    b = Handshake(ident(2), OFFER, COMMIT, challenge(2))
+    if hello_first:
+        a.receive(b.initial()[0])
+    a.receive(message)
+    assert a.failed and a.refused_by_peer
+    return a
+
+
+def test_a_refusal_is_proven_only_when_signed_over_this_handshake_by_the_refuser() -> None:
+    full = Refuse("table full", RefuseCode.TABLE_FULL)
+    b_key, a_hello = ident(2), Handshake(ident(1), OFFER, COMMIT, challenge(1)).hello
+    b_hello = Handshake(ident(2), OFFER, COMMIT, challenge(2)).hello
+    h = transcript_hash(a_hello, b_hello)
+    good = replace(full, signature=b_key.sign(full.signed_bytes(h)))
+    assert _refused_by(good).refusal_proven
+    # Plain, as anyone may send it; before the refuser's Hello; by another key;
+    # over another handshake; or with a field changed after signing.
+    other_h = transcript_hash(a_hello, replace(b_hello, challenge=bytes([9]) * 32))
+    for forged, hello_first in [
+        (full, True),
+        (good, False),
+        (replace(full, signature=ident(3).sign(full.signed_bytes(h))), True),
+        (replace(full, signature=b_key.sign(full.signed_bytes(other_h))), True),
+        (replace(good, code=RefuseCode.NONE), True),
+        (replace(good, seated=tuple(sorted((ident(2).public, ident(3).public))),
+                 hosts=("", ""), ports=(0, 0)), True),
+    ]:
+        assert not _refused_by(forged, hello_first).refusal_proven, forged
 
 
 def test_receive_after_end_raises_and_keeps_state() -> None:

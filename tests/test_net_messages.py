@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -102,6 +103,38 @@ def test_a_refusal_code_is_typed_and_an_unknown_one_means_nothing() -> None:
     left = Bye("ann left the table", ByeCode.LEFT_THE_TABLE)
     assert decode_message(encode_message(left)) == left
     assert left.meaning is ByeCode.LEFT_THE_TABLE and Bye("x", 7).meaning is ByeCode.NONE
+
+
+def test_a_signed_refusal_names_its_table_and_is_canonical() -> None:
+    keys = sorted((b"a" * 32, b"b" * 32, b"c" * 32))
+    full = Refuse("table full", RefuseCode.TABLE_FULL, tuple(keys),
+                  ("10.0.0.2", "", "::1"), (4000, 0, 4001), b"s" * 64)
+    wire = encode_message(full)
+    assert wire == canonical.encode([3, "table full", 1, keys, ["10.0.0.2", "", "::1"],
+                                     [4000, 0, 4001], b"s" * 64])
+    assert decode_message(wire) == full
+    assert full.where() == [(keys[0], ("10.0.0.2", 4000)), (keys[2], ("::1", 4001))]
+    # A signed refusal may carry code 0 explicitly (its form has every field).
+    plain = Refuse("wrong table", RefuseCode.NONE, signature=b"s" * 64)
+    assert decode_message(encode_message(plain)) == plain
+    # The signed bytes cover every field but the signature.
+    assert full.signed_bytes(b"h" * 32) != replace(full, code=0).signed_bytes(b"h" * 32)
+    assert full.signed_bytes(b"h" * 32) != replace(full, ports=(4000, 0, 4002)).signed_bytes(
+        b"h" * 32)
+    bad = [
+        [3, "x", 1, [keys[1], keys[0]], ["", ""], [0, 0], b"s" * 64],  # not sorted
+        [3, "x", 1, [keys[0], keys[0]], ["", ""], [0, 0], b"s" * 64],  # twice
+        [3, "x", 1, [keys[0]], ["", ""], [0, 0], b"s" * 64],  # lengths differ
+        [3, "x", 1, [keys[0]], ["10.0.0.1"], [0], b"s" * 64],  # host without port
+        [3, "x", 1, [keys[0]], [""], [5], b"s" * 64],  # port without host
+        [3, "x", 1, [keys[0]], ["oak.local"], [5], b"s" * 64],  # not an IP address
+        [3, "x", 1, [], [], [], b"s" * 63],  # short signature
+        [3, "x", 1, [], [], [], b""],  # the signed form without a signature
+        [3, "x", 1, [b"a" * 32] * 9, [""] * 9, [0] * 9, b"s" * 64],  # too many seats
+    ]
+    for fields in bad:
+        with pytest.raises(ProtocolError):
+            decode_message(canonical.encode(fields))
 
 
 def test_hello_wire_is_accepted() -> None:

@@ -35,6 +35,8 @@ from gleek_p2p.rules import (
     cut_winner,
     deal_layout,
     legal_actions,
+    max_bid,
+    most_paid,
     new_session,
     pack,
     parse_card,
@@ -42,6 +44,7 @@ from gleek_p2p.rules import (
     seat_view,
     session_totals,
     session_winner,
+    settle_received,
     shown_slots,
     to_act,
     trick_points,
@@ -52,6 +55,8 @@ STD = VARIANTS["standard"]
 TWO = VARIANTS["two"]
 FIRST = STD.first_rulings()
 """The standard game under the rulings of the first logs (SPEC 1.5)."""
+ISSUE12 = STD.rulings_of(12)
+"""The standard game under the rulings of issue 12 (trick scores against their mean)."""
 
 
 def c(name: str) -> int:
@@ -217,10 +222,24 @@ def test_auction_opening_at_least_13_and_raise_at_least_1() -> None:
 
 
 def test_auction_max_bid_99() -> None:
+    # The first logs' ceiling, and the rulings of issue 12 (before open_auction).
+    for v in (FIRST, STD.rulings_of(12)):
+        s = start(v)
+        illegal(s, Bid(0, 100), seat=0)
+        s = act(s, Bid(0, 99))
+        assert [e for e in legal_actions(s, 1)] == [PassBid(1)]
+
+
+def test_open_auction_bids_rise_to_the_bound_of_what_a_hand_can_pay() -> None:
     s = start()
-    illegal(s, Bid(0, 100), seat=0)
-    s = act(s, Bid(0, 99))
-    assert [e for e in legal_actions(s, 1)] == [PassBid(1)]
+    assert max_bid(STD) == 448 == sum(most_paid(STD).values())
+    s = act(s, Bid(0, 100), Bid(1, 250))
+    legal = legal_actions(s, 2)
+    assert legal[0] == PassBid(2)
+    assert [e.amount for e in legal[1:] if isinstance(e, Bid)] == list(range(251, 449))
+    illegal(s, Bid(2, 449), seat=2)
+    s = act(s, Bid(2, 448))
+    assert legal_actions(s, 0) == [PassBid(0)]
 
 
 def test_auction_passing_is_final() -> None:
@@ -526,11 +545,21 @@ def test_modern_combinations_value_split_between_opponents() -> None:
 def test_modern_combinations_on_the_score_sheet() -> None:
     # "en points plutôt qu'en pence": a gleek of Aces is 8 points on the sheet,
     # settled against the mean like the trick points: 8 - 8/3 = 5 1/3 pence.
-    s = _declare_phase({0: cs("AS AH AD"), 1: cs("KS KH KD")}, VARIANTS["modern"])
+    s = _declare_phase({0: cs("AS AH AD"), 1: cs("KS KH KD")}, VARIANTS["modern"].rulings_of(12))
     s = act(s, Declare(0, _slots(s, "AS AH AD")))
     assert ledger(s)["combinations"] == (11, -5, -6)  # 10 2/3, -5 1/3, -5 1/3 halfpence
     s = act(s, EndDeclare(0), Declare(1, _slots(s, "KS KH KD")))
     assert ledger(s)["combinations"] == (8, 0, -8)  # sheet 8, 4, 0: mean 4
+
+
+def test_modern_combinations_received_half_from_each_opponent() -> None:
+    # received_scores: the declarer receives its whole value, half from each.
+    s = _declare_phase({0: cs("AS AH AD"), 1: cs("KS KH KD")}, VARIANTS["modern"])
+    s = act(s, Declare(0, _slots(s, "AS AH AD")))
+    assert ledger(s)["combinations"] == (16, -8, -8)  # 8 pence, 4 from each
+    s = act(s, EndDeclare(0), Declare(1, _slots(s, "KS KH KD")))
+    # Seat 0: +8 - 4/2, seat 1: +4 - 8/2, seat 2: -8/2 - 4/2 pence.
+    assert ledger(s)["combinations"] == (12, 0, -12)
 
 
 # ------------------------------------------------------------------ trump and Tiddy
@@ -690,7 +719,7 @@ def test_tricks_settled_pairwise_difference() -> None:
 def test_tricks_on_the_score_sheet_settled_against_the_mean() -> None:
     # "les combinaisons et les points de plis sont comptabilisés sur une
     # feuille de scores": seat i gets T_i - mean(T), exact to the halfpenny.
-    s = finish(to_tricks(start()))
+    s = finish(to_tricks(start(ISSUE12)))
     led = s.ledgers[-1]
     t = led.trick_points
     exact = [2 * (3 * x - sum(t)) / 3 for x in t]
@@ -705,7 +734,7 @@ def test_tib_captured_by_an_opponent() -> None:
     # "le joueur qui a CAPTURÉ Tib (As d'atout) dans un pli marque 15 pence":
     # seat 1 captures Tib on seat 0's lead; on the score sheet it has 5+11+6+15
     # = 37 against 0 and 0, so each opponent pays 37/3 pence (not 37 each).
-    s = to_tricks(start(hands={0: cs("5H"), 1: cs("AH"), 2: cs("6H")}), trump=1)
+    s = to_tricks(start(ISSUE12, hands={0: cs("5H"), 1: cs("AH"), 2: cs("6H")}), trump=1)
     s = act(s, Play(0, slot(s, "5H")), Play(1, slot(s, "AH")), Play(2, slot(s, "6H")))
     assert trick_points(s) == (0, 37, 0)
     # Exactly -24 2/3, +49 1/3, -24 2/3 halfpence: rounded down, the odd
@@ -719,8 +748,8 @@ def test_tib_captured_by_an_opponent() -> None:
 
 def test_last_trick_4_on_the_score_sheet() -> None:
     # "le gagnant du 12e et dernier pli perçoit 4 pence supplémentaires": 4 on
-    # its sheet, worth 4 - 4/3 pence against the others.
-    s = to_tricks(start())
+    # its sheet, worth 4 - 4/3 pence against the others (rulings of issue 12).
+    s = to_tricks(start(ISSUE12))
     while len(s.tricks) < 11:
         s = apply(s, legal_actions(s, to_act(s))[0])  # type: ignore[arg-type]
     while len(s.trick_plays) < 2:
@@ -736,6 +765,50 @@ def test_last_trick_4_on_the_score_sheet() -> None:
     exact = [(6 * x - 2 * sum(sheet)) / 3 for x in sheet]
     assert all(abs(a - e) < 1 for a, e in zip(last.ledgers[-1].phases["tricks"], exact,
                                                strict=True))
+
+
+def test_tib_received_whole_half_from_each_opponent() -> None:
+    # received_scores: Tib "marque 15 pence", "valant 15 pence à celui qui le
+    # capture": the captor receives its whole trick score 37, 18 1/2 from each.
+    s = to_tricks(start(hands={0: cs("5H"), 1: cs("AH"), 2: cs("6H")}), trump=1)
+    s = act(s, Play(0, slot(s, "5H")), Play(1, slot(s, "AH")), Play(2, slot(s, "6H")))
+    assert trick_points(s) == (0, 37, 0)
+    assert ledger(s)["tricks"] == (-37, 74, -37)
+
+
+def test_tricks_received_whole_exactly_in_halfpence() -> None:
+    # Seat i gets T_i - (T_j + T_k)/2 pence: 2T_i - T_j - T_k halfpence, no rounding.
+    s = finish(to_tricks(start()))
+    led = s.ledgers[-1]
+    t = led.trick_points
+    assert led.phases["tricks"] == tuple(2 * t[i] - sum(t[j] for j in range(3) if j != i)
+                                         for i in range(3))
+    # The same play under the rulings of issue 12: the mean gives two thirds of it.
+    mean = finish(to_tricks(start(ISSUE12))).ledgers[-1]
+    assert mean.trick_points == t
+    assert all(abs(2 * a - 3 * b) <= 3 for a, b in zip(led.phases["tricks"],
+                                                        mean.phases["tricks"], strict=True))
+
+
+def test_last_trick_received_whole() -> None:
+    # "le gagnant du 12e et dernier pli perçoit 4 pence supplémentaires": the
+    # last trick moves the winner's net by 4 pence more (8 halfpence) than
+    # its cards alone, 2 from each opponent.
+    s = to_tricks(start())
+    while len(s.tricks) < 11:
+        s = apply(s, legal_actions(s, to_act(s))[0])  # type: ignore[arg-type]
+    while len(s.trick_plays) < 2:
+        s = apply(s, legal_actions(s, to_act(s))[0])  # type: ignore[arg-type]
+    seat = to_act(s)
+    assert seat is not None
+    last = apply(s, legal_actions(s, seat)[0])
+    w = last.tricks[-1][2]
+    sheet = last.ledgers[-1].trick_points
+    without = tuple(x - (4 if i == w else 0) for i, x in enumerate(sheet))
+    paid = last.ledgers[-1].phases["tricks"]
+    assert paid == settle_received(sheet)
+    assert [a - b for a, b in zip(paid, settle_received(without), strict=True)] == [
+        8 if i == w else -4 for i in range(3)]
 
 
 def test_twelve_tricks_per_hand() -> None:

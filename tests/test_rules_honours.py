@@ -7,8 +7,8 @@ import random
 import pytest
 
 from gleek_p2p.rules import (
+    FIRST_MAX_BID,
     HONOURS,
-    MAX_BID,
     OPENING_BID,
     RANK_PLURALS,
     SUIT_NAMES,
@@ -109,7 +109,8 @@ def test_names_and_limits_have_one_owner() -> None:
     assert SUIT_NAMES == ("spades", "hearts", "diamonds", "clubs")
     assert RANK_PLURALS[Rank.JACK] == "Jacks"
     lim = limits()
-    assert (lim.opening_bid, lim.max_bid) == (OPENING_BID, MAX_BID)
+    assert (lim.opening_bid, lim.max_bid) == (OPENING_BID, 448)
+    assert limits(VARIANTS["standard"].rulings_of(12)).max_bid == FIRST_MAX_BID
     assert 1 <= lim.max_raise <= lim.max_stake
 
 

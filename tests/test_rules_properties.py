@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
 from dataclasses import dataclass
@@ -15,9 +16,9 @@ from hypothesis import strategies as st
 
 from gleek_p2p.base.errors import GleekError, IllegalMove, ProtocolError
 from gleek_p2p.rules import (
-    MAX_BID,
     MAX_STAKE,
     VARIANTS,
+    WIRE_MAX_BID,
     Bid,
     ClaimTiddy,
     Cut,
@@ -50,8 +51,9 @@ from gleek_p2p.rules import (
     to_act,
     variant_name,
 )
-from gleek_p2p.rules.scoring import settle_against_mean, settle_pairwise
-from gleek_p2p.rules.simulate import random_cut, random_deal_reveals
+from gleek_p2p.rules.limits import max_bid, most_paid
+from gleek_p2p.rules.scoring import settle_against_mean, settle_pairwise, settle_received
+from gleek_p2p.rules.simulate import random_cut, random_deal_reveals, random_session
 
 VARIANT_NAMES = sorted(VARIANTS)
 FAST = settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -214,7 +216,7 @@ events: st.SearchStrategy[Event] = st.one_of(
     ),
     st.just(Deal()),
     st.builds(Reveal, slots, st.integers(0, 43)),
-    st.builds(Bid, seats, st.integers(1, MAX_BID)),
+    st.builds(Bid, seats, st.integers(1, WIRE_MAX_BID)),
     st.builds(PassBid, seats),
     st.builds(Discard, seats, slots),
     st.builds(Vie, seats, st.integers(1, MAX_STAKE)),
@@ -295,7 +297,9 @@ def test_wire_rejects_bool_unsorted_and_out_of_range() -> None:
     with pytest.raises(ProtocolError):
         event_from_wire(["declare", 0, [3, 2, 1]])  # not ascending
     with pytest.raises(ProtocolError):
-        event_from_wire(["bid", 0, 100])
+        event_from_wire(["bid", 0, WIRE_MAX_BID + 1])
+    # A bid the wire admits but the variant does not is an illegal move.
+    assert event_from_wire(["bid", 0, 100]) == Bid(0, 100)
     with pytest.raises(ProtocolError):
         event_from_wire(["nope"])
 
@@ -310,7 +314,7 @@ def test_variant_wire_round_trip() -> None:
     with pytest.raises(ProtocolError):
         Variant.from_wire([3, 0, 1, 0, 0, 0])
     with pytest.raises(ProtocolError, match="unknown"):
-        Variant.from_wire([3, 0, 1, 0, 0, 0, 0, 1, 1, 1, 1])
+        Variant.from_wire([3, 0, 1, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1])
     with pytest.raises(ProtocolError, match="end with a 0"):
         Variant.from_wire([3, 0, 1, 0, 0, 0, 0, 1, 0])
 
@@ -322,10 +326,23 @@ def test_old_logs_variant_is_the_first_rulings() -> None:
     assert old == VARIANTS["standard"].first_rulings()
     assert old.to_wire() == [3, 0, 1, 0, 0, 0, 0]
     assert variant_name(old) == "standard"
-    assert VARIANTS["standard"].to_wire() == [3, 0, 1, 0, 0, 0, 0, 1, 1, 1]
+    assert VARIANTS["standard"].to_wire() == [3, 0, 1, 0, 0, 0, 0, 1, 1, 1, 1, 1]
     for v in VARIANTS.values():
         assert Variant.from_wire(v.first_rulings().to_wire()) == v.first_rulings()
         assert len(v.first_rulings().to_wire()) == 7
+
+
+def test_logs_of_issue_12_keep_their_encoding_and_rulings() -> None:
+    # Written with the three score-sheet switches and before open_auction and
+    # received_scores: read with those two off, written back byte for byte.
+    for name, v in VARIANTS.items():
+        mid = v.rulings_of(12)
+        wire = mid.to_wire()
+        assert wire[7:] == [1, 1, 1], name
+        back = Variant.from_wire(wire)
+        assert back == mid and not back.open_auction and not back.received_scores
+        assert back.to_wire() == wire
+        assert v == v.game() == v.rulings_of(21)  # new tables play every ruling
 
 
 @dataclass(frozen=True, slots=True)
@@ -336,13 +353,14 @@ class _WithNewSwitch(Variant):
 
 
 def test_a_new_switch_off_by_default_leaves_old_encodings_alone() -> None:
-    for wire in ([3, 0, 1, 0, 0, 0, 0], [2, 1, 1, 0, 0, 0, 1], [3, 0, 1, 0, 0, 0, 0, 1, 1, 1]):
+    for wire in ([3, 0, 1, 0, 0, 0, 0], [2, 1, 1, 0, 0, 0, 1], [3, 0, 1, 0, 0, 0, 0, 1, 1, 1],
+                 [3, 0, 1, 0, 0, 0, 0, 1, 1, 1, 1, 1]):
         old = Variant.from_wire(wire)
         new = _WithNewSwitch.from_wire(wire)
         assert not new.new_switch
         assert new.to_wire() == old.to_wire() == wire  # same bytes: same session ids
     on = _WithNewSwitch(new_switch=True)
-    assert on.to_wire() == [3, 0, 1, 0, 0, 0, 0, 1, 1, 1, 1]
+    assert on.to_wire() == [3, 0, 1, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1]
     assert _WithNewSwitch.from_wire(on.to_wire()) == on
     with pytest.raises(ProtocolError, match="unknown"):
         Variant.from_wire(on.to_wire())  # an older version refuses what it cannot play
@@ -376,3 +394,78 @@ def test_variant_wire_is_canonical_or_refused(data: list[Any]) -> None:
     except ProtocolError:
         return
     assert v.to_wire() == data
+
+
+@given(scores=st.lists(st.integers(0, 400), min_size=2, max_size=3))
+def test_settle_received_is_the_formula_exactly(scores: list[int]) -> None:
+    # received_scores: seat i gets T_i - (T_j + T_k)/2 pence (three seats),
+    # T_i - T_j (two): in halfpence, integers, zero-sum, no rounding at all.
+    n = len(scores)
+    t = tuple(scores)
+    got = settle_received(t)
+    assert all(type(x) is int for x in got)
+    assert sum(got) == 0
+    for i in range(n):
+        others = [t[j] for j in range(n) if j != i]
+        assert Fraction(got[i], 2) == t[i] - Fraction(sum(others), n - 1)
+    if n == 3:
+        assert got == tuple(2 * t[i] - sum(t) + t[i] for i in range(3))
+    else:
+        assert got == settle_pairwise(t)  # the one opponent pays it all
+    # Against the mean it was (n-1)/n of this: two thirds with three seats.
+    assert all(abs(n * m - (n - 1) * r) < n for m, r in
+               zip(settle_against_mean(t, 0), got, strict=True))
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(name=st.sampled_from(VARIANT_NAMES), seed=st.integers(0, 2**32 - 1))
+def test_no_hand_pays_a_seat_more_than_the_bid_bound(name: str, seed: int) -> None:
+    # The bound on bids is the most the phases after the auction can pay one
+    # seat: no played hand comes near it, in any phase.
+    v = VARIANTS[name]
+    final, _events = random_session(v, 1, random.Random(seed))
+    ledger = final.ledgers[-1]
+    bound = most_paid(v)
+    for phase, most in bound.items():
+        assert max(ledger.phases[phase]) <= 2 * most, (phase, ledger.phases[phase])
+    after = [sum(ledger.phases[p][i] for p in bound) for i in range(v.players)]
+    assert max(after) <= 2 * max_bid(v)
+    assert max_bid(v) <= WIRE_MAX_BID
+    assert max_bid(v.rulings_of(12)) == max_bid(v.first_rulings()) == 99
+
+
+def test_the_bid_bound_is_derived_from_the_phases() -> None:
+    # Standard game: Tiddy 2 from each (4), ruff ante and stake limit from
+    # each (2 x 22), three mournivals of Tens, Nines and Aces in 13 cards
+    # (54 from each, 108), every card's trick points with the Four of trump,
+    # Tib, Tom and the last trick (292) received whole.
+    assert most_paid(VARIANTS["standard"]) == {"tiddy": 4, "ruff": 44, "combinations": 108,
+                                               "tricks": 292}
+    assert max_bid(VARIANTS["standard"]) == 448
+    assert max_bid(VARIANTS["two"]) == 22 + 54 + 268
+    assert max_bid(VARIANTS["modern"]) == 4 + 44 + 54 + 292
+    # Every switch combination the wire can carry fits the wire's bound.
+    for players in (2, 3):
+        for bits in itertools.product((False, True), repeat=11):
+            try:
+                v = Variant(players, *bits)
+            except ValueError:
+                continue
+            assert max_bid(v) <= WIRE_MAX_BID
+
+
+@given(players=st.sampled_from((2, 3)), bits=st.lists(st.booleans(), min_size=9, max_size=9))
+def test_variants_without_the_issue_21_switches_keep_their_old_encoding(
+        players: int, bits: list[bool]) -> None:
+    # Any variant a log of before issue 21 could name: the two new switches
+    # off leave its wire form (hence its session id) as it was, at most ten
+    # positions, and it reads back the same.
+    try:
+        old = Variant(players, *bits, open_auction=False, received_scores=False)
+    except ValueError:
+        return
+    wire = old.to_wire()
+    assert len(wire) <= 10
+    assert Variant.from_wire(wire) == old
+    new = Variant.from_wire([*wire, *[0] * (10 - len(wire)), 1, 1])
+    assert new.open_auction and new.received_scores and new.to_wire()[:len(wire)] == wire

@@ -86,3 +86,16 @@ def test_translations_keep_every_number(lang: str) -> None:
             english = sorted(re.findall(r"\d+", text))
             i18n.set_language(lang, {})
             assert sorted(re.findall(r"\d+", i18n._(text))) == english, (lang, text[:30])
+
+
+@pytest.mark.parametrize(("lang", "words"), [
+    ("en", "half from each opponent"), ("fr", "la moitié de chaque adversaire"),
+    ("it", "metà da ciascun avversario"), ("pt", "metade de cada adversário"),
+    ("nl", "de helft van elke tegenstander")])
+def test_the_trick_scores_are_received_half_from_each_opponent(lang: str, words: str) -> None:
+    # SPEC 1.5 (received_scores): no "mean of the three" any more, in any language.
+    i18n.set_language(lang, {})
+    text = " ".join(" ".join(rules_summary(1000)).split()).replace("\u00a0", " ")
+    assert words in text
+    assert not any(mean in text for mean in ("mean of", "moyenne", "media dei", "média",
+                                             "gemiddelde"))

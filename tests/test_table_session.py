@@ -332,7 +332,10 @@ def test_an_event_whose_hand_audit_raises_changes_nothing() -> None:
     the hand differently from the audit (a copy that went astray), so the
     audit raises. Before the fix the event was already in the log by then.
     """
-    records = selfplay(STANDARD, 2, b"atomic-audit", bots(3)).records
+    # The rulings of issue 12: with this seed the first hand then ends on the
+    # unplayed cards' keys (random bids under the open auction change the
+    # hand, and some hands end on a play).
+    records = selfplay(STANDARD.rulings_of(12), 2, b"atomic-audit", bots(3)).records
     envelopes = [decode_envelope(r) for r in records]
     probe = Table(Roster.from_body(envelopes[0].body))
     index = 0

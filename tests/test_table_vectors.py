@@ -71,24 +71,50 @@ def test_old_vectors_verify_under_the_first_rulings() -> None:
     assert "must declare" in hidden.violations[0].reason
 
 
-def test_new_vectors_use_the_current_rulings() -> None:
+def test_issue_12_vectors_use_its_rulings() -> None:
+    # Written before open_auction and received_scores: they name neither, so
+    # both are off, and they verify as they did (99 ceiling, mean settlement).
     for name in ("valid-standard-rulings", "valid-modern-rulings", "undeclared-gleek"):
         report = verify_file(VECTORS / f"{name}.gleeklog")
         assert report.roster is not None and report.fair, name
+        assert report.roster.variant == report.roster.variant.rulings_of(12), name
+        assert report.roster.variant.to_wire()[7:] == [1, 1, 1], name
+
+
+def test_new_vectors_use_the_current_rulings() -> None:
+    for name in ("valid-standard-rulings-21", "valid-modern-rulings-21", "valid-two-rulings-21"):
+        report = verify_file(VECTORS / f"{name}.gleeklog")
+        assert report.roster is not None and report.fair, name
         assert report.roster.variant == report.roster.variant.game(), name
+    # Random bots bid past the old ceiling: the open auction is exercised.
+    report = verify_file(VECTORS / "valid-standard-rulings-21.gleeklog")
+    assert max(state.high_bid for state in (h.state for h in report.hands)) > 99
 
 
 def test_verify_report_says_which_rulings_applied() -> None:
     old = verify_file(VECTORS / "valid-standard.gleeklog")
-    new = verify_file(VECTORS / "valid-modern-rulings.gleeklog")
-    old_text, new_text = text_report(old), text_report(new)
-    assert "Variant standard" in old_text and "Variant modern" in new_text
-    for ruling in RULINGS:
-        if ruling.switch != "score_sheet_combinations":
-            assert ruling.off in old_text and ruling.on not in old_text
-        assert ruling.on in new_text and ruling.off not in new_text
+    mid = verify_file(VECTORS / "valid-modern-rulings.gleeklog")
+    new = verify_file(VECTORS / "valid-modern-rulings-21.gleeklog")
+    old_text, mid_text, new_text = text_report(old), text_report(mid), text_report(new)
+    assert "Variant standard" in old_text and "Variant modern" in mid_text
+    by = {r.switch: r for r in RULINGS}
+    for switch in ("score_sheet_tricks", "optional_declaring", "open_auction"):
+        assert by[switch].off in old_text, switch
+    assert by["received_scores"].on.split("{")[0] not in old_text
+    for switch in ("score_sheet_tricks", "optional_declaring", "score_sheet_combinations"):
+        assert by[switch].on in mid_text and by[switch].off not in mid_text, switch
+    assert by["open_auction"].off in mid_text
+    # The current rulings: the open auction with its bound, trick scores and
+    # the modern combination values received; the score-sheet sentences are
+    # superseded and not said.
+    assert "no table ceiling (at most 394 pence" in new_text
+    assert ("each seat receives its whole trick score (and its combination values), half "
+            "from each opponent") in new_text
+    for switch in ("score_sheet_tricks", "score_sheet_combinations"):
+        assert by[switch].on not in new_text and by[switch].off not in new_text, switch
     assert json_report(old)["rulings"] == dict.fromkeys(
-        ("score_sheet_tricks", "optional_declaring", "score_sheet_combinations"), False)
+        ("score_sheet_tricks", "optional_declaring", "score_sheet_combinations",
+         "open_auction", "received_scores"), False)
     assert all(json_report(new)["rulings"].values())
 
 

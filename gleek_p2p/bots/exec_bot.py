@@ -21,7 +21,12 @@ from typing import Any, TextIO
 from gleek_p2p.base.errors import GleekError, IllegalMove, ProtocolError
 from gleek_p2p.base.i18n import _
 from gleek_p2p.base.timeouts import within
-from gleek_p2p.bots.json_codec import action_from_json, action_to_json
+from gleek_p2p.bots.json_codec import (
+    action_from_json,
+    action_to_json,
+    legal_to_json,
+    listed_moves,
+)
 from gleek_p2p.bots.strategy import Strategy
 from gleek_p2p.rules import Event, HandLedger, SeatView
 
@@ -40,11 +45,14 @@ def _unquote(command: str) -> str:
 
 
 def parse_reply(line: str, legal: Sequence[Event], who: str = "the bot") -> Event:
-    """The move a reply line names: an index into ``legal`` or a move object.
+    """The move a reply line names: an index into the moves shown or a move object.
 
-    Raises ``ProtocolError`` for a line that is neither, ``IllegalMove``
-    for a well-formed move that is not in ``legal``.
+    The moves shown are ``listed_moves(legal)`` (an auction's bids by the
+    lowest); a move object may be any move of ``legal``. Raises
+    ``ProtocolError`` for a line that is neither, ``IllegalMove`` for a
+    well-formed move that is not in ``legal``.
     """
+    shown = listed_moves(legal)
     text = line.strip()
     try:
         data: Any = json.loads(text)
@@ -53,9 +61,9 @@ def parse_reply(line: str, legal: Sequence[Event], who: str = "the bot") -> Even
             f"{who} answered {text[:60]!r}: expected the index of a legal move or a move object"
         ) from None
     if type(data) is int:
-        if not 0 <= data < len(legal):
-            raise ProtocolError(f"{who} chose move {data}, but only 0..{len(legal) - 1} are legal")
-        return legal[data]
+        if not 0 <= data < len(shown):
+            raise ProtocolError(f"{who} chose move {data}, but only 0..{len(shown) - 1} are legal")
+        return shown[data]
     if not isinstance(data, dict):
         raise ProtocolError(
             f"{who} answered {text[:60]!r}: expected the index of a legal move or a move object"
@@ -142,7 +150,7 @@ class ExecStrategy(Strategy):
         message = {
             "type": "move",
             "view": view.to_json(),
-            "legal": [action_to_json(e, view) for e in legal],
+            "legal": legal_to_json(legal, view),
         }
         if not self._write(message):
             raise self._died(proc)

@@ -1,6 +1,6 @@
 """A rule-of-thumb bot that plays by the strategy tips of the rules.
 
-It bids for the talon only with a long strong suit, vies on a good ruff and
+It bids for the talon up to what the talon is worth to its hand, vies on a good ruff and
 sometimes bluffs, always declares, names its best suit trump (or Kiss when
 weak), claims the Tiddy, captures Tib and Tom when it can, wins tricks
 cheaply and follows low when it cannot win, and discards its weakest cards
@@ -30,7 +30,8 @@ from gleek_p2p.rules import (
     Vie,
 )
 
-__all__ = ["HeuristicStrategy", "ruff_strength", "suit_strength"]
+__all__ = ["HeuristicStrategy", "bid_at", "bid_limit", "ruff_strength", "suit_strength",
+           "talon_worth"]
 
 _R = 11  # ranks per suit; rank 0 is the Ace (highest), 10 the Four
 _ACE, _JACK, _FOUR = 0, 3, 10
@@ -76,7 +77,7 @@ class HeuristicStrategy(Strategy):
         if isinstance(first, Play):
             return self._play(view, legal)
         if isinstance(first, PassBid):
-            return _bid(mine, legal)
+            return _bid(view, mine, legal)
         if isinstance(first, Discard):
             return _discard(view, legal)
         if isinstance(first, PassRuff):
@@ -120,18 +121,55 @@ class HeuristicStrategy(Strategy):
         return _TrickPlanner(view).choose(legal)
 
 
-def _bid(mine: list[int], legal: Sequence[Event]) -> Event:
-    """Bid the minimum while it stays under what the longest strong suit is worth."""
-    best_suit = max(range(4), key=lambda s: suit_strength(mine, s))
-    suit = sorted(c % _R for c in mine if c // _R == best_suit)
-    if len(suit) < 5 or suit[0] > 1:  # needs 5+ cards headed by the Ace or King
-        return legal[0]
-    worth = 13 + 2 * (len(suit) - 5) + (2 if suit[0] == _ACE else 0)
-    worth += sum(1 for r in suit if r <= _JACK) - 1
+# What the talon is worth to a seat, in pence, from its twelve cards: the
+# mean of (its net in the hand's other phases when it takes the talon) minus
+# (its net when another seat takes it), fitted over 900 hands of this bot
+# under the current rulings (SPEC 1.5): the best trump suit's strength helps
+# the taker, high cards help whoever holds them either way.
+_TALON_BASE = 152
+_TALON_PER_STRENGTH = 1.6
+_TALON_PER_POINT = -0.2
+
+
+def talon_worth(mine: Sequence[int]) -> float:
+    """Pence the talon is worth to the holder of ``mine`` over letting another take it."""
+    strength = max(suit_strength(mine, s) for s in range(4))
+    points = sum(_RUFF_POINTS[c % _R] for c in mine)
+    return _TALON_BASE + _TALON_PER_STRENGTH * strength + _TALON_PER_POINT * points
+
+
+def bid_limit(worth: float, high_bid: int, players: int = 3) -> int:
+    """The most worth bidding for a talon worth ``worth`` while another holds ``high_bid``.
+
+    Taking at p costs p; passing lets the high bidder take it and pays this
+    seat its share of the bid (half, or all of it in Gleek for two). Bidding
+    pays while p < worth - share: about two thirds of the worth with three.
+    """
+    return int(worth - high_bid / (players - 1))
+
+
+def bid_at(legal: Sequence[Event], amount: int) -> Event:
+    """The bid of ``amount`` in an auction's legal list (pass, then every bid up)."""
+    first = legal[1]
+    assert isinstance(first, Bid)
+    index = 1 + amount - first.amount
+    if not 1 <= index < len(legal):
+        raise ValueError(f"no bid of {amount} is legal")
+    return legal[index]
+
+
+def _bid(view: SeatView, mine: list[int], legal: Sequence[Event]) -> Event:
+    """Bid while the price stays under the talon's worth, jumping a third of the way."""
     cheapest = legal[1]
-    if isinstance(cheapest, Bid) and cheapest.amount <= worth:
-        return cheapest
-    return legal[0]
+    if not isinstance(cheapest, Bid):
+        return legal[0]
+    top = legal[-1]
+    assert isinstance(top, Bid)
+    limit = min(top.amount, bid_limit(talon_worth(mine), view.high_bid, view.players))
+    low = cheapest.amount
+    if low > limit:
+        return legal[0]
+    return bid_at(legal, low + (limit - low) // 3)
 
 
 def _discard(view: SeatView, legal: Sequence[Event]) -> Event:

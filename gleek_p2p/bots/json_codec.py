@@ -6,10 +6,15 @@ names (``amount``, ``slot``, ``slots``, ``raise_by``, ``suit``). Suits are
 0..3 (S, H, D, C) and a Kiss is ``"suit": null``. When the encoder knows the
 cards, it adds ``"card"`` (one slot) or ``"cards"`` (several) as ASCII names;
 these are for reading only and the decoder ignores them.
+
+An auction's legal list is shown as the pass and the lowest bid, which
+carries ``"up_to"``: every amount from its ``amount`` to ``up_to`` is legal
+(:func:`legal_to_json`), so an open auction does not list hundreds of bids.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from gleek_p2p.base.errors import ProtocolError
@@ -23,11 +28,13 @@ from gleek_p2p.rules import (
     SeatView,
     card_name,
     event_from_wire,
+    listed_moves,
 )
 
-__all__ = ["ACTION_FIELDS", "action_from_json", "action_to_json"]
+__all__ = ["ACTION_FIELDS", "action_from_json", "action_to_json", "legal_to_json",
+           "listed_moves"]
 
-_INFORMATIVE = frozenset({"card", "cards"})
+_INFORMATIVE = frozenset({"card", "cards", "up_to"})
 
 
 def _cards_known(view: SeatView | None) -> dict[int, int]:
@@ -53,6 +60,16 @@ def action_to_json(event: Event, view: SeatView | None = None) -> dict[str, Any]
         out["card"] = card_name(known[out["slot"]])
     if "slots" in out and all(x in known for x in out["slots"]):
         out["cards"] = [card_name(known[x]) for x in out["slots"]]
+    return out
+
+
+def legal_to_json(legal: Sequence[Event], view: SeatView | None = None) -> list[dict[str, Any]]:
+    """The move objects of ``listed_moves(legal)``; a lowest bid standing for more has ``up_to``."""
+    shown = listed_moves(legal)
+    out = [action_to_json(e, view) for e in shown]
+    if len(shown) < len(legal):
+        top = legal[-1]
+        out[1]["up_to"] = getattr(top, "amount", None)
     return out
 
 

@@ -27,11 +27,12 @@ import itertools
 import random
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from gleek_p2p.bots.heuristic import HeuristicStrategy, ruff_strength, suit_strength
+from gleek_p2p.bots.heuristic import HeuristicStrategy, bid_at, ruff_strength, suit_strength
 from gleek_p2p.bots.strategy import Strategy
 from gleek_p2p.rules import (
+    RULINGS,
     Bid,
     ClaimTiddy,
     Declare,
@@ -93,6 +94,8 @@ class SearchStrategy(Strategy):
         self._discarder = HeuristicStrategy(self._seed)
         self.times: dict[str, list[float]] = {}
         """Seconds each decision took, per phase (statistics only: nothing reads them back)."""
+        self._worth: tuple[object, list[float]] = (None, [])
+        """The hand being bid on, and this seat's estimates of the talon's worth in it."""
 
     def choose(self, view: SeatView, legal: Sequence[Event]) -> Event:
         # The statistics read the real clock; no decision depends on them.
@@ -115,11 +118,38 @@ class SearchStrategy(Strategy):
         if len(candidates) == 1:
             return candidates[0]
         means = self._search(view, candidates)
+        if isinstance(candidates[0], PassBid) and isinstance(candidates[1], Bid):
+            return self._bid(view, legal, candidates[1], means[1] - means[0])
         best = max(range(len(candidates)), key=lambda i: (means[i], -i))
-        move = candidates[best]
-        if isinstance(move, Bid) and isinstance(candidates[0], PassBid):
-            return _raise_to(legal, move, means[best] - means[0])
-        return move
+        return candidates[best]
+
+    def _bid(self, view: SeatView, legal: Sequence[Event], lowest: Bid, margin: float) -> Event:
+        """Bid up to this seat's estimate of the talon's worth, and stop there.
+
+        Under the scoring rules the auction's money is linear in the bid, so
+        one search prices every bid: taking at ``lowest + k`` is worth
+        ``margin`` (halfpence) minus ``k`` pence over passing, and passing
+        pays half the high bid. The worth over letting the high bidder take
+        it, ``lowest + margin/2 + high/2`` pence, is a fresh estimate at each
+        of this seat's turns; their mean over the hand decides, so a noisy
+        sample does not carry the bid further than the others did.
+        """
+        paid = view.high_bid / (view.players - 1)  # to this seat if it passes
+        worth = lowest.amount + margin / 2 + paid
+        key = (view.hand_no, view.seat, view.dealer, view.totals, view.hand)
+        if self._worth[0] != key:
+            self._worth = (key, [])
+        seen = self._worth[1]
+        seen.append(worth)
+        limit = int(sum(seen) / len(seen) - paid)
+        top = legal[-1]
+        assert isinstance(top, Bid)
+        limit = min(limit, top.amount)
+        if limit < lowest.amount:
+            return legal[0]
+        # A third of the way to the limit: two bidders reach their limits in a
+        # few turns, not one penny at a time.
+        return bid_at(legal, lowest.amount + (limit - lowest.amount) // 3)
 
     def _search(self, view: SeatView, candidates: list[Event]) -> list[float]:
         """Each candidate's mean net for this seat (halfpence) over the samples."""
@@ -151,23 +181,6 @@ class SearchStrategy(Strategy):
         return [x / samples for x in totals]
 
 
-def _raise_to(legal: Sequence[Event], lowest: Bid, margin: float) -> Event:
-    """A bid a quarter of the way from the lowest to what the talon is worth over passing.
-
-    Under the scoring rules the auction's money is linear in the bid (the
-    taker pays it), so one search prices every bid: taking the talon at
-    ``lowest + k`` pence is worth ``margin`` minus ``k`` pence (``margin``
-    is in halfpence). Jumping keeps two strong bots from bidding a penny at
-    a time to the limit.
-    """
-    jump = int(margin / 2 / 4)
-    amount = lowest.amount + max(0, jump)
-    for move in legal:
-        if isinstance(move, Bid) and move.amount == amount:
-            return move
-    return legal[-1]
-
-
 def _decision_seed(seed: bytes, view: SeatView) -> bytes:
     """A seed from public facts only: the same view always searches the same samples."""
     key = repr((
@@ -182,8 +195,7 @@ def _candidates(view: SeatView, legal: Sequence[Event]) -> list[Event]:
     """The moves worth searching: all cards, but few bids and raises."""
     first = legal[0]
     if isinstance(first, PassBid):
-        bids = [m for m in legal if isinstance(m, Bid)]
-        return [first, *bids[:1]]
+        return [first, *legal[1:2]]  # the pass, then the lowest bid (bids rise from it)
     if isinstance(first, PassRuff):
         out: list[Event] = [first]
         out.extend(m for m in legal if isinstance(m, See))
@@ -214,6 +226,19 @@ def variant_of(name: str) -> Variant:
 _BY_NAME: dict[str, Variant] = {}
 
 
+def _view_variant(view: SeatView) -> Variant:
+    """The variant of the view's session, with the ruling switches the view names."""
+    key = (view.variant, view.rulings)
+    v = _WITH_RULINGS.get(key)
+    if v is None:
+        v = _WITH_RULINGS[key] = replace(
+            variant_of(view.variant), **{r.switch: r.switch in view.rulings for r in RULINGS})
+    return v
+
+
+_WITH_RULINGS: dict[tuple[str, tuple[str, ...]], Variant] = {}
+
+
 def _holdings(view: SeatView, v: Variant) -> list[list[int]]:
     """Every seat's slots now, from the deal layout and the public history."""
     n = v.players
@@ -237,7 +262,7 @@ def determinize(view: SeatView, rng: random.Random) -> State:
     suit it failed to follow, none of the suit it showed in the ruff beyond
     the cards shown.
     """
-    v = variant_of(view.variant)
+    v = _view_variant(view)
     n = v.players
     size = v.pack_size
     hold = _holdings(view, v)
@@ -263,6 +288,33 @@ def determinize(view: SeatView, rng: random.Random) -> State:
     for x, c in known.items():
         cards[x] = c
     order = sorted(hidden, key=lambda x: -len(void[owner[x]]) if owner[x] >= 0 else 1)
+    # A seat that vied or saw on the ruff showed it holds a fair ruff (the
+    # playout policy vies or sees only from one): draw again, a few times,
+    # until the deal agrees, so three seats do not each vie on the belief
+    # that their ruff is the best.
+    bettors = _ruff_bettors(view) if view.phase == Phase.RUFF.value else ()
+    for _draw in range(_RUFF_DRAWS if bettors else 1):
+        _fill(cards, order, free, owner, void, rng)
+        if all(ruff_strength([cards[x] for x in hold[b]]) >= _RUFF_FAIR for b in bettors):
+            break
+    return _state(view, v, tuple(cards), hold)
+
+
+_RUFF_FAIR = 30
+"""The ruff value from which the playout policy sees (and, from 38, vies)."""
+_RUFF_DRAWS = 12
+"""Deals drawn at most for one sample until the ruff bettors hold fair ruffs."""
+
+
+def _ruff_bettors(view: SeatView) -> tuple[int, ...]:
+    """The other seats that vied or saw on the ruff so far and are still in."""
+    return tuple(sorted({s for s, kind, _stake in view.ruff_log
+                         if kind in ("vie", "see") and s != view.seat and view.ruff_in[s]}))
+
+
+def _fill(cards: list[int], order: list[int], free: list[int], owner: list[int],
+          void: list[set[int]], rng: random.Random) -> None:
+    """Deal ``free`` to the hidden slots in ``order``, none of a suit its seat is void in."""
     for attempt in range(30):
         pool = free[:]
         rng.shuffle(pool)
@@ -277,8 +329,7 @@ def determinize(view: SeatView, rng: random.Random) -> State:
                 ok = False
                 break
         if ok:
-            break
-    return _state(view, v, tuple(cards), hold)
+            return
 
 
 def _voids(view: SeatView, lead: int, plays: tuple[int, ...], void: list[set[int]], n: int) -> None:
@@ -356,12 +407,19 @@ def playout(h: FastHand, random: Callable[[], float]) -> FastHand:
         if ph is Phase.TRICKS:
             h.play(_trick_move(h, random))
             continue
+        if ph is Phase.AUCTION:
+            # Nobody bids in playouts: no need to list hundreds of bids to pass.
+            h.play(_PASSES[h.turn])
+            continue
         legal = h.legal()
         if len(legal) == 1:
             h.play(legal[0])
             continue
         h.play(_policy(h, legal, random))
     return h
+
+
+_PASSES = tuple(PassBid(seat) for seat in range(3))
 
 
 def _hand_cards(h: FastHand, seat: int) -> list[int]:

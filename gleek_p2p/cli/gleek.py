@@ -83,10 +83,27 @@ def _add_hands(parser: argparse.ArgumentParser, checked_later: bool = False) -> 
                         help=_("hands in the session (a dealer's turn each)"))
 
 
-def _add_peer_options(parser: argparse.ArgumentParser) -> None:
+def yes_no(text: str) -> bool:
+    """An argparse type: ``yes`` or ``no``."""
+    if text in ("yes", "no"):
+        return text == "yes"
+    raise argparse.ArgumentTypeError(_("{text} is neither yes nor no").format(text=repr(text)))
+
+
+def _add_peer_options(parser: argparse.ArgumentParser, pick: bool = False) -> None:
     parser.add_argument("--name", required=True, help=_("your name at the table (required)"))
-    parser.add_argument("--table", default="gleek",
-                        help=_("table name: peers with the same name sit together"))
+    if pick:
+        parser.add_argument("--table", default=None,
+                            help=_("table name: peers with the same name sit together "
+                                   "(default: pick one of the tables on the LAN, or start "
+                                   "one)"))
+    else:
+        parser.add_argument("--table", default="gleek",
+                            help=_("table name: peers with the same name sit together"))
+    # A string default goes through ``type`` too, and the help shows "yes".
+    parser.add_argument("--watchers", type=yes_no, default="yes", metavar="yes|no",
+                        help=_("whether this table accepts watchers, as announced on the "
+                               "LAN"))
     parser.add_argument(
         "--peer",
         action="append",
@@ -195,7 +212,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = command("play", _("join a table on the LAN as a human player"),
                 _("Find (mDNS) or dial (--peer) two other players, form a table and play at "
                 "the console. Needs a terminal. The log's path is printed last."))
-    _add_peer_options(p)
+    _add_peer_options(p, pick=True)
 
     p = command("bot", _("a headless bot peer"),
                 _("A bot that joins a table like a player, with no screen; it prints what "
@@ -210,6 +227,23 @@ def build_parser() -> argparse.ArgumentParser:
                       help=_("print every move, not only a line per hand"))
     talk.add_argument("--quiet", action="store_true",
                       help=_("print nothing about the game (only the links and the log's path)"))
+    p.add_argument("--pick", action="store_true",
+                   help=_("instead of --table: list the tables on the LAN and read the "
+                          "choice from the standard input, as gleek play does"))
+
+    p = command("tables", _("the tables forming and playing on the LAN"),
+                _("Listen for the tables the peers on the LAN announce (mDNS) for a few "
+                  "seconds, announcing nothing, and list each: name, variant, hands, who is "
+                  "seated (names and key fingerprints), seats free and whether it accepts "
+                  "watchers. Each line is what the players' records claim."),
+                epilog=_("exit codes:\n  0  at least one table found\n  1  none found"))
+    p.add_argument("--seconds", type=positive_float, default=3.0,
+                   help=_("how long to listen"))
+    p.add_argument("--json", action="store_true", help=_("print the list as JSON"))
+    p.add_argument(
+        "--interface", action="append", default=[], metavar="ADDRESS",
+        help=_("local address mDNS uses (repeatable; default: every interface)"),
+    )
 
     p = command("simulate", _("bots play with full information and no crypto"),
                 _("Play hands between bot strategies with the rules engine only (no network, "
@@ -231,6 +265,7 @@ def build_parser() -> argparse.ArgumentParser:
         help=_("play the hands under the first and the current rulings; print each phase's "
                "mean absolute result and share of the money"),
     )
+    _add_think(p)
     _add_variant(p)
 
     p = command("arena", _("which bot is better: duplicate hands, 95 per cent confidence "
@@ -380,6 +415,10 @@ def _dispatch(args: argparse.Namespace) -> int:
         from gleek_p2p.cli.commands import run_results
 
         return run_results(args)
+    if command == "tables":
+        from gleek_p2p.cli.tables import run_tables
+
+        return run_tables(args)
     if command in ("local", "play", "bot"):
         from gleek_p2p.cli.peer import run
 

@@ -60,7 +60,30 @@ def peer_config(args: argparse.Namespace) -> PeerConfig:
         interfaces=tuple(args.interface or ()), timeout=args.timeout,
         data_dir=Path(args.data_dir) if args.data_dir else None,
         ready_file=Path(args.ready_file) if getattr(args, "ready_file", None) else None,
+        watchers=args.watchers,
     )
+
+
+def choose_table(args: argparse.Namespace) -> None:
+    """Settle ``args.table`` when it is not given: ``gleek play`` without it, ``gleek bot --pick``.
+
+    With mDNS the tables on the LAN are listed and the person picks one (its
+    hands and variant are then the table's) or names a new one; without
+    mDNS there is nothing to list, and the table is ``gleek``.
+    """
+    if args.table is not None and not getattr(args, "pick", False):
+        return
+    if args.no_mdns:
+        args.table = args.table or "gleek"
+        return
+    from gleek_p2p.cli.tables import pick_table
+
+    chosen = pick_table(args, say)
+    args.table = chosen.table
+    if chosen.hands is not None:
+        args.hands = chosen.hands
+    if chosen.variant is not None:
+        args.variant = chosen.variant
 
 
 def run(args: argparse.Namespace) -> int:
@@ -68,6 +91,7 @@ def run(args: argparse.Namespace) -> int:
     needs_terminal(args)
     if args.command == "local":
         return run_local(args)
+    choose_table(args)
     config = peer_config(args)
     data_dir = data_dir_of(config)
     identity = load_or_create_identity(data_dir, os.urandom)

@@ -123,15 +123,18 @@ class ConnectionClosed(GleekError):
 class Refused(ProtocolError):
     """A handshake ended by a ``Refuse``: ``by_peer`` if the peer sent it, else we did.
 
-    ``peer`` is the peer's (unauthenticated) Hello when one arrived.
+    ``peer`` is the peer's Hello when one arrived: unauthenticated, unless
+    ``proven`` (the peer's refusal is signed over this handshake by that
+    Hello's key, so that key's holder did refuse us; handshake.py).
     """
 
     def __init__(self, message: str, refusal: Refuse, *, by_peer: bool,
-                 peer: Hello | None) -> None:
+                 peer: Hello | None, proven: bool = False) -> None:
         super().__init__(message)
         self.refusal = refusal
         self.by_peer = by_peer
         self.peer = peer
+        self.proven = proven and by_peer and peer is not None
 
 
 class Unreachable(ProtocolError):
@@ -383,7 +386,8 @@ async def handshake_over(
                     error = handshake.error or "the handshake failed"
                     if handshake.refusal is not None:
                         raise Refused(error, handshake.refusal,
-                                      by_peer=handshake.refused_by_peer, peer=handshake.peer)
+                                      by_peer=handshake.refused_by_peer, peer=handshake.peer,
+                                      proven=handshake.refusal_proven)
                     raise ProtocolError(error)
     except TimeoutError:
         writer.close()

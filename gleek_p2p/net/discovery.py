@@ -3,7 +3,11 @@
 A discovery record is a hint, never trust: it says "try host:port", and the
 handshake decides who is really there. The TXT keys are ``v`` (protocol
 version), ``t`` (table name), ``fp`` (key fingerprint), ``n`` (seats) and
-``var`` (variant options, comma-separated).
+``var`` (variant options, comma-separated); then the table's public facts,
+for ``gleek tables`` (SPEC 5): ``st`` (``forming`` or ``playing``), ``w``
+(watchers welcome: ``yes``/``no``) and ``s0``, ``s1``, ... (who is seated,
+``FINGERPRINT NAME`` each, the announcer first). The announcer updates them
+whenever who is at its table changes; a reader takes them as claims.
 
 Zeroconf sends multicast: ``ZeroconfDiscovery`` always takes the interfaces
 to use as a required parameter, and tests run it only inside private network
@@ -39,6 +43,7 @@ __all__ = [
     "dialable_addresses",
     "instance_name",
     "is_loopback",
+    "record_name",
 ]
 
 SERVICE_TYPE = "_gleek._tcp.local."
@@ -47,6 +52,10 @@ MAX_NAMES = 512
 """Most service names a ZeroconfDiscovery follows (records are free to forge)."""
 RESOLVERS = 8
 """Resolutions a ZeroconfDiscovery runs at once."""
+MAX_SEATED = 8
+"""Most ``s<i>`` entries a record carries (and a reader reads)."""
+MAX_RECORD_NAME = 32
+"""Characters of a seated player's name put in a record (a TXT string holds 255 bytes)."""
 
 
 def instance_name(name: str, suffix: bytes) -> str:
@@ -57,6 +66,14 @@ def instance_name(name: str, suffix: bytes) -> str:
     """
     label = re.sub(r"[^a-z0-9-]+", "-", name.lower()).strip("-")[:40] or "gleek"
     return f"{label}-{suffix.hex()[:16]}"
+
+
+def record_name(name: str) -> str:
+    """``name`` cut to fit a TXT entry: ``MAX_RECORD_NAME`` characters, 120 UTF-8 bytes."""
+    cut = name[:MAX_RECORD_NAME]
+    while len(cut.encode()) > 120:
+        cut = cut[:-1]
+    return cut
 
 
 def is_loopback(address: str) -> bool:
@@ -100,16 +117,28 @@ class Announcement:
     fingerprint: str
     seats: int
     variant: tuple[int, ...] = ()
+    playing: bool = False
+    """False while the table forms, True once it has formed."""
+    seated: tuple[tuple[str, str], ...] = ()
+    """(fingerprint, name) of who sits at the table as the announcer sees it,
+    the announcer first (at most ``MAX_SEATED``)."""
+    watchers: bool = True
+    """Whether the table accepts watchers."""
 
     def txt(self) -> dict[str, str]:
         """The TXT record for this announcement."""
-        return {
+        record = {
             "v": str(self.version),
             "t": self.table,
             "fp": self.fingerprint,
             "n": str(self.seats),
             "var": ",".join(str(v) for v in self.variant),
+            "st": "playing" if self.playing else "forming",
+            "w": "yes" if self.watchers else "no",
         }
+        for i, (fp, name) in enumerate(self.seated[:MAX_SEATED]):
+            record[f"s{i}"] = f"{fp} {record_name(name)}"
+        return record
 
     def matches(self, hint: PeerHint) -> bool:
         """True if ``hint`` announces the same version, table, seats and variant.
@@ -127,6 +156,8 @@ class PeerHint:
     host: str
     port: int
     txt: dict[str, str] = field(default_factory=dict, hash=False)
+    service: str = field(default="", compare=False)
+    """The announcing service's instance name (one per running peer)."""
 
 
 class Discovery(Protocol):
@@ -134,6 +165,10 @@ class Discovery(Protocol):
 
     async def start(self, announcement: Announcement) -> None:
         """Announce ``announcement`` and start looking for others."""
+        ...
+
+    async def update(self, announcement: Announcement) -> None:
+        """Announce ``announcement`` (same instance and port) in place of the last one."""
         ...
 
     def hints(self) -> AsyncIterator[PeerHint]:
@@ -180,6 +215,14 @@ class MemoryRegistry:
 
     def __init__(self) -> None:
         self.members: dict[str, tuple[PeerHint, _HintQueue]] = {}
+        self.lookers: list[_HintQueue] = []
+        """Queues of those who only look (``MemoryDiscovery.browse``)."""
+
+    def look(self, queue: _HintQueue) -> None:
+        """Hear of every member, current and future, without being one."""
+        for hint, _queue in self.members.values():
+            queue.put(hint)
+        self.lookers.append(queue)
 
     def join(self, instance: str, hint: PeerHint, queue: _HintQueue) -> None:
         if instance in self.members:
@@ -187,7 +230,21 @@ class MemoryRegistry:
         for other_hint, other_queue in self.members.values():
             other_queue.put(hint)
             queue.put(other_hint)
+        for looker in self.lookers:
+            looker.put(hint)
         self.members[instance] = (hint, queue)
+
+    def update(self, instance: str, hint: PeerHint) -> None:
+        """A member's record changed: every other member hears it again."""
+        if instance not in self.members:
+            return
+        queue = self.members[instance][1]
+        self.members[instance] = (hint, queue)
+        for name, (_other, other_queue) in self.members.items():
+            if name != instance:
+                other_queue.put(hint)
+        for looker in self.lookers:
+            looker.put(hint)
 
     def leave(self, instance: str) -> None:
         self.members.pop(instance, None)
@@ -204,9 +261,20 @@ class MemoryDiscovery:
 
     async def start(self, announcement: Announcement) -> None:
         """Announce; ProtocolError if the instance name is taken."""
-        hint = PeerHint(self.host, announcement.port, announcement.txt())
+        hint = PeerHint(self.host, announcement.port, announcement.txt(),
+                        announcement.instance)
         self.registry.join(announcement.instance, hint, self._queue)
         self._instance = announcement.instance
+
+    async def browse(self) -> None:
+        """Only look: hear every member's record, announce nothing."""
+        self.registry.look(self._queue)
+
+    async def update(self, announcement: Announcement) -> None:
+        """Replace our record; the other members hear it."""
+        if self._instance is not None:
+            self.registry.update(self._instance, PeerHint(
+                self.host, announcement.port, announcement.txt(), self._instance))
 
     def hints(self) -> AsyncIterator[PeerHint]:
         """Hints of the other members, current and future; ends on close."""
@@ -217,6 +285,8 @@ class MemoryDiscovery:
         if self._instance is not None:
             self.registry.leave(self._instance)
             self._instance = None
+        if self._queue in self.registry.lookers:
+            self.registry.lookers.remove(self._queue)
         self._queue.close()
 
 
@@ -273,8 +343,7 @@ class ZeroconfDiscovery:
 
     async def start(self, announcement: Announcement) -> None:
         """Register our service and browse for others."""
-        from zeroconf import ServiceStateChange
-        from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
+        from zeroconf.asyncio import AsyncServiceInfo, AsyncZeroconf
 
         self._aiozc = AsyncZeroconf(interfaces=self.interfaces)
         self._info = AsyncServiceInfo(
@@ -286,6 +355,31 @@ class ZeroconfDiscovery:
             parsed_addresses=self._our_addresses(),
         )
         await self._aiozc.async_register_service(self._info, allow_name_change=True)
+        self._browse()
+
+    async def browse(self) -> None:
+        """Only look: browse for the peers' records, announce nothing (``gleek tables``)."""
+        from zeroconf.asyncio import AsyncZeroconf
+
+        self._aiozc = AsyncZeroconf(interfaces=self.interfaces)
+        self._browse()
+
+    async def update(self, announcement: Announcement) -> None:
+        """Announce our record's new TXT (the table's facts changed)."""
+        from zeroconf.asyncio import AsyncServiceInfo
+
+        if self._aiozc is None or self._info is None:
+            return
+        old = self._info
+        self._info = AsyncServiceInfo(
+            SERVICE_TYPE, old.name, port=old.port, properties=announcement.txt(),
+            server=old.server, parsed_addresses=old.parsed_addresses(),
+        )
+        await self._aiozc.async_update_service(self._info)
+
+    def _browse(self) -> None:
+        from zeroconf import ServiceStateChange
+        from zeroconf.asyncio import AsyncServiceBrowser
 
         def on_change(**kwargs: Any) -> None:
             name = kwargs["name"]
@@ -344,7 +438,7 @@ class ZeroconfDiscovery:
         if info.port is None:
             return
         for host in dialable_addresses(info.parsed_addresses(IPVersion.V4Only)):
-            self._queue.put(PeerHint(host, info.port, txt))
+            self._queue.put(PeerHint(host, info.port, txt, name))
 
     def hints(self) -> AsyncIterator[PeerHint]:
         """Hints for every other peer seen, again every ``refresh`` s; ends on close."""

@@ -15,10 +15,15 @@ re-sign, and one that passes them through cannot compute the keys. Once the
 peer's Proof verifies, ``channel`` holds the per-direction transport ciphers
 and everything after is encrypted. A failed check produces
 ``Refuse(reason)`` to send and leaves the handshake failed with ``error`` set.
+Once the peer's Hello is in, that Refuse is signed over ``h`` (another
+domain than the Proof's): a received refusal whose signature verifies under
+the key of the Hello we got is ``refusal_proven``, and only such a refusal
+says who refused us; a plain one is anyone's word (wire.md §3.2).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -173,6 +178,9 @@ class Handshake:
         self.refused_by_peer = False
         self.refusal: Refuse | None = None
         """The Refuse that ended the handshake, sent or received (``refused_by_peer``)."""
+        self.refusal_proven = False
+        """True if the peer's Refuse is signed over this handshake by the key of its
+        Hello: then ``peer`` is who refused us (else anyone may have sent it)."""
         self.h: bytes | None = None
         """The handshake hash, once the peer's Hello is in."""
         self.channel: Channel | None = None
@@ -207,6 +215,11 @@ class Handshake:
             self.state = State.FAILED
             self.refused_by_peer = True
             self.refusal = msg
+            # Only a refusal signed over this handshake by the key of the
+            # Hello we hold says who refused: anyone can send a plain one.
+            self.refusal_proven = self.peer is not None and msg.signed and keys.verify(
+                self.peer.public, msg.signed_bytes(transcript_hash(self.hello, self.peer)),
+                msg.signature)
             self.error = f"the peer refused the connection: {msg.reason}"
             return []
         if self.state is State.AWAIT_HELLO:
@@ -244,7 +257,13 @@ class Handshake:
         return []
 
     def _refuse(self, reason: str | Refuse) -> list[Message]:
+        """Fail, with the Refuse to send: signed over the handshake hash once
+        the peer's Hello is in, so the peer can tell it from a stranger's."""
         refusal = reason if isinstance(reason, Refuse) else Refuse(reason)
+        if self.peer is not None:
+            h = transcript_hash(self.hello, self.peer)
+            refusal = dataclasses.replace(
+                refusal, signature=self.identity.sign(refusal.signed_bytes(h)))
         self.state = State.FAILED
         self.refusal = refusal
         self.error = f"refused the peer: {refusal.reason}"

@@ -34,6 +34,7 @@ __all__ = [
     "MAX_VARIANT_ITEMS",
     "MIN_SEATS",
     "NONCE_SIZE",
+    "REFUSE_DOMAIN",
     "REVEAL_DOMAIN",
     "SIGNATURE_SIZE",
     "Addresses",
@@ -285,28 +286,85 @@ def _meaning(code: int, kind: type[_Code]) -> _Code:
         return kind(0)
 
 
+REFUSE_DOMAIN = b"gleek-p2p/refuse/v1\x00"
+
+
 @dataclass(frozen=True)
 class Refuse:
     """The sender will not go on with this connection; ``reason`` is for the user.
 
-    ``code`` (a ``RefuseCode`` value) is what the program acts on.
+    ``code`` (a ``RefuseCode`` value) is what the program acts on. A refusal
+    made on the peer's Hello is *signed* (``signature``: Ed25519 by the
+    refuser's identity over ``signed_bytes(h)``, ``h`` the handshake hash of
+    both Hellos): it proves who refused this very connection, as a ``Proof``
+    would, so a receiver can tell it from a stranger's. ``seated`` is the
+    sorted keys of the table the refuser sits at (for ``TABLE_FULL``), and
+    ``hosts[i]:ports[i]`` where ``seated[i]`` listens ("" and 0: not said);
+    only the signed form carries them on the wire.
     """
 
     TAG: ClassVar[int] = 3
     reason: str
     code: int = RefuseCode.NONE
+    seated: tuple[bytes, ...] = ()
+    hosts: tuple[str, ...] = ()
+    ports: tuple[int, ...] = ()
+    signature: bytes = b""
 
     def __post_init__(self) -> None:
         _text(self.reason, "the refusal reason", MAX_REASON_BYTES, allow_empty=False)
         _check_code(self)
+        seated = tuple(_bytes(k, "a seated key", KEY_SIZE)
+                       for k in _seq(self.seated, "the seated keys", MAX_SEATS))
+        if list(seated) != sorted(set(seated)):
+            raise ProtocolError("the seated keys must be distinct and sorted")
+        hosts = _seq(self.hosts, "the seated hosts", MAX_SEATS)
+        ports = _seq(self.ports, "the seated ports", MAX_SEATS)
+        if not len(seated) == len(hosts) == len(ports):
+            raise ProtocolError("a refusal needs as many seated keys, hosts and ports")
+        hosts = tuple("" if h == "" else _host(h) for h in hosts)
+        ports = tuple(_int(p, "a seated port", 0, 0xFFFF) for p in ports)
+        if any((h == "") != (p == 0) for h, p in zip(hosts, ports, strict=True)):
+            raise ProtocolError("a seated address is a host and a port, or neither")
+        if self.signature != b"":
+            _bytes(self.signature, "the refusal signature", SIGNATURE_SIZE)
+        _set(self, "seated", seated)
+        _set(self, "hosts", hosts)
+        _set(self, "ports", ports)
+
+    @property
+    def signed(self) -> bool:
+        """True if the refusal carries a signature (whether it verifies is the receiver's check)."""
+        return self.signature != b""
+
+    def signed_bytes(self, h: bytes) -> bytes:
+        """What the refuser signs: the domain, the handshake hash ``h`` and every other field."""
+        return REFUSE_DOMAIN + h + canonical.encode(
+            [self.reason, self.code, list(self.seated), list(self.hosts), list(self.ports)])
+
+    def where(self) -> list[tuple[bytes, tuple[str, int]]]:
+        """(key, (host, port)) for each seat whose address the refusal gives."""
+        return [(k, (h, p)) for k, h, p in zip(self.seated, self.hosts, self.ports, strict=True)
+                if p]
 
     def to_wire(self) -> list[Any]:
         """The canonical list for this message (tag first)."""
-        return _coded_wire(self)
+        if not self.signed:
+            return _coded_wire(self)
+        return [self.TAG, self.reason, self.code, list(self.seated), list(self.hosts),
+                list(self.ports), self.signature]
 
     @classmethod
     def from_wire(cls, fields: Sequence[Any]) -> Refuse:
         """Build from the list after the tag; ProtocolError if malformed."""
+        if len(fields) == 6:
+            reason, code, seated, hosts, ports, signature = fields
+            if type(signature) is not bytes or len(signature) != SIGNATURE_SIZE:
+                raise ProtocolError("the refusal signature must be 64 bytes")
+            return cls(reason, _int(code, "the Refuse code", 0, MAX_CODE),
+                       tuple(_seq(seated, "the seated keys", MAX_SEATS)),
+                       tuple(_seq(hosts, "the seated hosts", MAX_SEATS)),
+                       tuple(_seq(ports, "the seated ports", MAX_SEATS)), signature)
         return cls(*_coded_fields(cls, fields))
 
     @property

@@ -68,13 +68,16 @@ from .honours import (
     tom_card,
 )
 from .limits import (
-    MAX_BID,
+    FIRST_MAX_BID,
     MAX_RAISE,
     MAX_STAKE,
     OPENING_BID,
+    WIRE_MAX_BID,
     Limits,
     bid_range,
     limits,
+    max_bid,
+    most_paid,
     raise_range,
 )
 from .queries import (
@@ -112,10 +115,12 @@ from .scoring import (
     hand_ledger,
     ruff_points,
     ruff_value,
+    settle_received,
     trick_points,
 )
 from .state import PHASE_NAMES, HandLedger, Phase, State, new_session
 from .variant import (
+    LEGACY_SWITCHES,
     RULINGS,
     VARIANTS,
     Ruling,
@@ -124,13 +129,14 @@ from .variant import (
     rulings_in_force,
     variant_name,
 )
-from .view import SeatView, seat_view
+from .view import SeatView, listed_moves, seat_view
 
 __all__ = [
     "ACTION_FIELDS",
     "EVENT_TYPES",
+    "FIRST_MAX_BID",
     "HONOURS",
-    "MAX_BID",
+    "LEGACY_SWITCHES",
     "MAX_RAISE",
     "MAX_STAKE",
     "OPENING_BID",
@@ -144,6 +150,7 @@ __all__ = [
     "SUIT_SYMBOLS",
     "TALON",
     "VARIANTS",
+    "WIRE_MAX_BID",
     "ActionEvent",
     "Bid",
     "ClaimTiddy",
@@ -205,6 +212,9 @@ __all__ = [
     "ledgers",
     "legal_actions",
     "limits",
+    "listed_moves",
+    "max_bid",
+    "most_paid",
     "new_session",
     "pack",
     "parse_card",
@@ -223,6 +233,7 @@ __all__ = [
     "seat_view",
     "session_totals",
     "session_winner",
+    "settle_received",
     "shown_slots",
     "talon_slots",
     "talon_taker",

@@ -45,7 +45,7 @@ from .events import (
     ShowRuff,
     Vie,
 )
-from .limits import MAX_BID, MAX_RAISE, MAX_STAKE, OPENING_BID, bid_range, raise_range
+from .limits import MAX_RAISE, MAX_STAKE, OPENING_BID, bid_range, raise_range
 from .scoring import hand_ledger, ruff_value
 from .state import NO_SEAT, Phase, State, new_session
 from .variant import Variant
@@ -384,9 +384,9 @@ def _bid(s: State, e: Bid) -> State:
     amount = e.amount
     if type(amount) is not int:
         raise ProtocolError("a bid is a whole number of pence", code=ViolationCode.FORM_EVENT)
-    low = bid_range(s)[0]
-    if not low <= amount <= MAX_BID:
-        raise IllegalMove(f"your bid must be from {low} to {MAX_BID} pence", seat)
+    low, high = bid_range(s)
+    if not low <= amount <= high:
+        raise IllegalMove(f"your bid must be from {low} to {high} pence", seat)
     s = _upd(s, bids=(*s.bids, (seat, amount)), high_bid=amount, high_bidder=seat)
     return _auction_next(s, seat)
 
@@ -729,7 +729,7 @@ def legal_actions(state: State, seat: int) -> list[Event]:
     if ph is _TRICKS:
         return _legal_plays(s, seat)
     if ph is _AUCTION:
-        return bid_events(seat, bid_range(s)[0])
+        return bid_events(seat, *bid_range(s))
     if ph is _DISCARD:
         return [_DISCARDS[seat][x] for x in s.holding[seat]]
     if ph is _RUFF:
@@ -765,6 +765,7 @@ def legal_actions(state: State, seat: int) -> list[Event]:
 
 # Events are immutable, so legal_actions hands out shared instances.
 _BIDS: dict[tuple[int, int], tuple[Event, ...]] = {}
+"""Per (seat, highest bid): the pass, then every bid from the opening bid up."""
 _PLAYS = tuple(tuple(Play(seat, x) for x in range(44)) for seat in range(3))
 _DISCARDS = tuple(tuple(Discard(seat, x) for x in range(44)) for seat in range(3))
 _VIES = tuple(tuple(Vie(seat, r) for r in range(MAX_RAISE + 1)) for seat in range(3))
@@ -784,15 +785,15 @@ def _legal_plays(s: State, seat: int) -> list[Event]:
     return [plays[x] for x in s.holding[seat] if cards[x] >= 0]
 
 
-def bid_events(seat: int, low: int) -> list[Event]:
-    """Pass, then every bid from ``low`` to the limit (cached: the search asks often)."""
-    bids = _BIDS.get((seat, low))
+def bid_events(seat: int, low: int, high: int) -> list[Event]:
+    """Pass, then every bid from ``low`` to ``high`` (shared instances: the search asks often)."""
+    bids = _BIDS.get((seat, high))
     if bids is None:
-        bids = _BIDS[seat, low] = (
+        bids = _BIDS[seat, high] = (
             PassBid(seat),
-            *(Bid(seat, a) for a in range(low, MAX_BID + 1)),
+            *(Bid(seat, a) for a in range(OPENING_BID, high + 1)),
         )
-    return list(bids)
+    return [bids[0], *bids[low - OPENING_BID + 1:]]
 
 
 def _legal_declares(s: State, seat: int) -> list[Event]:

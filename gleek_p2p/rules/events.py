@@ -24,13 +24,12 @@ from typing import Any, ClassVar
 
 from gleek_p2p.base.errors import ProtocolError, ViolationCode
 
-from .limits import MAX_BID, MAX_RAISE, MAX_STAKE, OPENING_BID
+from .limits import MAX_RAISE, MAX_STAKE, OPENING_BID, WIRE_MAX_BID
 
 __all__ = [
     "ACTION_FIELDS",
     "EVENT_TYPES",
     "KISS_WIRE",
-    "MAX_BID",
     "SYSTEM",
     "ActionEvent",
     "Bid",
@@ -169,9 +168,9 @@ class Bid:
     # over the last bid are rules of the moment, so a low bid is an illegal
     # move (the engine's verdict, in the abort's words), not a malformed event.
     amount: int = _f(FieldSpec(
-        "int", 1, MAX_BID, "a bid",
+        "int", 1, WIRE_MAX_BID, "a bid",
         doc=f"pence; the engine requires {OPENING_BID} or more to open, then more than the "
-            "last bid"))
+            "last bid, and at most the variant's bound (99 in logs before open_auction)"))
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,31 +1,49 @@
 """The table's numeric limits, each stated once.
 
 The engine enforces them, the wire decoder bounds its fields by them, and
-the shell's words quote them (``limits()``), so no room repeats "to 99".
+the shell's words quote them (``limits()``), so no room repeats a number.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 
-from .scoring import ANTE, TIDDY_PAYMENT
+from .cards import pack
+from .scoring import (
+    ANTE,
+    LAST_TRICK,
+    TIB,
+    TIDDY_PAYMENT,
+    TOM,
+    card_points,
+    combination_value,
+    settle_combinations,
+    settle_tricks,
+)
 from .state import State
+from .variant import Variant
 
 __all__ = [
-    "MAX_BID",
+    "FIRST_MAX_BID",
     "MAX_RAISE",
     "MAX_STAKE",
     "OPENING_BID",
+    "WIRE_MAX_BID",
     "Limits",
     "bid_range",
     "limits",
+    "max_bid",
+    "most_paid",
     "raise_range",
 ]
 
 OPENING_BID = 13
 """The lowest first bid for the talon, in pence (each later bid at least one more)."""
-MAX_BID = 99
-"""The highest bid for the talon, in pence."""
+FIRST_MAX_BID = 99
+"""The table ceiling on bids of the logs written before ``open_auction`` (SPEC 1.5)."""
+WIRE_MAX_BID = 999
+"""The largest bid the wire admits: three digits, above :func:`max_bid` of every variant."""
 MAX_RAISE = 5
 """Largest single raise of the ruff stake, in pence."""
 MAX_STAKE = 20
@@ -47,14 +65,72 @@ class Limits:
     only in settled means)."""
 
 
-def limits() -> Limits:
-    """The table's limits (the same under every variant)."""
-    return Limits(OPENING_BID, MAX_BID, MAX_RAISE, MAX_STAKE, ANTE, TIDDY_PAYMENT, "penny")
+def limits(variant: Variant | None = None) -> Limits:
+    """The table's limits under ``variant`` (the standard game of new sessions if None)."""
+    v = Variant() if variant is None else variant
+    return Limits(OPENING_BID, max_bid(v), MAX_RAISE, MAX_STAKE, ANTE, TIDDY_PAYMENT, "penny")
+
+
+def _best_combinations(cards: int, ranks: int) -> int:
+    """The most a seat holding ``cards`` cards can declare: gleeks and mournivals of ``ranks``."""
+    best = [0] * (cards + 1)  # best[k]: most value from k cards (a knapsack over the ranks)
+    for rank in range(ranks):
+        for k in range(cards, 2, -1):
+            for count in (3, 4):
+                if count <= k:
+                    best[k] = max(best[k], best[k - count] + combination_value(rank, count))
+    return max(best)
+
+
+@cache
+def most_paid(v: Variant) -> dict[str, int]:
+    """Per phase after the auction, the most it can pay one seat in one hand, in pence.
+
+    Each is an upper bound, from the variant's own settlement applied to the
+    most one seat can score while the others score nothing: ``tiddy`` 2 from
+    each opponent; ``ruff`` the whole stake limit and ante from each;
+    ``combinations`` the best gleeks and mournivals the seat can hold (13
+    cards when it took the talon); ``tricks`` every card of the pack captured,
+    the Four of trump, Tib, Tom and the last trick. No deal reaches all of
+    them at once (only 36 of the 44 cards are played, and the cards of three
+    mournivals are cards another phase needs), so their sum is far above
+    what a talon can be worth.
+    """
+    n = v.players
+    alone = (1,) + (0,) * (n - 1)
+    tiddy = TIDDY_PAYMENT * (n - 1) if v.has_tricks and v.has_fours else 0
+    ruff = (ANTE + MAX_STAKE) * (n - 1) if v.has_ruff else 0
+    held = v.hand_size + (v.talon_size - v.discard_count if v.has_auction else 0)
+    best = _best_combinations(held, v.lowest_rank + 1)
+    comb = settle_combinations(tuple(best * x for x in alone), v, 0)[0]
+    tricks = 0
+    if v.has_tricks:
+        trump = 0
+        score = sum(card_points(c, trump) for c in pack(v)) + TOM + LAST_TRICK
+        score += 0 if v.whist_ranking else TIB
+        tricks = settle_tricks(tuple(score * x for x in alone), v, 0)[0]
+    # The settlements are in halfpence; round up to whole pence.
+    return {"tiddy": tiddy, "ruff": ruff, "combinations": -(-comb // 2),
+            "tricks": -(-tricks // 2)}
+
+
+def max_bid(v: Variant) -> int:
+    """The highest bid for the talon under ``v``, in pence.
+
+    With ``open_auction`` (SPEC 1.5): the most the phases after the auction
+    can pay one seat in one hand (:func:`most_paid`), so that a bid above it
+    would lose the taker money whatever the cards; 448 in the standard game.
+    Without it, the table ceiling of the first logs, 99.
+    """
+    if not v.open_auction:
+        return FIRST_MAX_BID
+    return sum(most_paid(v).values())
 
 
 def bid_range(state: State) -> tuple[int, int]:
     """The lowest and highest bid allowed now: 13 to open, then one more than the last."""
-    return (OPENING_BID if state.high_bid == 0 else state.high_bid + 1), MAX_BID
+    low = OPENING_BID if state.high_bid == 0 else state.high_bid + 1
+    return low, max_bid(state.variant)
 
 
 def raise_range(state: State) -> tuple[int, int]:

@@ -26,7 +26,6 @@ from typing import Any
 from .cards import RANKS_PER_SUIT, Rank
 from .engine import _DISCARDS, _PLAYS, _VIES, MAX_RAISE, MAX_STAKE, OPENING_BID, bid_events
 from .events import (
-    MAX_BID,
     Bid,
     ClaimTiddy,
     Declare,
@@ -42,6 +41,7 @@ from .events import (
     ShowRuff,
     Vie,
 )
+from .limits import max_bid
 from .scoring import hand_ledger, ruff_value
 from .state import NO_SEAT, HandLedger, Phase, State
 from .variant import Variant
@@ -234,7 +234,8 @@ class FastHand:
                     return follow
             return [plays[x] for x in h]
         if ph is _AUCTION:
-            return bid_events(seat, OPENING_BID if self.high_bid == 0 else self.high_bid + 1)
+            return bid_events(seat, OPENING_BID if self.high_bid == 0 else self.high_bid + 1,
+                              max_bid(self.v))
         if ph is _DISCARD:
             return [_DISCARDS[seat][x] for x in self.holding[seat]]
         if ph is _RUFF:
@@ -558,7 +559,7 @@ def random_playout(hand: FastHand, random: Callable[[], float]) -> HandLedger:
         seat = hand.turn
         if ph is _AUCTION:
             low = OPENING_BID if hand.high_bid == 0 else hand.high_bid + 1
-            k = int(random() * (MAX_BID - low + 2))
+            k = int(random() * (max_bid(hand.v) - low + 2))
             if k:
                 hand.bids.append((seat, low + k - 1))
                 hand.high_bid = low + k - 1

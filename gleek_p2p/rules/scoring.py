@@ -30,7 +30,10 @@ __all__ = [
     "ruff_points",
     "ruff_value",
     "settle_against_mean",
+    "settle_combinations",
     "settle_pairwise",
+    "settle_received",
+    "settle_tricks",
     "trick_points",
 ]
 
@@ -147,16 +150,55 @@ def settle_against_mean(scores: tuple[int, ...], first: int) -> tuple[int, ...]:
     return tuple(got)
 
 
+def settle_received(scores: tuple[int, ...]) -> tuple[int, ...]:
+    """Each seat receives its whole score, an equal share from each opponent; in halfpence.
+
+    Seat i gets s_i from its opponents (s_i/(n-1) from each) and pays each
+    opponent j its share s_j/(n-1): with three seats s_i - (s_j + s_k)/2
+    pence, ``2*s_i - s_j - s_k`` halfpence; with two, s_i - s_j pence. Exact
+    (no rounding), integer, zero-sum. The trick settlement of ``received_scores``.
+    """
+    n = len(scores)
+    total = sum(scores)
+    return tuple([2 * (n * t - total) // (n - 1) for t in scores])
+
+
+def settle_tricks(scores: tuple[int, ...], v: Variant, eldest: int) -> tuple[int, ...]:
+    """The tricks phase in halfpence from the trick scores, under the variant's rulings."""
+    if v.received_scores:
+        return settle_received(scores)
+    if v.score_sheet_tricks:
+        return settle_against_mean(scores, eldest)
+    return settle_pairwise(scores)
+
+
+def settle_combinations(scores: tuple[int, ...], v: Variant, eldest: int) -> tuple[int, ...]:
+    """The combinations phase in halfpence from each seat's declared values.
+
+    A value from each opponent (the texts' payment); with
+    ``modern_combinations`` the value in total: received whole, half from
+    each opponent (``received_scores``, and the first rulings, which split it
+    the same way), or on the score sheet against the mean.
+    """
+    n = len(scores)
+    total = sum(scores)
+    if not v.modern_combinations:
+        return tuple([2 * (n * c - total) for c in scores])
+    if v.score_sheet_combinations and not v.received_scores:
+        return settle_against_mean(scores, eldest)
+    return settle_received(scores)
+
+
 def hand_ledger(state: State) -> HandLedger:
     """The current hand's ledger from public information (final once the hand is over).
 
     Settlement, in halfpence: auction winner pays 2*bid split between the
     others; ruff: each loses ante + put, the winner takes the pot; a
     combination of value v gets v pence from each opponent, or with
-    ``modern_combinations`` the combination scores go on the score sheet
-    (:func:`settle_against_mean`; first rulings: v in total, split); Tiddy:
-    2 pence from each opponent; tricks: the trick scores go on the score
-    sheet (:func:`settle_against_mean`; first rulings: :func:`settle_pairwise`).
+    ``modern_combinations`` see :func:`settle_combinations`; Tiddy: 2 pence
+    from each opponent; tricks: :func:`settle_tricks` (each seat receives its
+    trick score, half from each opponent; the rulings of issue 12: against
+    the mean; first rulings: :func:`settle_pairwise`).
     """
     v = state.variant
     n = v.players
@@ -187,21 +229,10 @@ def hand_ledger(state: State) -> HandLedger:
 
     comb = zero
     if state.declarations:
-        if v.modern_combinations and v.score_sheet_combinations:
-            comb = settle_against_mean(combination_points(state), eldest)
-        else:
-            cards = state.cards
-            won = [0] * n
-            for seat, slots in state.declarations:
-                value = 2 * combination_value(cards[slots[0]] % RANKS_PER_SUIT, len(slots))
-                each = value // others if v.modern_combinations else value
-                for i in range(n):
-                    won[i] -= each
-                won[seat] += each * n  # from each of the others, and not from itself
-            comb = tuple(won)
+        comb = settle_combinations(combination_points(state), v, eldest)
 
     tp = trick_points(state)
-    tricks = _trick_column(tp, v, eldest)
+    tricks = settle_tricks(tp, v, eldest)
 
     return HandLedger(
         hand=state.hand_no,
@@ -209,13 +240,6 @@ def hand_ledger(state: State) -> HandLedger:
         phases=dict(zip(PHASE_NAMES, (tiddy, auction, ruff, comb, tricks), strict=True)),
         trick_points=tp,
     )
-
-
-def _trick_column(tp: tuple[int, ...], v: Variant, eldest: int) -> tuple[int, ...]:
-    """The tricks phase in halfpence, under the variant's trick ruling."""
-    if v.score_sheet_tricks:
-        return settle_against_mean(tp, eldest)
-    return settle_pairwise(tp)
 
 
 def ledger_after_trick(before: HandLedger, state: State) -> HandLedger:
@@ -235,5 +259,5 @@ def ledger_after_trick(before: HandLedger, state: State) -> HandLedger:
         pts[winner] += LAST_TRICK
     tp = tuple(pts)
     phases = dict(before.phases)
-    phases["tricks"] = _trick_column(tp, v, (before.dealer + 1) % v.players)
+    phases["tricks"] = settle_tricks(tp, v, (before.dealer + 1) % v.players)
     return HandLedger(hand=before.hand, dealer=before.dealer, phases=phases, trick_points=tp)

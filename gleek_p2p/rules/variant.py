@@ -49,6 +49,13 @@ class Variant:
     ``score_sheet_combinations``: with ``modern_combinations``, combination
     values go on the score sheet like trick scores (off: the value in total,
     split between the opponents).
+
+    The rulings of issue 21 (on in new sessions, off in logs written before):
+    ``open_auction``: bids for the talon have no table ceiling, only the bound
+    of :func:`~gleek_p2p.rules.limits.max_bid` (off: 99).
+    ``received_scores``: each seat receives its whole trick score (and, with
+    ``modern_combinations``, its combination values), half from each
+    opponent; it supersedes the two score-sheet switches (off: they decide).
     """
 
     players: int = 3
@@ -61,6 +68,8 @@ class Variant:
     score_sheet_tricks: bool = True
     optional_declaring: bool = True
     score_sheet_combinations: bool = True
+    open_auction: bool = True
+    received_scores: bool = True
 
     def __post_init__(self) -> None:
         if self.players not in (2, 3):
@@ -122,6 +131,10 @@ class Variant:
         """This variant under the rulings of the first logs (every ruling switch off)."""
         return replace(self, **{r.switch: False for r in RULINGS})
 
+    def rulings_of(self, issue: int) -> Variant:
+        """This variant under the rulings made up to ``issue`` (12: the score-sheet ones)."""
+        return replace(self, **{r.switch: r.issue <= issue for r in RULINGS})
+
     def game(self) -> Variant:
         """This variant under the current rulings: what names and presets compare."""
         return replace(self, **{r.switch: True for r in RULINGS})
@@ -173,11 +186,18 @@ class Variant:
 
 @dataclass(frozen=True, slots=True)
 class Ruling:
-    """A ruling switch (SPEC 1.5): its name and what it means on and off."""
+    """A ruling switch (SPEC 1.5): its name and what it means on and off.
+
+    ``issue``: the issue that made the ruling (the switches of one issue came
+    in together). ``supersedes``: switches whose reading this one replaces
+    while it is on (their sentences are then not said).
+    """
 
     switch: str
     on: str
     off: str
+    issue: int = 12
+    supersedes: tuple[str, ...] = ()
 
 
 RULINGS: tuple[Ruling, ...] = (
@@ -196,6 +216,20 @@ RULINGS: tuple[Ruling, ...] = (
         "modern combination values on the score sheet, settled against their mean",
         "modern combination values paid in total, split between the opponents",
     ),
+    Ruling(
+        "open_auction",
+        "bids for the talon rise by at least a penny with no table ceiling (at most {max_bid}"
+        " pence, the most a hand's other phases can pay one seat)",
+        "bids for the talon from 13 to 99 pence",
+        issue=21,
+    ),
+    Ruling(
+        "received_scores",
+        "each seat receives its whole trick score{combinations}, {share}",
+        "",
+        issue=21,
+        supersedes=("score_sheet_tricks", "score_sheet_combinations"),
+    ),
 )
 """The ruling switches: on in new sessions, off in logs written before them."""
 
@@ -206,16 +240,29 @@ def ruling_switches(v: Variant) -> dict[str, bool]:
 
 
 def rulings_in_force(v: Variant) -> list[str]:
-    """One sentence per ruling switch, saying which reading ``v`` plays.
+    """One sentence per ruling in force, saying which reading ``v`` plays.
 
     The modern-combinations ruling is listed only for variants that score
-    combinations the modern way.
+    combinations the modern way; a ruling superseded by one that is on is
+    not listed, nor a superseding ruling that is off (the rulings it would
+    replace say what is played).
     """
-    return [
-        r.on if getattr(v, r.switch) else r.off
-        for r in RULINGS
-        if r.switch != "score_sheet_combinations" or v.modern_combinations
-    ]
+    from .limits import max_bid  # limits reads the variant: import at call time
+
+    superseded = {name for r in RULINGS if getattr(v, r.switch) for name in r.supersedes}
+    out = []
+    for r in RULINGS:
+        on = bool(getattr(v, r.switch))
+        if r.switch in superseded or (r.supersedes and not on):
+            continue
+        if r.switch == "score_sheet_combinations" and not v.modern_combinations:
+            continue
+        text = r.on if on else r.off
+        out.append(text.format(
+            max_bid=max_bid(v),
+            combinations=" (and its combination values)" if v.modern_combinations else "",
+            share="half from each opponent" if v.players == 3 else "from its opponent"))
+    return out
 
 
 VARIANTS: dict[str, Variant] = {

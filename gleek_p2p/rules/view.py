@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 from .cards import card_name
 from .engine import _DECIDING, legal_actions
-from .events import Event, event_to_wire
+from .events import Event, PassBid, event_to_wire
+from .limits import max_bid
 from .queries import running_ledger
 from .scoring import ANTE, hand_ledger, ledger_after_trick
 from .state import HandLedger, Phase, State
@@ -16,7 +18,7 @@ _OVER = (Phase.HAND_OVER, Phase.SESSION_OVER)
 _TRICKS = Phase.TRICKS
 _Pairs = tuple[tuple[int, int | None], ...]
 
-__all__ = ["SeatView", "seat_view"]
+__all__ = ["SeatView", "listed_moves", "seat_view"]
 
 
 class SeatView(NamedTuple):
@@ -68,6 +70,8 @@ class SeatView(NamedTuple):
     legal: tuple[Event, ...]
     rulings: tuple[str, ...] = ()
     """The ruling switches on in this session (SPEC 1.5), e.g. ``score_sheet_tricks``."""
+    max_bid: int = 0
+    """The highest bid for the talon in this session (``limits.max_bid``)."""
 
     def to_json(self) -> dict[str, Any]:
         """A plain dict (str keys; ints, strs, bools, None, lists, dicts) for bots.
@@ -129,16 +133,29 @@ class SeatView(NamedTuple):
             "ledgers": [ledger(h) for h in self.ledgers],
             "running": ledger(self.running),
             "totals": list(self.totals),
-            "legal": [event_to_wire(e) for e in self.legal],
+            "legal": [event_to_wire(e) for e in listed_moves(self.legal)],
             "rulings": list(self.rulings),
+            "max_bid": self.max_bid,
         }
+
+
+def listed_moves(legal: Sequence[Event]) -> list[Event]:
+    """The moves a bot is shown: ``legal``, but an auction's bids only by the lowest.
+
+    An open auction allows hundreds of bids, every amount from the lowest to
+    the session's ``max_bid``; listing the pass and the lowest bid says it
+    all (protocol/bot-protocol.md).
+    """
+    if len(legal) > 2 and isinstance(legal[0], PassBid):
+        return [legal[0], legal[1]]
+    return list(legal)
 
 
 # Single-entry memos, each a ``(key, value)`` tuple read and replaced whole,
 # so a concurrent caller always sees a consistent pair. Keys are compared
 # with ``==``, which for the tuples consecutive states share is an identity
 # check per field: cheap, and still exact for equal copies.
-_NAME: tuple[Variant | None, tuple[str, tuple[str, ...]]] = (None, ("", ()))
+_NAME: tuple[Variant | None, tuple[str, tuple[str, ...], int]] = (None, ("", (), 0))
 _HIDDEN: tuple[Any, tuple[_Pairs, _Pairs]] = (None, ((), ()))
 _new = tuple.__new__
 
@@ -232,13 +249,14 @@ def _hidden(talon: tuple[int, ...], discards: tuple[int, ...]) -> tuple[_Pairs, 
     return got
 
 
-def _name(v: Variant) -> tuple[str, tuple[str, ...]]:
-    """The variant's name and the ruling switches it has on."""
+def _name(v: Variant) -> tuple[str, tuple[str, ...], int]:
+    """The variant's name, the ruling switches it has on and its highest bid."""
     global _NAME
     last, got = _NAME
     if last is v:
         return got
-    got = variant_name(v), tuple(k for k, on in ruling_switches(v).items() if on)
+    got = (variant_name(v), tuple(k for k, on in ruling_switches(v).items() if on),
+           max_bid(v))
     _NAME = v, got
     return got
 
@@ -278,7 +296,7 @@ def seat_view(state: State, seat: int) -> SeatView:
         talon_v, discards_v = _hidden(talon, discards)
     deciding = phase in _DECIDING
     phase_name: str = phase._value_
-    name, rulings = _name(v)
+    name, rulings, most_bid = _name(v)
     return _new(
         SeatView,
         (
@@ -320,5 +338,6 @@ def seat_view(state: State, seat: int) -> SeatView:
             totals,
             tuple(legal_actions(state, seat)) if deciding and turn == seat else (),
             rulings,
+            most_bid,
         ),
     )

@@ -39,6 +39,8 @@ class PeerConfig:
     """Identity, secrets and logs (None: the user's data directory)."""
     ready_file: Path | None = None
     """Where to write the listening port once it is known (for scripts)."""
+    watchers: bool = True
+    """Whether this table accepts watchers (announced to the LAN; SPEC 5)."""
 
     def rules(self) -> Variant:
         """The variant's rules; a ``GleekError`` for a name no variant has."""

@@ -59,6 +59,7 @@ from gleek_p2p.net.messages import (
     RefuseCode,
     Reveal,
 )
+from gleek_p2p.net.refusals import FullTable, FullTables
 from gleek_p2p.rules import Variant
 from gleek_p2p.session.inbox import Inbox, InboxLimits
 from gleek_p2p.session.link_words import link_down, mismatch, table_words
@@ -107,20 +108,28 @@ class LobbyConfig:
     noise_window: float = 60.0
     """Notes of one noise kind (a refused Hello, a failed handshake...) shown per window
     of this many seconds: ``noise_burst``, then one count (``notes.NoteLimiter``)."""
+    watchers: bool = True
+    """Whether the table accepts watchers (announced in the discovery record)."""
 
 
 class TableFull(GleekError):
-    """A peer already seated at this table refused us: every seat is taken.
+    """Peers seated at this table proved they refused us: every seat is taken.
 
-    Raised by ``Lobby.formed`` at once: dialling again cannot get us in.
+    Raised by ``Lobby.formed`` once the refusals are believable
+    (``refusals.FullTables``): dialling again cannot get us in. ``address``
+    and ``refusal`` are the first witness's (``address`` None if it dialled us).
     """
 
-    def __init__(self, address: Address, refusal: Refuse) -> None:
-        host, port = address
-        super().__init__(_("the table is full: {host}:{port} refused this peer ({reason})")
-                         .format(host=host, port=port, reason=refusal.reason))
-        self.address = address
-        self.refusal = refusal
+    def __init__(self, table: FullTable) -> None:
+        first = table.witnesses[0]
+        names = ", ".join(_("{name} (key {key})").format(
+            name=w.peer.name, key=fingerprint(w.peer.public)) for w in table.witnesses)
+        super().__init__(_("the table is full: {names} sit at it and refused this peer, "
+                           "each proving who it is ({reason})").format(
+                               names=names, reason=first.refusal.reason))
+        self.table = table
+        self.address = first.address
+        self.refusal = first.refusal
 
 
 class NoTable(GleekError):
@@ -173,6 +182,8 @@ class Lobby:
                                         config.variant.players,
                                         int.from_bytes(random(4), "big") >> 1, identity.sign)
         self._kept_out = KeptOut(config.keep_out_seconds)
+        self._full_tables = FullTables(identity.public, config.variant.players)
+        """Proven "table full" refusals: what would make us stop forming."""
         self._laggard_watch: tuple[int, bytes] | None = None
         """(attempt, key) of the one peer whose Reveal we wait for."""
         self.conns: dict[bytes, Connection] = {}
@@ -197,6 +208,9 @@ class Lobby:
         self._told: dict[bytes, tuple[tuple[bytes, Address], ...]] = {}
         """What each peer says of where the others listen: sender -> (key, address)s."""
         self._tasks: set[asyncio.Task[None]] = set()
+        self._instance: str | None = None
+        """Our discovery record's instance name, once announced."""
+        self._announce_wake = asyncio.Event()
 
     @property
     def port(self) -> int:
@@ -227,18 +241,11 @@ class Lobby:
         await self._listener.start(host, port)
         self._listener.offer = self._offer(self._listener.port)
         if self.discovery is not None:
-            await self.discovery.start(
-                Announcement(
-                    instance_name(self.config.name, self.random(8)),
-                    self._listener.port,
-                    PROTOCOL_VERSION,
-                    self.config.table,
-                    fingerprint(self.identity.public),
-                    self.config.variant.players,
-                    tuple(self.config.variant.to_wire()),
-                )
-            )
+            self._instance = instance_name(self.config.name, self.random(8))
+            announced = self._announcement()
+            await self.discovery.start(announced)
             self._spawn(self._hint_loop(self.discovery))
+            self._spawn(self._announce_loop(self.discovery, announced))
         self._spawn(self._dial_loop())
         self._spawn(self._count_noise())
         if self.roster is None:
@@ -270,11 +277,11 @@ class Lobby:
         if self.roster is not None:
             if hello.public in self.roster.publics:
                 return None
-            return Refuse("table full: a session is being played at this table",
-                          RefuseCode.TABLE_FULL)
+            return self._table_full("table full: a session is being played at this table",
+                                    self.roster.publics)
         formed = self.formation.formation
         if formed is not None and hello.public not in formed.publics:
-            return Refuse("table full: the table has formed", RefuseCode.TABLE_FULL)
+            return self._table_full("table full: the table has formed", formed.publics)
         # Pure: asked on a Hello nobody has authenticated yet, so nothing a
         # stranger says here changes the formation (not even its attempt).
         if self._kept_out.holds(hello.public, asyncio.get_running_loop().time()):
@@ -282,8 +289,25 @@ class Lobby:
         # Refused while a formation is under way: the seats may free up again.
         return self.formation.admit(hello)
 
+    def _table_full(self, reason: str, publics: Sequence[bytes]) -> Refuse:
+        """A ``TABLE_FULL`` refusal naming our table and where its seats listen.
+
+        The handshake signs it, so a fourth player can believe it; where the
+        others listen lets one that was given a single address reach a
+        second seat, whose refusal it needs too (refusals.py).
+        """
+        seated = tuple(sorted(publics))
+        where = [self.addresses.get(p) if p != self.identity.public else None for p in seated]
+        return Refuse(reason, RefuseCode.TABLE_FULL, seated,
+                      tuple(a[0] if a else "" for a in where),
+                      tuple(a[1] if a else 0 for a in where))
+
     def _tell_refusal(self, refused: Refused) -> None:
         """Mention each refusal once per peer, not once per redial (within bounds)."""
+        if refused.by_peer:
+            # A peer that dialled us refused us: news of its table, not of ours.
+            self._refused_us(None, refused)
+            return
         who = refused.peer
         if who is not None:
             # One mention per key: a refused peer redials, maybe for minutes. Keys
@@ -497,6 +521,10 @@ class Lobby:
                             Severity.BAD_NEWS))
         finally:
             farewell = conn.farewell
+            if (conn.refusal is not None and conn.refusal.meaning is RefuseCode.TABLE_FULL
+                    and self._forming()):
+                # Sealed by the channel after both proofs: proven, like a signed one.
+                self._proven_full(self.addresses.get(public), conn.peer, conn.refusal)
             if conn.refusal is not None or (
                     farewell is not None and farewell.meaning is ByeCode.STARTING_OVER):
                 self._peer_moved_on(conn)
@@ -655,6 +683,37 @@ class Lobby:
     def _status_changed(self) -> None:
         if not self._closing:
             self.on_status(self.status())
+            self._announce_wake.set()
+
+    def _announcement(self) -> Announcement:
+        """Our discovery record: where we listen, and the table's public facts now."""
+        assert self._instance is not None and self._listener is not None
+        status = self.status()
+        seated = [status.me, *(p for p in status.peers if status.formed or p.connected)]
+        return Announcement(
+            self._instance, self._listener.port, PROTOCOL_VERSION, self.config.table,
+            fingerprint(self.identity.public), self.config.variant.players,
+            tuple(self.config.variant.to_wire()), playing=status.formed,
+            seated=tuple((p.fingerprint, p.name) for p in seated),
+            watchers=self.config.watchers,
+        )
+
+    async def _announce_loop(self, discovery: Discovery, announced: Announcement) -> None:
+        """Keep our record's table facts current (``gleek tables`` reads them).
+
+        One update at a time, of the latest status: a burst of changes costs
+        one announcement, not one each.
+        """
+        while True:
+            await self._announce_wake.wait()
+            self._announce_wake.clear()
+            now = self._announcement()
+            if now != announced:
+                try:
+                    await discovery.update(now)
+                except Exception as exc:  # a record left stale is no reason to stop playing
+                    log.info("could not update the discovery record: %s", exc)
+                announced = now
 
     # -------------------------------------------------------------- searching
 
@@ -807,6 +866,8 @@ class Lobby:
         """
         while not self._turned_away_already():
             self._dial_wake.clear()
+            if len(self._full_tables) and self._believe_full():
+                return  # those forming with us left: the refusals now stand
             if not self._full():
                 self._start_dials()
             with contextlib.suppress(TimeoutError):
@@ -866,8 +927,9 @@ class Lobby:
                 attempt=self.formation.attempt,
             )
         except Refused as exc:
-            if exc.by_peer and exc.refusal.meaning is RefuseCode.TABLE_FULL and self._forming():
-                self._turned_away(address, exc.refusal)  # said once, by ``formed``
+            if exc.by_peer and exc.refusal.meaning is RefuseCode.TABLE_FULL:
+                self._hints.failed(address, self._now())
+                self._refused_us(address, exc)
             else:
                 self._dial_failed(address, exc)
             return
@@ -906,12 +968,78 @@ class Lobby:
         f = self._formed
         return f is not None and f.done() and not f.cancelled() and f.exception() is not None
 
-    def _turned_away(self, address: Address, refusal: Refuse) -> None:
-        """A seated peer says the table is full: give up forming at once."""
-        if self._formed is not None:
-            self._formed.set_exception(TableFull(address, refusal))
-            # Retrieved by ``formed``; a lobby nobody waits on must not warn.
-            self._formed.exception()
+    def _refused_us(self, address: Address | None, refused: Refused) -> None:
+        """A peer refused us in its handshake: believe "table full" only when proven.
+
+        A plain refusal is anyone's word (a forged mDNS record costs
+        nothing), and one proven refusal is one key's: both are noted (rate
+        limited) and we go on forming. Only ``WITNESSES`` seats of one table
+        that formed without us, while nobody else is forming with us, stop
+        us (refusals.py). Whatever else a refusal says is for the person: its
+        code is NONE, and a table never forms or fails on it.
+        """
+        refusal, peer = refused.refusal, refused.peer
+        if refusal.meaning is not RefuseCode.TABLE_FULL or not self._forming():
+            if address is None and peer is not None:
+                self._noisy(NoteKind.REFUSED_US, _("{name} (key {key}) refused this peer: "
+                                                   "{reason}").format(
+                    name=peer.name, key=fingerprint(peer.public), reason=refusal.reason))
+            return
+        if not refused.proven or peer is None:
+            where = f"{address[0]}:{address[1]}" if address else _("a peer")
+            said = _("{who} says the table is full but does not prove who it is: not "
+                     "believed, still forming").format(who=where)
+            self._noisy(NoteKind.REFUSED_US, said)
+            self._remember_error(address, refused.message, said)
+            return
+        self._proven_full(address, peer, refusal)
+
+    def _proven_full(self, address: Address | None, peer: Hello, refusal: Refuse) -> None:
+        """Take a proven ``TABLE_FULL`` refusal from ``peer``; stop if it is the second."""
+        if not self._full_tables.heard(peer, refusal, address, self._now()):
+            said = _("{name} (key {key}) says the table is full but names no table it "
+                     "sits at without us: not believed, still forming").format(
+                         name=peer.name, key=fingerprint(peer.public))
+            self._noisy(NoteKind.REFUSED_US, said)
+            self._remember_error(address, "table full (not believed)", said)
+            return
+        for public, told in refusal.where():
+            if public != self.identity.public:
+                # Only a hint: the handshake there proves who answers.
+                self._heard(self._seen_through(address, told))
+        if not self._believe_full():
+            said = _("{name} (key {key}) says the table is full; still forming until "
+                     "another player seated there says so too").format(
+                         name=peer.name, key=fingerprint(peer.public))
+            self._noisy(NoteKind.REFUSED_US, said)
+            self._remember_error(address, "table full (one seat said so)", said)
+
+    @staticmethod
+    def _seen_through(via: Address | None, told: Address) -> Address:
+        """``told`` as we can dial it: a seat on the refuser's loopback is on its host."""
+        if via is not None and is_loopback(told[0]) and not is_loopback(via[0]):
+            return (via[0], told[1])
+        return told
+
+    def _remember_error(self, address: Address | None, message: str, said: str) -> None:
+        """What ``NoTable`` says of an address we dialled, if no table forms in time."""
+        if address is not None:
+            self._errors[address] = message
+            self._said_errors[address] = said
+
+    def _believe_full(self) -> bool:
+        """Stop forming (``TableFull``) if the proven refusals now make a verdict."""
+        if not self._forming():
+            return False
+        around = [p for p, c in self.conns.items() if not c.closed]
+        table = self._full_tables.verdict(around, self._now())
+        if table is None:
+            return False
+        assert self._formed is not None
+        self._formed.set_exception(TableFull(table))
+        # Retrieved by ``formed``; a lobby nobody waits on must not warn.
+        self._formed.exception()
+        return True
 
     async def close(self, reason: str = "goodbye", code: ByeCode = ByeCode.NONE, *,
                     leaving: bool = False) -> None:

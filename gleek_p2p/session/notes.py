@@ -41,6 +41,8 @@ class NoteKind(Enum):
     """A connection ended before its handshake completed (failed, timed out, pushed out)."""
     REVEAL_IGNORED = "reveal-ignored"
     """A formation Reveal that does not fit was ignored."""
+    REFUSED_US = "refused-us"
+    """A peer refused us (a "table full" not believed: unproven, or one seat's word alone)."""
 
     @property
     def noise(self) -> bool:
@@ -83,6 +85,9 @@ def more_of(kind: NoteKind, count: int) -> str:
     elif kind is NoteKind.REVEAL_IGNORED:
         text = ngettext("… and {n} more Reveal ignored", "… and {n} more Reveals ignored",
                         count)
+    elif kind is NoteKind.REFUSED_US:
+        text = ngettext("… and {n} more refusal of this peer",
+                        "… and {n} more refusals of this peer", count)
     else:
         text = ngettext("… and {n} more note", "… and {n} more notes", count)
     return text.format(n=count)

@@ -257,6 +257,7 @@ def lobby_config(config: PeerConfig, variant: Variant) -> LobbyConfig:
         variant=variant,
         listen=parse_address(config.listen, "--listen"),
         peers=tuple(parse_address(p, "--peer") for p in config.peers),
+        watchers=config.watchers,
     )
 
 

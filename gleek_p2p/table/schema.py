@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import json
 import sys
+from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
 from gleek_p2p.log import canonical
 from gleek_p2p.log.envelope import MAX_KIND_LEN, KindBound, KindBounds
-from gleek_p2p.rules import FieldSpec, event_declarations
+from gleek_p2p.rules import LEGACY_SWITCHES, FieldSpec, Variant, event_declarations
 from gleek_p2p.table import events as ev
 from gleek_p2p.table.roster import MAX_HANDS, MAX_NAME
 
@@ -63,7 +64,7 @@ _TYPES: dict[str, Any] = {
     "scalar": {"type": "bytes", "size": 32},
     "public_key": {"type": "bytes", "size": 32},
     "variant": {"type": "list", "items": {"type": "int", "min": 0, "max": 3},
-                "min": 7, "max": 10},
+                "min": LEGACY_SWITCHES, "max": len(fields(Variant))},
     "deck.points": {"type": "list", "items": _ref("point"), "min": 36, "max": 44},
     "deck.scalars": {"type": "list", "items": _ref("scalar"), "min": 36, "max": 44},
     "deck.shuffle_proof": {

@@ -25,6 +25,7 @@ from gleek_p2p.bots.registry import make_strategies, strategies_needed
 from gleek_p2p.bots.strategy import Strategy, choose_async, choose_now
 from gleek_p2p.rules import (
     EVENT_TYPES,
+    FIRST_MAX_BID,
     PHASE_NAMES,
     VARIANTS,
     Deal,
@@ -40,6 +41,7 @@ from gleek_p2p.rules import (
     card_suit,
     deal_layout,
     legal_actions,
+    max_bid,
     new_session,
     ruff_value,
     seat_view,
@@ -55,6 +57,7 @@ __all__ = [
     "HandSummary",
     "SimResult",
     "Simulation",
+    "auction_stats",
     "phase_stats",
     "reading_stats",
     "result_json",
@@ -409,16 +412,24 @@ def reading_stats(result: SimResult) -> dict[str, int]:
     return out
 
 
-def phase_stats_text(before: SimResult, after: SimResult) -> str:
-    """The before/after table of :func:`phase_stats`, and :func:`reading_stats`."""
-    b, a = phase_stats(before), phase_stats(after)
+def phase_stats_text(before: SimResult, after: SimResult, *middle: SimResult) -> str:
+    """The table of :func:`phase_stats` under each rulings, and :func:`reading_stats`.
+
+    ``before`` the first rulings, ``middle`` those of issue 12 (if given),
+    ``after`` the current ones.
+    """
+    runs = [("first rulings", before), *(("issue 12", m) for m in middle),
+            ("current rulings", after)]
+    stats = [phase_stats(r) for _name, r in runs]
     lines = [
         f"{len(after.hands)} hands, the same deals and bots; pence per seat-hand",
-        f"{'phase':<13} {'first rulings':>22} {'current rulings':>22}",
-        f"{'':<13} {'mean |result|':>14} {'share':>7} {'mean |result|':>14} {'share':>7}",
+        f"{'phase':<13} " + " ".join(f"{name:>22}" for name, _r in runs),
+        f"{'':<13} " + " ".join(f"{'mean |result|':>14} {'share':>7}" for _r in runs),
     ]
     for p in PHASE_NAMES:
-        lines.append(f"{p:<13} {b[p][0]:>14.2f} {b[p][1]:>7.1%} {a[p][0]:>14.2f} {a[p][1]:>7.1%}")
+        lines.append(f"{p:<13} " + " ".join(f"{st[p][0]:>14.2f} {st[p][1]:>7.1%}"
+                                            for st in stats))
+    lines.extend(auction_stats_lines(after))
     r = reading_stats(after)
     lines.append(_(
         "ruff: the longest-suit reading changes the winner in {changed} of {showdowns} "
@@ -432,9 +443,47 @@ def phase_stats_text(before: SimResult, after: SimResult) -> str:
     return "\n".join(lines)
 
 
+def auction_stats(result: SimResult) -> dict[str, Any]:
+    """The talons sold: winning bids, how many at 99 or more and at the bound, the taker's net.
+
+    ``taker_net`` is the taker's mean net for the hand after paying its bid
+    (pence): near zero when the bidders are equal and the auction prices
+    the talon.
+    """
+    bound = max_bid(result.variant)
+    sold = [h for h in result.hands if h.talon_taker is not None]
+    bids = sorted(h.bid for h in sold)
+    net = [h.ledger.net[h.talon_taker] for h in sold if h.talon_taker is not None]
+    return {
+        "hands": len(result.hands), "sold": len(sold), "bids": bids, "bound": bound,
+        "at_99_or_more": sum(1 for b in bids if b >= FIRST_MAX_BID),
+        "at_bound": sum(1 for b in bids if b >= bound),
+        "taker_net": sum(net) / 2 / len(net) if net else 0.0,
+    }
+
+
+def auction_stats_lines(result: SimResult) -> list[str]:
+    """:func:`auction_stats` in a few lines (English, like the rest of the table)."""
+    a = auction_stats(result)
+    bids = a["bids"]
+    if not bids:
+        return ["auction: no talon sold"]
+
+    def pct(q: float) -> int:
+        return int(bids[min(len(bids) - 1, int(q * len(bids)))])
+
+    return [
+        f"auction: {a['sold']} of {a['hands']} talons sold; winning bid min {bids[0]}, "
+        f"quartiles {pct(0.25)}/{pct(0.5)}/{pct(0.75)}, max {bids[-1]}, "
+        f"mean {sum(bids) / len(bids):.1f}",
+        f"auction: {a['at_99_or_more']} at 99 or more, {a['at_bound']} at the bound "
+        f"({a['bound']}); the taker's mean net after paying {a['taker_net']:+.1f} pence",
+    ]
+
+
 def _play(variant: Variant, hands: int, seed: bytes, names: list[str],
-          keep_finals: bool = False) -> SimResult:
-    strategies = make_strategies(",".join(names), variant.players, seed)
+          keep_finals: bool = False, think_ms: float | None = None) -> SimResult:
+    strategies = make_strategies(",".join(names), variant.players, seed, think_ms)
     if any(_is_async(s) for s in strategies):
         return asyncio.run(simulate_async(variant, hands, seed, strategies,
                                           keep_finals=keep_finals))
@@ -452,12 +501,14 @@ def run_simulate(args: argparse.Namespace) -> int:
     names = [s.strip() for s in str(args.bots).split(",") if s.strip()] or ["heuristic"]
     if len(set(names)) == 1:
         names = names[:1] * variant.players  # "heuristic,heuristic,heuristic" fits two too
+    think = getattr(args, "think", None)
     if getattr(args, "phase_stats", False):
-        before = _play(variant.first_rulings(), args.hands, seed, names)
-        after = _play(variant.game(), args.hands, seed, names, keep_finals=True)
-        print(phase_stats_text(before, after))
+        before = _play(variant.first_rulings(), args.hands, seed, names, think_ms=think)
+        middle = _play(variant.rulings_of(12), args.hands, seed, names, think_ms=think)
+        after = _play(variant.game(), args.hands, seed, names, keep_finals=True, think_ms=think)
+        print(phase_stats_text(before, after, middle))
         return 0
-    result = _play(variant, args.hands, seed, names)
+    result = _play(variant, args.hands, seed, names, think_ms=think)
     if args.json:
         print(json.dumps(result_json(result), separators=(",", ":")))
     else:

@@ -18,7 +18,6 @@ from dataclasses import dataclass
 
 from gleek_p2p.base.i18n import _, ngettext
 from gleek_p2p.rules import (
-    MAX_BID,
     MAX_RAISE,
     MAX_STAKE,
     Bid,
@@ -40,6 +39,7 @@ from gleek_p2p.rules import (
     card_rank,
     card_suit,
     limits,
+    max_bid,
     ruff_value,
 )
 
@@ -84,6 +84,7 @@ class Chooser:
         self.marked: list[int] = []
         """Option indices marked so far (the discard)."""
         self._asked: Event | None = None
+        self._most_bid = max_bid(state.variant)
         self._build(state)
 
     # ----------------------------------------------------------- building
@@ -121,9 +122,10 @@ class Chooser:
             self.prompt = _("Lead a card to the trick")
 
     def _build_auction(self, state: State) -> None:
+        label = _("bid {amount}")  # once: an open auction lists hundreds of bids
         self.options = [
             Option(_("pass"), e, ("p",)) if isinstance(e, PassBid)
-            else Option(_("bid {amount}").format(amount=e.amount), e, number=e.amount)
+            else Option(label.format(amount=e.amount), e, number=e.amount)
             for e in self.legal
             if isinstance(e, Bid | PassBid)
         ]
@@ -244,8 +246,8 @@ class Chooser:
         if not numbered:
             return False
         typed = self.typed + d
-        if len(typed) > 2 or int(typed) > max(k for k in numbered if k is not None):
-            typed = d
+        if len(typed) > len(str(max(numbered))):
+            typed = d  # a digit past the longest amount starts a new one
         self.typed = typed
         index = numbered.get(int(typed))
         if index is None:
@@ -326,7 +328,8 @@ class Chooser:
             return
         self.digit(d)
         typed = int(self.typed)
-        if typed not in numbered and len(self.typed) >= len(str(max(numbered))):
+        if typed not in numbered and (typed > max(numbered)
+                                      or len(self.typed) >= len(str(max(numbered)))):
             self.message = self._range_reason(typed)
 
     def _range_reason(self, amount: int) -> str:
@@ -335,7 +338,7 @@ class Chooser:
         if isinstance(self.options[numbers[low]].event, Bid):
             return _("{amount} is not a bid you may make: bids go from {low} to {high}"
                      " pence (at most {most}).").format(amount=amount, low=low, high=high,
-                                                       most=MAX_BID)
+                                                       most=self._most_bid)
         return _("{amount} is not a raise you may make: raise by {low} to {high}"
                  " (a raise is at most {most}, the stake {stake}).").format(
             amount=amount, low=low, high=high, most=MAX_RAISE, stake=MAX_STAKE)

@@ -46,9 +46,9 @@ SECTIONS: tuple[tuple[str, str], ...] = (
     (N_("Scoring the tricks"),
      N_("Each player's trick score is the points of the cards it took (A 11, K Q J "
         "3, 10 to 5 face value, the Four of trump 4), plus Tib 15 for taking the Ace "
-        "of trump, Tom 9 for the Jack of trump and 4 for the last trick. The three "
-        "scores go on a score sheet: each player wins or pays the difference between "
-        "its score and the mean of the three.")),
+        "of trump, Tom 9 for the Jack of trump and 4 for the last trick. The scores "
+        "go on a score sheet: each player receives its whole score, half from each "
+        "opponent, and pays each opponent half of theirs.")),
     (N_("The session"),
      N_("Every phase is settled in pence and sums to zero between the three players. "
         "After the last hand of the session (12 unless agreed otherwise) the highest "

@@ -77,8 +77,9 @@ def _second_implementation_cases(base: list[bytes]) -> list[Vector]:
 
 
 def _play_into_second_hand(seed: bytes) -> list[Table]:
-    """Three seats of a 2-hand session, played (random bots) a few moves into hand 2."""
-    tables = make_seats(VARIANTS["standard"], 2, seed, ("Anne", "Ben", "Cat"))
+    """Three seats of a 2-hand session, played (random bots) a few moves into hand 2 (under
+    the issue-12 rulings these vectors were first written with, so they stay byte for byte)."""
+    tables = make_seats(VARIANTS["standard"].rulings_of(12), 2, seed, ("Anne", "Ben", "Cat"))
     bots = [RandomStrategy(seed + bytes([s])) for s in range(3)]
     while not tables[0].hands or len(tables[0].envelopes) < tables[0].hands[0].last_seq + 12:
         exp = tables[0].expected()
@@ -143,10 +144,9 @@ def _framed(record: bytes) -> bytes:
         return path.read_bytes()[len(HEADER):]
 
 
-def _valid(variant: str, hands: int, seed: bytes, first_rulings: bool = True) -> list[bytes]:
-    v = VARIANTS[variant]
-    if first_rulings:
-        v = v.first_rulings()
+def _valid(variant: str, hands: int, seed: bytes, rulings: int = 0) -> list[bytes]:
+    """A valid session under the rulings made up to issue ``rulings`` (0: the first)."""
+    v = VARIANTS[variant].rulings_of(rulings)
     return selfplay(v, hands, seed, [RandomStrategy(seed + bytes([s]))
                                      for s in range(v.players)]).records
 
@@ -164,7 +164,7 @@ def _undeclared_gleek() -> list[bytes]:
             return envelope
 
         result = run_session(keep, cheater=CHEATER, seed=f"undeclared-{attempt}".encode(),
-                             variant=VARIANTS["standard"])
+                             variant=VARIANTS["standard"].rulings_of(12))
         if kept and not result.errors:
             return result.records
     raise AssertionError("no deal gave seat 1 a combination to keep")
@@ -193,7 +193,8 @@ def _build() -> list[Vector]:
     The vectors written before the rulings switches (SPEC 1.5) are played
     under the first rulings, as they were, so their bytes stay the same;
     those named ``*-rulings`` and ``undeclared-gleek`` are played under the
-    current rulings.
+    rulings of issue 12, and those named ``*-rulings-21`` under the current
+    ones (issue 21: the open auction, trick scores received).
     """
     base = _valid("standard", 1, b"vector-standard")
     two = _valid("two", 1, b"vector-two")
@@ -201,9 +202,12 @@ def _build() -> list[Vector]:
     for name, records in (
         ("valid-standard", base),
         ("valid-two", two),
-        ("valid-standard-rulings", _valid("standard", 2, b"vector-standard-rulings", False)),
-        ("valid-modern-rulings", _valid("modern", 2, b"vector-modern-rulings", False)),
+        ("valid-standard-rulings", _valid("standard", 2, b"vector-standard-rulings", 12)),
+        ("valid-modern-rulings", _valid("modern", 2, b"vector-modern-rulings", 12)),
         ("undeclared-gleek", _undeclared_gleek()),
+        ("valid-standard-rulings-21", _valid("standard", 2, b"vector-standard-rulings-21", 21)),
+        ("valid-modern-rulings-21", _valid("modern", 2, b"vector-modern-rulings-21", 21)),
+        ("valid-two-rulings-21", _valid("two", 2, b"vector-two-rulings-21", 21)),
     ):
         report = verify_records(records)
         out.append(Vector(name, records, {
@@ -261,7 +265,7 @@ def _proved_hand_cases() -> list[Vector]:
     """Deck v2 refusals a second implementation must make (SPEC 2.8, 2.9), and a modern
     hand with two declarations by each of two seats (settled once, against the mean:
     per declaration the column would be -16, 4, 12 halfpence, not -15, 2, 13)."""
-    records = _valid("modern", 1, b"vector-modern-two-declarations-6", False)
+    records = _valid("modern", 1, b"vector-modern-two-declarations-6", 12)
     report = verify_records(records)
     out = [Vector("modern-two-declarations", records, {
         "exit_code": 0, "totals": list(report.hands[-1].state.totals),
@@ -284,7 +288,7 @@ def _proved_hand_cases() -> list[Vector]:
 #: Logs kept as they were made by deck protocol version 1 (every seed revealed
 #: after the hand, the deal audited then): they must still verify.
 _FIRST = {"score_sheet_tricks": False, "optional_declaring": False,
-          "score_sheet_combinations": False}
+          "score_sheet_combinations": False, "open_auction": False, "received_scores": False}
 """The rulings of every log written before they were recorded: all off."""
 
 FROZEN = [
