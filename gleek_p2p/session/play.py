@@ -135,6 +135,8 @@ async def play_session(
     on_status: Callable[[LobbyStatus], None] | None = None,
     on_log: Callable[[Path], None] | None = None,
     check_in_worker: bool = True,
+    successor: Callable[[Table], tuple[Player, str]] | None = None,
+    bot_after: float | None = None,
 ) -> SessionResult:
     """Join (or resume) a session at ``config.table`` and play it to the end.
 
@@ -146,6 +148,13 @@ async def play_session(
     default the player's ``show_lobby``, if it has one: the screen).
     ``on_log`` hears the log's path as soon as it is known (a person who
     leaves early is still told where the log is).
+
+    ``successor`` builds the bot that finishes the seat if its person hands
+    it over (``SessionRunner.hand_over``; a player with ``attach_runner`` is
+    given the runner to ask for it), or if the person does not move within
+    ``bot_after`` seconds. Once handed over, a cancel (Ctrl-C) stops this
+    peer without a leave: the seat is still the player's, and running the
+    same command again resumes it, played by the person.
     """
     if on_status is None:
         on_status = getattr(player, "show_lobby", None)
@@ -163,7 +172,7 @@ async def play_session(
     notes(_("listening on port {port}; your key is {key}").format(
         port=lobby.port, key=fingerprint(identity.public)))
     farewell, farewell_code = "goodbye", ByeCode.NONE
-    leaving = False
+    leaving = stopped_bot = False
     try:
         if resume is not None:
             roster, path = resume
@@ -202,10 +211,17 @@ async def play_session(
             SessionRunner.resume_records(table, store.records)
             runner = SessionRunner(table, store, ConnectionMesh(lobby, roster), player,
                                    timeout=timeout, failure_log=data_dir / "gleek.log",
-                                   check_in_worker=check_in_worker)
+                                   check_in_worker=check_in_worker,
+                                   successor=successor, bot_after=bot_after)
+            attach = getattr(player, "attach_runner", None)
+            if attach is not None:
+                attach(runner)
             try:
                 outcome = await runner.run()
             except asyncio.CancelledError:
+                if runner.handed_over.is_set():
+                    stopped_bot = True
+                    raise
                 # The player leaves: the signed leave goes into the log and out to
                 # every seat now, before the lobby closes the links.
                 try:
@@ -227,9 +243,10 @@ async def play_session(
                 files.current_marker(config.table).unlink()
         return SessionResult(outcome, path, table)
     except asyncio.CancelledError:
-        farewell = f"{config.name} {LEFT_THE_TABLE}"
-        farewell_code = ByeCode.LEFT_THE_TABLE
-        leaving = True
+        if not stopped_bot:
+            farewell = f"{config.name} {LEFT_THE_TABLE}"
+            farewell_code = ByeCode.LEFT_THE_TABLE
+            leaving = True
         raise
     finally:
         await lobby.close(farewell, farewell_code, leaving=leaving)

@@ -48,6 +48,7 @@ from gleek_p2p.session.notes import Severity, kind_of, severity_of
 from gleek_p2p.session.peer import Outcome, SessionRunner
 from gleek_p2p.table import events as ev
 from gleek_p2p.table.session import Decision, Expectation, Table
+from gleek_p2p.tools.report import handover_sentence
 
 from .choices import Chooser
 from .narrate import narrate
@@ -509,6 +510,8 @@ def end_lines(
         said = who.act(verdict.signer, N_("You ended the session: {reason}"),
                        N_("{name} ended the session: {reason}"), reason=verdict.reason)
         lines.append(("class:error", said))
+    # Each a signed fact of the log: who handed their seat to a bot, from where.
+    lines.extend(("", handover_sentence(h, names)) for h in table.handovers)
     if table.audit_failure is not None:
         failure = table.audit_failure
         lines.append(("class:error", _("A hand audit failed: {name} - {reason}").format(
