@@ -306,8 +306,11 @@ async def run_peer_session(
     identity: Identity,
     player: Player,
     notes: Callable[[str], None],
+    successor: Callable[[Table], tuple[Player, str]] | None = None,
+    bot_after: float | None = None,
 ) -> SessionResult:
-    """Join and play one session as ``config`` says, with ``player`` choosing the moves."""
+    """Join and play one session as ``config`` says, with ``player`` choosing the moves
+    (``successor``, ``bot_after``: a bot that may finish the seat, see ``play_session``)."""
     ready: Callable[[int], None] | None = None
     if config.ready_file is not None:
         ready_file = config.ready_file
@@ -325,6 +328,8 @@ async def run_peer_session(
         notes=notes,
         on_ready=ready,
         on_log=log_path_keeper(player),
+        successor=successor,
+        bot_after=bot_after,
     )
     try:
         runner_ui = getattr(player, "run_alongside", None)
