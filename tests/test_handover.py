@@ -33,11 +33,10 @@ from gleek_p2p.ui.app import end_lines
 #: "From event N, bot-1's seat was played by a bot (signed by bot-1)." in each language.
 HANDED = {
     "en": "From event {n}, bot-1's seat was played by a bot (signed by bot-1).",
-    "fr": "À partir de l'événement {n}, la place de bot-1 a été jouée par un robot "
+    "fr": "À partir de l'événement {n}, la place de bot-1 a été jouée par un bot "
           "(signé par bot-1).",
     "it": "Dall'evento {n}, il posto di bot-1 è stato giocato da un bot (firmato da bot-1).",
-    "pt": "A partir do evento {n}, o lugar de bot-1 foi jogado por um robô "
-          "(assinado por bot-1).",
+    "pt": "A partir do evento {n}, o lugar de bot-1 foi jogado por um bot (assinado por bot-1).",
     "nl": "Vanaf gebeurtenis {n} speelde een bot de plaats van bot-1 (ondertekend door "
           "bot-1).",
 }
