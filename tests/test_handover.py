@@ -82,9 +82,12 @@ async def test_a_seat_handed_to_a_bot_finishes_the_session_fair(tmp_path: Path) 
     assert run[0].table.envelopes[at].seat == 1
     assert run[0].table.envelopes[at + 1].seat == 1
     assert run[0].table.envelopes[at + 1].kind == ev.ACT
+    from gleek_p2p.ui.replay import Replay
+
     for store in stores:
         report = verify_records(store.records)
         assert report.judgement is Judgement.FAIR and report.complete
+        assert HANDED["en"].format(n=at) in Replay.load(store.records).verdict()
         assert json_report(report)["handovers"] == [{"event": at, "seat": 1, "bot": "random"}]
         for lang, words in sorted(HANDED.items()):
             i18n.set_language(lang, {})

@@ -314,9 +314,9 @@ def ending_sentence(ending: Ending, names: Sequence[str]) -> str:
 
 def handover_lines(report: VerifyReport) -> list[str]:
     """Who handed their seat to a bot, from which event (each a signed ``handover``)."""
-    if report.table is None or report.roster is None:
+    if report.roster is None:
         return []
-    return ["  - " + handover_sentence(h, report.roster.names) for h in report.table.handovers]
+    return ["  - " + handover_sentence(h, report.roster.names) for h in report.handovers]
 
 
 def handover_sentence(handover: Handover, names: Sequence[str]) -> str:
@@ -395,8 +395,8 @@ def json_report(report: VerifyReport) -> dict[str, Any]:
             "event": report.ending.seq,
             "hand": None if report.ending.hand is None else report.ending.hand + 1,
         },
-        "handovers": [] if report.table is None else [
-            {"event": h.seq, "seat": h.seat, "bot": h.bot} for h in report.table.handovers],
+        "handovers": [{"event": h.seq, "seat": h.seat, "bot": h.bot}
+                      for h in report.handovers],
     }
     if report.code is not None:
         data["code"] = report.code.value
