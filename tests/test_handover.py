@@ -248,3 +248,82 @@ def test_a_forged_or_misplaced_handover_is_refused(forgery: str) -> None:
     # The table goes on as if the forgery never came.
     step = tables[0].expected()
     assert step is not None and not receiver.finished
+
+
+# ------------------------------------------------------------ the console
+
+
+#: The leave box's keys with the bot offered, in each language.
+BOX_KEYS = {
+    "en": "b: let a bot finish my seat",
+    "fr": "b : un bot finit ma place",
+    "it": "b: un bot finisce il mio posto",
+    "pt": "b: um bot termina meu lugar",
+    "nl": "b: een bot maakt mijn plaats af",
+}
+
+
+async def test_q_then_b_at_the_console_hands_the_seat_over(tmp_path: Path) -> None:
+    from prompt_toolkit.input import create_pipe_input
+    from prompt_toolkit.output import DummyOutput
+
+    from gleek_p2p.log.store import LogStore
+    from gleek_p2p.rules import Variant
+    from gleek_p2p.session.peer import MemoryMesh
+    from gleek_p2p.ui.app import HumanPlayer
+
+    tables = make_seats(Variant(), 1, b"ui-handover", ["you", "Bob", "Carol"])
+    meshes = MemoryMesh.create(3)
+    stores = [LogStore.open(tmp_path / f"seat{i}.log") for i in range(3)]
+    said: list[str] = []
+    with create_pipe_input() as pipe:
+        human = HumanPlayer(input=pipe, output=DummyOutput())
+        human.say = said.append
+        players: list[Player] = [human, BotPlayer(RandomStrategy(1)),
+                                 BotPlayer(RandomStrategy(2))]
+        run = [SessionRunner(t, s, m, p, timeout=60, successor=successor if i == 0 else None)
+               for i, (t, s, m, p) in enumerate(zip(tables, stores, meshes, players,
+                                                    strict=True))]
+        human.attach_runner(run[0])
+        bots = [asyncio.ensure_future(r.run()) for r in run[1:]]
+
+        async def hand_over() -> None:
+            while human.chooser is None:
+                await asyncio.sleep(0.002)
+            pipe.send_text("q")
+            while "Leave the table?" not in human.screen.dump(100, 30):
+                await asyncio.sleep(0.01)
+            for lang, words in sorted(BOX_KEYS.items()):
+                i18n.set_language(lang, {})
+                try:
+                    assert words in human.screen.dump(100, 30), lang
+                finally:
+                    i18n.set_language("en", {})
+            pipe.send_text("b")
+
+        driver = asyncio.ensure_future(hand_over())
+        outcome = await asyncio.wait_for(human.run_alongside(run[0].run()), 60)
+        await driver
+        others = await asyncio.wait_for(asyncio.gather(*bots), 60)
+    assert outcome.finished and all(o.finished for o in others)
+    assert said and "A bot plays your seat" in said[0]
+    assert stores[0].records == stores[1].records == stores[2].records
+    (handover,) = tables[1].handovers
+    assert handover.seat == 0 and run[0].player is not human
+    report = verify_records(stores[0].records)
+    assert report.judgement is Judgement.FAIR and report.complete
+
+
+async def test_no_bot_is_offered_without_a_successor(tmp_path: Path) -> None:
+    from prompt_toolkit.input import create_pipe_input
+    from prompt_toolkit.output import DummyOutput
+
+    from gleek_p2p.ui.app import HumanPlayer
+
+    with create_pipe_input() as pipe:
+        human = HumanPlayer(input=pipe, output=DummyOutput())
+        assert not human._bot_finishes(True)  # no runner yet: nothing to hand over to
+        human.screen.press("q")
+        assert "b: let a bot" not in human.screen.dump(100, 30)
+        human.screen.press("b")
+        assert human.runner is None and not human.bot_plays.is_set()
