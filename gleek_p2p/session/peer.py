@@ -14,10 +14,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import inspect
 import logging
 import traceback
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
@@ -26,12 +27,12 @@ from gleek_p2p.base.errors import Cheating, GleekError, ProtocolError
 from gleek_p2p.base.i18n import _
 from gleek_p2p.base.text import printable
 from gleek_p2p.base.timeouts import within
-from gleek_p2p.bots.strategy import Strategy, choose_async
 from gleek_p2p.log.chain import check_equivocation
 from gleek_p2p.log.envelope import Envelope, decode_envelope, event_hash, verify_envelope
 from gleek_p2p.log.store import LogStore
 from gleek_p2p.net.messages import Bye, ByeCode, Event, Message, Sync
 from gleek_p2p.rules import Event as Move
+from gleek_p2p.rules import HandLedger, SeatView
 from gleek_p2p.session.notes import Note, Severity
 from gleek_p2p.table import events as ev
 from gleek_p2p.table.schema import KIND_BOUNDS
@@ -119,6 +120,34 @@ class Player(Protocol):
 
     def update(self, table: Table, applied: Sequence[Move], note: str | None) -> None:
         """Called after every change of the table (and with a note for the user)."""
+
+
+class Strategy(Protocol):
+    """What a ``BotPlayer`` asks of a bot: ``gleek_p2p.bots.Strategy`` is one.
+
+    The session sees a bot only through this shape, so it never imports the
+    bots (which import it, to put a bot at a table: ``bots.run_peer``).
+    """
+
+    name: str
+
+    def choose(self, view: SeatView, legal: Sequence[Move]) -> Move | Awaitable[Move]:
+        """One element of ``legal``, or an awaitable that gives one."""
+        ...
+
+    def on_hand_end(self, view: SeatView, ledger: HandLedger) -> None:
+        """Called once a hand has been scored and audited."""
+
+    def on_session_end(self, totals: Sequence[int]) -> None:
+        """Called once the session is over, with every seat's total in halfpence."""
+
+
+async def choose_async(strategy: Strategy, view: SeatView, legal: Sequence[Move]) -> Move:
+    """Call a strategy that may be sync or async."""
+    choice = strategy.choose(view, legal)
+    if inspect.isawaitable(choice):
+        return await choice
+    return choice
 
 
 @dataclass
