@@ -61,7 +61,7 @@ def bot_successor(think_ms: float | None) -> Callable[[Table], tuple[Player, str
     prints a line per hand, as ``gleek bot`` does."""
 
     def make(table: Table) -> tuple[Player, str]:
-        from gleek_p2p.bots.talk import TalkingBot
+        from gleek_p2p.ui.talk import TalkingBot
 
         seat = table.seat if table.seat is not None else 0
         bot = TalkingBot(make_strategy(DEFAULT_BOT, os.urandom(8), seat=seat,
