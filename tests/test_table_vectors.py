@@ -21,6 +21,8 @@ def test_vector_verdict(entry: dict[str, object]) -> None:
     report = verify_file(VECTORS / str(entry["file"]))
     assert report.exit_code == entry["exit_code"]
     assert report.judgement.value == entry.get("verdict", report.judgement.value)
+    # Hand-overs to a bot: listed as signed, never changing the verdict.
+    assert json_report(report)["handovers"] == entry.get("handovers", [])
     if entry.get("ended"):
         # Ended early by a seat's own signed leave: fair, the leaver named.
         ended = json_report(report)["ended"]

@@ -150,6 +150,14 @@ _VERIFY_EPILOG = N_("""exit codes:
      on a seat's claim it cannot prove); nobody is blamed""")
 
 
+def _add_bot_after(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--bot-after", type=positive_float, default=None, metavar="SECONDS",
+        help=_("if you do not move within this many seconds on your turn, a bot (strong) "
+               "finishes your seat with your key; run the same command again to take it "
+               "back (default: never)"))
+
+
 def _add_think(parser: argparse.ArgumentParser, text: str | None = None) -> None:
     parser.add_argument(
         "--think", type=positive_float, default=None, metavar="MS",
@@ -207,12 +215,14 @@ def build_parser() -> argparse.ArgumentParser:
         "--timeout", type=positive_float, default=1800.0,
         help=_("seconds the bots wait for you before ending the session"),
     )
+    _add_bot_after(p)
     _add_variant(p)
 
     p = command("play", _("join a table on the LAN as a human player"),
                 _("Find (mDNS) or dial (--peer) two other players, form a table and play at "
                 "the console. Needs a terminal. The log's path is printed last."))
     _add_peer_options(p, pick=True)
+    _add_bot_after(p)
 
     p = command("bot", _("a headless bot peer"),
                 _("A bot that joins a table like a player, with no screen; it prints what "

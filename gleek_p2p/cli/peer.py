@@ -52,6 +52,26 @@ def needs_terminal(args: argparse.Namespace) -> None:
                          .format(command=args.command))
 
 
+DEFAULT_BOT = "strong"
+"""The bot that finishes a seat its person hands over (``q`` then ``b``, ``--bot-after``)."""
+
+
+def bot_successor(think_ms: float | None) -> Callable[[Table], tuple[Player, str]]:
+    """Builds the default bot for a seat handed over, with the peer's think budget; it
+    prints a line per hand, as ``gleek bot`` does."""
+
+    def make(table: Table) -> tuple[Player, str]:
+        from gleek_p2p.ui.talk import TalkingBot
+
+        seat = table.seat if table.seat is not None else 0
+        bot = TalkingBot(make_strategy(DEFAULT_BOT, os.urandom(8), seat=seat,
+                                       think_ms=think_ms), say=say)
+        bot.skip_past_hands(table)
+        return bot, DEFAULT_BOT
+
+    return make
+
+
 def peer_config(args: argparse.Namespace) -> PeerConfig:
     """The command line's flags as a ``PeerConfig`` (the only place that reads them)."""
     return PeerConfig(
@@ -100,6 +120,7 @@ def run(args: argparse.Namespace) -> int:
         from gleek_p2p.ui.talk import Talk, TalkingBot
 
         talk = Talk.QUIET if args.quiet else Talk.VERBOSE if args.verbose else Talk.HANDS
+        successor: Callable[[Table], tuple[Player, str]] | None = None
         player: Player = TalkingBot(make_strategy(args.strategy, seed, think_ms=args.think),
                                     say=say, talk=talk)
         notes = say
@@ -110,8 +131,11 @@ def run(args: argparse.Namespace) -> int:
         human = HumanPlayer(names=None)
         player = human
         notes = human.note
+        successor = bot_successor(None)
     try:
-        result = asyncio.run(run_peer_session(config, identity, player, notes))
+        result = asyncio.run(run_peer_session(config, identity, player, notes,
+                                              successor=successor,
+                                              bot_after=getattr(args, "bot_after", None)))
     except GleekError as exc:
         return _left_the_table(exc, player)
     say(result.outcome.reason)
@@ -190,6 +214,7 @@ def run_local(args: argparse.Namespace) -> int:
                 make_strategy(args.autoplay, os.urandom(8), think_ms=args.think)
             )
             notes: Callable[[str], None] = say
+            successor: Callable[[Table], tuple[Player, str]] | None = None
         else:
             from gleek_p2p.ui.app import HumanPlayer
 
@@ -197,6 +222,7 @@ def run_local(args: argparse.Namespace) -> int:
             human = HumanPlayer(names=None)
             player = human
             notes = human.note
+            successor = bot_successor(args.think)
         _say_if_left_unfinished(data_dir, notes)
         config = LobbyConfig(
             name=args.name, table=f"{table}/{args.hands}", variant=variant,
@@ -207,7 +233,8 @@ def run_local(args: argparse.Namespace) -> int:
             session = play_session(
                 identity=identity, config=config, hands=args.hands, data_dir=data_dir,
                 player=player, timeout=args.timeout, notes=notes,
-                on_log=log_path_keeper(player),
+                on_log=log_path_keeper(player), successor=successor,
+                bot_after=getattr(args, "bot_after", None),
             )
             runner_ui = getattr(player, "run_alongside", None)
             if runner_ui is not None:

@@ -250,6 +250,16 @@ class SessionRunner:
     """Messages dropped, by why: what a peer sent that this seat will not keep."""
     _leaving: dict[int, float] = field(default_factory=dict)
     """Seats whose signed Leave arrived, with when: their leave event is awaited."""
+    successor: Callable[[Table], tuple[Player, str]] | None = None
+    """Builds the bot that plays this seat once its person hands it over, with the
+    bot's name for the ``handover`` event (None: this seat cannot hand over)."""
+    bot_after: float | None = None
+    """Seconds the player may think on its turn before the successor takes the seat
+    over (``gleek play --bot-after``); None: never on its own."""
+    handed_over: asyncio.Event = field(default_factory=asyncio.Event)
+    """Set once the seat is handed over to the successor (asked, or ``bot_after``)."""
+    _bot: str | None = None
+    """The successor's name once it plays (its ``handover`` is in the log)."""
 
     @classmethod
     def resume_records(cls, table: Table, records: Sequence[bytes]) -> None:
@@ -342,6 +352,20 @@ class SessionRunner:
         if table.finished or not table.envelopes or table.seat is None:
             return False
         self._commit(table.leave_event())
+        return True
+
+    def hand_over(self) -> bool:
+        """Let the successor (a bot) play this seat from its next turn on.
+
+        The ``handover`` is signed when the seat is next to sign (so it never
+        crosses another seat's event), just before the bot's first decision; a
+        decision the person is thinking over is dropped. False if there is no
+        successor, the seat is already handed over, or the session is over.
+        """
+        if self.successor is None or self.handed_over.is_set() or self.table.finished:
+            return False
+        self.handed_over.set()
+        self._changed.set()
         return True
 
     def _failure_sentence(self) -> str:
@@ -494,17 +518,48 @@ class SessionRunner:
         table = self.table
         envelope = table.auto_event()
         if envelope is None:
+            if self.handed_over.is_set() and self._bot is None:
+                self._take_over()
+                return
             decision = table.decision()
             assert decision is not None
             position = len(table.envelopes)
             try:
-                move = await self.player.decide(table, decision)
+                move = await self._decide(decision)
             except GleekError as exc:
                 raise _PlayerStopped() from exc
-            if len(table.envelopes) != position or table.finished:
-                return  # The table moved on (an abort) while the player thought.
+            if move is None or len(table.envelopes) != position or table.finished:
+                return  # The table moved on (an abort) or the seat was handed over.
             envelope = table.act(move)
         self._commit(envelope)
+
+    async def _decide(self, decision: Decision) -> Move | None:
+        """The player's move; None if the seat is handed over first (asked, or the
+        player took longer than ``bot_after``)."""
+        if self.successor is None or self._bot is not None:
+            return await self.player.decide(self.table, decision)
+        thinking = asyncio.ensure_future(self.player.decide(self.table, decision))
+        handed = asyncio.ensure_future(self.handed_over.wait())
+        try:
+            await asyncio.wait({thinking, handed}, timeout=self.bot_after,
+                               return_when=asyncio.FIRST_COMPLETED)
+            if thinking.done():
+                return thinking.result()
+            if not handed.done():
+                log.info("no move within %g s: a bot takes the seat over", self.bot_after)
+                self.handed_over.set()
+            return None
+        finally:
+            for task in (thinking, handed):
+                task.cancel()
+            await asyncio.gather(thinking, handed, return_exceptions=True)
+
+    def _take_over(self) -> None:
+        """Sign the ``handover`` and give the seat to the successor."""
+        assert self.successor is not None
+        player, name = self.successor(self.table)
+        self._commit(self.table.handover_event(name))
+        self.player, self._bot = player, name
 
     def _commit(self, envelope: Envelope) -> None:
         """Take, store and send an event this seat signed."""

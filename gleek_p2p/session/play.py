@@ -141,6 +141,8 @@ async def play_session(
     on_status: Callable[[LobbyStatus], None] | None = None,
     on_log: Callable[[Path], None] | None = None,
     check_in_worker: bool = True,
+    successor: Callable[[Table], tuple[Player, str]] | None = None,
+    bot_after: float | None = None,
 ) -> SessionResult:
     """Join (or resume) a session at ``config.table`` and play it to the end.
 
@@ -152,6 +154,13 @@ async def play_session(
     default the player's ``show_lobby``, if it has one: the screen).
     ``on_log`` hears the log's path as soon as it is known (a person who
     leaves early is still told where the log is).
+
+    ``successor`` builds the bot that finishes the seat if its person hands
+    it over (``SessionRunner.hand_over``; a player with ``attach_runner`` is
+    given the runner to ask for it), or if the person does not move within
+    ``bot_after`` seconds. Once handed over, a cancel (Ctrl-C) stops this
+    peer without a leave: the seat is still the player's, and running the
+    same command again resumes it, played by the person.
     """
     if on_status is None:
         on_status = getattr(player, "show_lobby", None)
@@ -169,7 +178,7 @@ async def play_session(
     notes(_("listening on port {port}; your key is {key}").format(
         port=lobby.port, key=fingerprint(identity.public)))
     farewell, farewell_code = "goodbye", ByeCode.NONE
-    leaving = False
+    leaving = stopped_bot = False
     try:
         if resume is not None:
             roster, path = resume
@@ -209,10 +218,17 @@ async def play_session(
             SessionRunner.resume_records(table, store.records)
             runner = SessionRunner(table, store, ConnectionMesh(lobby, roster), player,
                                    timeout=timeout, failure_log=data_dir / "gleek.log",
-                                   check_in_worker=check_in_worker)
+                                   check_in_worker=check_in_worker,
+                                   successor=successor, bot_after=bot_after)
+            attach = getattr(player, "attach_runner", None)
+            if attach is not None:
+                attach(runner)
             try:
                 outcome = await runner.run()
             except asyncio.CancelledError:
+                if runner.handed_over.is_set():
+                    stopped_bot = True
+                    raise
                 # The player leaves: the signed leave goes into the log and out to
                 # every seat now, before the lobby closes the links.
                 try:
@@ -234,9 +250,10 @@ async def play_session(
                 files.current_marker(config.table).unlink()
         return SessionResult(outcome, path, table)
     except asyncio.CancelledError:
-        farewell = f"{config.name} {LEFT_THE_TABLE}"
-        farewell_code = ByeCode.LEFT_THE_TABLE
-        leaving = True
+        if not stopped_bot:
+            farewell = f"{config.name} {LEFT_THE_TABLE}"
+            farewell_code = ByeCode.LEFT_THE_TABLE
+            leaving = True
         raise
     finally:
         await lobby.close(farewell, farewell_code, leaving=leaving)
@@ -296,8 +313,11 @@ async def run_peer_session(
     identity: Identity,
     player: Player,
     notes: Callable[[str], None],
+    successor: Callable[[Table], tuple[Player, str]] | None = None,
+    bot_after: float | None = None,
 ) -> SessionResult:
-    """Join and play one session as ``config`` says, with ``player`` choosing the moves."""
+    """Join and play one session as ``config`` says, with ``player`` choosing the moves
+    (``successor``, ``bot_after``: a bot that may finish the seat, see ``play_session``)."""
     ready: Callable[[int], None] | None = None
     if config.ready_file is not None:
         ready_file = config.ready_file
@@ -315,6 +335,8 @@ async def run_peer_session(
         notes=notes,
         on_ready=ready,
         on_log=log_path_keeper(player),
+        successor=successor,
+        bot_after=bot_after,
     )
     try:
         runner_ui = getattr(player, "run_alongside", None)

@@ -8,6 +8,8 @@ finally ``seed`` from every seat. A seat whose own card does not open signs
 ``dispute`` (the seeds are then revealed at once and the audit names the
 culprit); ``abort`` may end a session at any point, and so may ``leave``: a
 seat's own signed word that its player left the table (no blame, no claim).
+``handover`` is a seat's own signed word that a bot plays it from there on; it
+changes nothing in the game and ends nothing.
 Bodies are canonical lists; the envelope (layer 3) carries the seat.
 """
 
@@ -32,8 +34,9 @@ SEED = "seed"
 DISPUTE = "dispute"
 ABORT = "abort"
 LEAVE = "leave"
+HANDOVER = "handover"
 KINDS = (ROSTER, CUT_COMMIT, CUT_REVEAL, COMMIT, SHUFFLE, LOCK, KEYS, ACT, SEED, DISPUTE, ABORT,
-         LEAVE)
+         LEAVE, HANDOVER)
 OUT_OF_TURN = (DISPUTE, ABORT, LEAVE)
 """Kinds any seat may sign whoever's turn it is: all three stop the hand."""
 
@@ -112,6 +115,21 @@ def leave_body(body: list[Any]) -> None:
     """Check a ``leave`` event's body: it is empty (the envelope says who and where)."""
     if body != []:
         raise ProtocolError("a leave event holds nothing", code=ViolationCode.FORM_EVENT)
+
+
+MAX_BOT_NAME = 24
+"""The longest strategy name a ``handover`` may carry (its characters: a-z, 0-9, '-')."""
+_BOT_NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789-")
+
+
+def handover_body(body: list[Any]) -> str:
+    """Check a ``handover`` event's body and return the bot's name: one short word
+    (a strategy name, for people; no rule depends on it)."""
+    if (len(body) != 1 or not isinstance(body[0], str)
+            or not 0 < len(body[0]) <= MAX_BOT_NAME or not set(body[0]) <= _BOT_NAME_CHARS):
+        raise ProtocolError(f"a handover event holds one bot name of 1 to {MAX_BOT_NAME} "
+                            "characters (a-z, 0-9, '-')", code=ViolationCode.FORM_EVENT)
+    return str(body[0])
 
 
 @dataclass(frozen=True)

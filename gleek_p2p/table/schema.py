@@ -209,6 +209,12 @@ def _kinds() -> dict[str, Any]:
         ev.LEAVE: {"signer": "any seat, whoever's turn it is: its player leaves the table "
                              "(ends the session, blames nobody)",
                    "body": {"type": "list", "min": 0, "max": 0}},
+        ev.HANDOVER: {"signer": "the seat to sign next, in place of the event it owes (which "
+                                "follows); never right after another handover: a bot plays "
+                                "the seat from here (changes nothing in the game)",
+                      "body": {"type": "tuple", "items": [
+                          {"name": "bot", "type": "str", "min": 1, "max": ev.MAX_BOT_NAME,
+                           "doc": "a strategy name for people: a-z, 0-9 and '-' only"}]}},
     }
 
 

@@ -5,7 +5,9 @@ every envelope (signature, chain, author, turn), feeds the deck protocol and
 the rules engine, and says who must extend the log next and with what. At
 every point exactly one seat may extend the log (``expected``), so the log is
 one chain all seats agree on. The exceptions are ``abort`` and ``leave``, which
-any seat may sign at any time and which end the session (and ``dispute``).
+any seat may sign at any time and which end the session (and ``dispute``). A
+``handover`` (a bot plays the seat from there on) is signed only by the seat
+expected next, beside the event it owes, so it never crosses another event.
 
 The table never does I/O and never reads a clock: the shell hands it
 envelopes, asks it for this seat's next event (``auto_event`` for protocol
@@ -121,6 +123,16 @@ class Verdict:
     """The position of that leave in the chain (for an abort, where the leaver signed it)."""
 
 
+@dataclass(frozen=True)
+class Handover:
+    """A seat's signed word that a bot plays it from event ``seq`` on."""
+
+    seq: int
+    seat: int
+    bot: str
+    """The bot's name as signed (a strategy name: words for people, no rule)."""
+
+
 @dataclass
 class HandRecord:
     """A finished, audited hand: the engine state at its end, and its cards."""
@@ -165,6 +177,7 @@ class _Mutable:
     """
     dispute_now: bool = False
     disputed_by: int | None = None
+    handovers: tuple[Handover, ...] = ()
 
 
 def _as_evidence(first: tuple[bytes, ...], items: tuple[Any, ...]) -> tuple[bytes, ...]:
@@ -247,6 +260,11 @@ class Table:
     @property
     def verdict(self) -> Verdict | None:
         return self._m.verdict
+
+    @property
+    def handovers(self) -> tuple[Handover, ...]:
+        """Every signed hand-over to a bot, in log order."""
+        return self._m.handovers
 
     @property
     def audit_failure(self) -> Cheating | None:
@@ -470,6 +488,20 @@ class Table:
                                 code=ViolationCode.LOCAL_MISUSE)
         return self._sign(ev.LEAVE, [])
 
+    def handover_event(self, bot: str) -> Envelope:
+        """This seat's signed ``handover``: a bot named ``bot`` plays the seat from here.
+
+        Only when this seat is the one to sign next (before the event it
+        owes), so it takes a position no other seat is signing for; it changes
+        nothing in the game.
+        """
+        exp = self.expected()
+        if not self.envelopes or exp is None or exp.seat != self.seat:
+            raise ProtocolError("a seat hands over only when it is its turn to sign",
+                                code=ViolationCode.LOCAL_MISUSE)
+        ev.handover_body([bot])
+        return self._sign(ev.HANDOVER, [bot])
+
     # --------------------------------------------------------------- receiving
 
     def precheck(self, envelope: Envelope) -> Callable[[], None] | None:
@@ -607,6 +639,19 @@ class Table:
         exp = self.expected()
         if exp is None:
             raise ProtocolError("no event is expected now", code=ViolationCode.CHAIN_AFTER_END)
+        if envelope.kind == ev.HANDOVER and self.envelopes:
+            # The seat to sign next may hand over instead, once: a handover
+            # right after its own says nothing new (and would let a seat grow
+            # the log without playing).
+            if envelope.seat != exp.seat:
+                raise ProtocolError(
+                    f"handed over as event {envelope.seq} out of turn: only seat "
+                    f"{exp.seat}, the one to sign next, may hand over now",
+                    code=ViolationCode.TURN_OUT_OF_TURN)
+            if self.envelopes[-1].kind == ev.HANDOVER:
+                raise ProtocolError("a handover may not follow a handover",
+                                    code=ViolationCode.TURN_WRONG_KIND)
+            return
         if envelope.seat != exp.seat:
             raise ProtocolError(
                 f"signed event {envelope.seq} out of turn: it is seat "
@@ -650,6 +695,11 @@ class Table:
         self._m.verdict = Verdict(envelope.seq, envelope.seat, None, "", (), ev.LEFT,
                                   envelope.seat, envelope.seq)
         self._m.stage = Stage.ABORTED
+        return []
+
+    def _take_handover(self, envelope: Envelope) -> list[Event]:
+        bot = ev.handover_body(envelope.body)
+        self._m.handovers = (*self._m.handovers, Handover(envelope.seq, envelope.seat, bot))
         return []
 
     def _leave_of(self, item: bytes, upto: int) -> Envelope | None:
@@ -971,6 +1021,7 @@ _MAKE: dict[str, Callable[[Table, str], Envelope]] = {
 _TAKE: dict[str, Callable[[Table, Envelope], list[Event]]] = {
     ev.ABORT: Table._take_abort,
     ev.LEAVE: Table._take_leave,
+    ev.HANDOVER: Table._take_handover,
     # Called by name, so a subclass's own version (a test's lying table) is the one used.
     ev.DISPUTE: lambda table, e: table._take_dispute(e.seat, e.body),
     ev.ROSTER: Table._take_roster,

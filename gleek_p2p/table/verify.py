@@ -23,7 +23,7 @@ from gleek_p2p.base.text import printable
 from gleek_p2p.log.envelope import decode_envelope, event_hash, verify_envelope
 from gleek_p2p.table import events as ev
 from gleek_p2p.table.roster import Roster
-from gleek_p2p.table.session import HandRecord, Stage, Table, Verdict
+from gleek_p2p.table.session import Handover, HandRecord, Stage, Table, Verdict
 
 
 @dataclass(frozen=True)
@@ -117,6 +117,11 @@ class VerifyReport:
     """In an incomplete log: the seat whose event the log stops waiting for."""
     error_code: ViolationCode | None = None
     """For an unreadable log: why (``log.empty``, ``log.not-a-log``, ``log.no-roster``)."""
+
+    @property
+    def handovers(self) -> tuple[Handover, ...]:
+        """Every seat's signed hand-over to a bot, in log order (none if unreadable)."""
+        return () if self.table is None else self.table.handovers
 
     @property
     def hands(self) -> list[HandRecord]:

@@ -26,6 +26,7 @@ from gleek_p2p.rules import (
 )
 from gleek_p2p.rules.money import pence
 from gleek_p2p.table import events as ev
+from gleek_p2p.table.session import Handover
 from gleek_p2p.table.verify import Ending, Judgement, VerifyReport, Violation
 
 # Whole phrases, one per rank: the rank's article and elision differ by language.
@@ -250,6 +251,7 @@ def text_report(report: VerifyReport) -> str:
             for n, t in zip(names, totals, strict=True))))
     out.append("")
     out.extend(verdict_lines(report))
+    out.extend(handover_lines(report))
     series = running_totals(report)
     if series:
         out.append("")
@@ -306,6 +308,20 @@ def ending_sentence(ending: Ending, names: Sequence[str]) -> str:
                  "(signed by {name}, event {event}): {reason}.").format(**fields)
     return _("{name}'s peer failed and ended the session during hand {hand} (signed by "
              "{name}, event {event}): {reason}.").format(**fields)
+
+
+def handover_lines(report: VerifyReport) -> list[str]:
+    """Who handed their seat to a bot, from which event (each a signed ``handover``)."""
+    if report.roster is None:
+        return []
+    return ["  - " + handover_sentence(h, report.roster.names) for h in report.handovers]
+
+
+def handover_sentence(handover: Handover, names: Sequence[str]) -> str:
+    """'From event 57, Anne's seat was played by a bot (signed by Anne).'"""
+    name = _name(names, handover.seat)
+    return _("From event {event}, {name}'s seat was played by a bot (signed by "
+             "{name}).").format(event=handover.seq, name=name)
 
 
 def claim_sentence(claim: Violation, names: Sequence[str]) -> str:
@@ -377,6 +393,8 @@ def json_report(report: VerifyReport) -> dict[str, Any]:
             "event": report.ending.seq,
             "hand": None if report.ending.hand is None else report.ending.hand + 1,
         },
+        "handovers": [{"event": h.seq, "seat": h.seat, "bot": h.bot}
+                      for h in report.handovers],
     }
     if report.code is not None:
         data["code"] = report.code.value

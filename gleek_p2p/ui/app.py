@@ -20,8 +20,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import sys
 import time
-from collections.abc import Awaitable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -31,6 +32,7 @@ from prompt_toolkit.output import Output
 
 from gleek_p2p.base.errors import GleekError
 from gleek_p2p.base.i18n import N_, _, ngettext
+from gleek_p2p.base.text import printable
 from gleek_p2p.log.keys import fingerprint
 from gleek_p2p.rules import (
     Deal,
@@ -48,6 +50,7 @@ from gleek_p2p.session.notes import Severity, kind_of, severity_of
 from gleek_p2p.session.peer import Outcome, SessionRunner
 from gleek_p2p.table import events as ev
 from gleek_p2p.table.session import Decision, Expectation, Table
+from gleek_p2p.tools.report import handover_sentence
 
 from .choices import Chooser
 from .narrate import narrate
@@ -57,6 +60,10 @@ from .summary import history_lines, summary_lines
 from .words import Namer, pence
 
 __all__ = ["HELP", "HumanPlayer", "UserQuit", "end_lines", "run_with_ui"]
+
+
+def _stderr(text: str) -> None:
+    print(printable(text), file=sys.stderr, flush=True)
 
 T = TypeVar("T")
 
@@ -107,6 +114,7 @@ class HumanPlayer:
             HELP,
             on_leave=self._leave,
             leave_question=self._leave_question,
+            on_hand_over=self._bot_finishes,
             status=self._status_text,
             input=input,
             output=output,
@@ -130,6 +138,14 @@ class HumanPlayer:
         self.lobby: list[tuple[str, str]] = []
         self.past_hands: list[State] = []
         """The state at the end of each finished hand, for the summaries."""
+        self.runner: SessionRunner | None = None
+        """The session's runner, once it runs (``attach_runner``): a bot may finish
+        the seat through it."""
+        self._watcher: asyncio.Future[None] | None = None
+        self.bot_plays = asyncio.Event()
+        """Set once a bot plays the seat: the screen closes, the session goes on."""
+        self.say: Callable[[str], None] = _stderr
+        """Where the words go once the screen is closed (a bot plays the seat)."""
 
     @property
     def app(self) -> Application[None]:
@@ -171,9 +187,19 @@ class HumanPlayer:
         app_task = self.start()
         work_task = asyncio.ensure_future(work)
         quit_task = asyncio.ensure_future(self.quit_requested.wait())
+        bot_task = asyncio.ensure_future(self.bot_plays.wait())
         try:
-            await asyncio.wait({app_task, work_task, quit_task},
+            await asyncio.wait({app_task, work_task, quit_task, bot_task},
                                return_when=asyncio.FIRST_COMPLETED)
+            if bot_task.done() and not quit_task.done() and not work_task.done():
+                # The seat is the bot's: the screen closes, the session goes on headless.
+                self.screen.close()
+                await self.closed()
+                self.say(_("A bot plays your seat from now on, with your key; it prints a "
+                           "line per hand. Ctrl-C stops it (the seat stays yours: run the "
+                           "same command again to take it back)."))
+                result: T = await work_task
+                return result
             if work_task.done() and not _quit_error(work_task):
                 error = work_task.exception()
                 if error is None:
@@ -189,9 +215,11 @@ class HumanPlayer:
                 app_task.result()  # the application itself failed: raise its error
             raise UserQuit()
         finally:
-            for task in (work_task, quit_task):
+            if self._watcher is not None:
+                self._watcher.cancel()
+            for task in (work_task, quit_task, bot_task):
                 task.cancel()
-            await asyncio.gather(work_task, quit_task, return_exceptions=True)
+            await asyncio.gather(work_task, quit_task, bot_task, return_exceptions=True)
             self.screen.close()
             await self.closed()
 
@@ -442,9 +470,34 @@ class HumanPlayer:
         if self.finished:
             self.screen.close()
 
+    def attach_runner(self, runner: SessionRunner) -> None:
+        """The session's runner (``play_session`` calls this): a bot may finish the seat,
+        asked with ``q`` then ``b``, or on its own (``--bot-after``)."""
+        self.runner = runner
+
+        async def watch() -> None:
+            await runner.handed_over.wait()
+            self.bot_plays.set()
+
+        self._watcher = asyncio.ensure_future(watch())
+
+    def _bot_finishes(self, choose: bool) -> bool:
+        """Whether a bot may finish the seat now; with ``choose``, hand it over."""
+        runner = self.runner
+        offered = (runner is not None and runner.successor is not None and not self.finished
+                   and self._state is not None and not runner.handed_over.is_set()
+                   and not runner.table.finished)
+        if choose and offered:
+            assert runner is not None
+            return runner.hand_over()
+        return offered
+
     def _leave_question(self) -> str:
         if self.finished or self._state is None:
             return _("Leave?")
+        if self._bot_finishes(False):
+            return _("Leave the table? The others will be told and the session ends; or a "
+                     "bot finishes your seat and the session goes on.")
         return _("Leave the table? The others will be told and the session ends.")
 
 
@@ -509,6 +562,8 @@ def end_lines(
         said = who.act(verdict.signer, N_("You ended the session: {reason}"),
                        N_("{name} ended the session: {reason}"), reason=verdict.reason)
         lines.append(("class:error", said))
+    # Each a signed fact of the log: who handed their seat to a bot, from where.
+    lines.extend(("", handover_sentence(h, names)) for h in table.handovers)
     if table.audit_failure is not None:
         failure = table.audit_failure
         lines.append(("class:error", _("A hand audit failed: {name} - {reason}").format(

@@ -37,7 +37,12 @@ from gleek_p2p.rules import (
 from gleek_p2p.table.roster import Roster
 from gleek_p2p.table.session import Table
 from gleek_p2p.table.verify import Judgement, VerifyReport, verify_records
-from gleek_p2p.tools.report import claim_sentence, ending_sentence, violation_sentence
+from gleek_p2p.tools.report import (
+    claim_sentence,
+    ending_sentence,
+    handover_sentence,
+    violation_sentence,
+)
 
 from .narrate import narrate
 from .screen import TableScreen
@@ -161,7 +166,11 @@ class Replay:
         return [i for i, s in enumerate(self.steps) if isinstance(s.event, Deal)]
 
     def verdict(self) -> list[str]:
-        """What the verification found, in sentences."""
+        """What the verification found, in sentences (with each signed hand-over)."""
+        return [*self._verdict(), *(handover_sentence(h, self.roster.names)
+                                    for h in self.report.handovers)]
+
+    def _verdict(self) -> list[str]:
         report = self.report
         names = self.roster.names
         if report.fair:

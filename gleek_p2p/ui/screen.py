@@ -157,6 +157,7 @@ class TableScreen:
         leave_question: Callable[[], str],
         status: Callable[[], str] | None = None,
         confirm_leave: bool = True,
+        on_hand_over: Callable[[bool], bool] | None = None,
         input: Input | None = None,
         output: Output | None = None,
         color: bool | None = None,
@@ -176,6 +177,9 @@ class TableScreen:
         self._status = status or (lambda: "")
         self._confirm_leave = confirm_leave
         """False where leaving loses nothing (the replay): q leaves at once."""
+        self._on_hand_over = on_hand_over
+        """Beside leaving, the leave box offers ``b``: a bot finishes the seat. Called
+        to ask whether it is offered now (False) or to choose it (True)."""
         self._help = list(help_lines)
         self.color = color_wanted(color)
         self._dump_width: int | None = None
@@ -273,7 +277,7 @@ class TableScreen:
         out: Fragments = [("class:error", "\n".join(wrap_words(text, self._width() - 1, "")))]
         if self.overlay == "leave":
             # The confirmation box would not show in so small a terminal: ask here.
-            question = self._leave_question() + " " + _("y: leave   n or Esc: stay")
+            question = self._leave_question() + " " + self._leave_keys()
             out += [("", "\n\n"),
                     ("class:prompt", "\n".join(wrap_words(question, self._width() - 1, "")))]
         return out
@@ -298,6 +302,14 @@ class TableScreen:
         return clip([("class:status", " " + text.ljust(room)), ("class:hint", " " + keys)],
                      width)
 
+    def _bot_offered(self) -> bool:
+        return self._on_hand_over is not None and self._on_hand_over(False)
+
+    def _leave_keys(self) -> str:
+        if self._bot_offered():
+            return _("y: leave   b: let a bot finish my seat   n or Esc: stay")
+        return _("y: leave   n or Esc: stay")
+
     def _overlay_title(self) -> str:
         if self.overlay == "panel" and self.panel is not None:
             return self.panel.title
@@ -318,7 +330,7 @@ class TableScreen:
             return join([[("", line)] for line in lines])
         if self.overlay == "leave":
             return join([[("", self._leave_question())], [("", "")],
-                         [("class:prompt", _("y: leave   n or Esc: stay"))]])
+                         [("class:prompt", self._leave_keys())]])
         if self.overlay == "end":
             inner = self._overlay_inner()
             return join([[(style, _fit_path(printable(text), inner) if style == "class:path"
@@ -365,6 +377,10 @@ class TableScreen:
             if key in ("y", "Y"):
                 self.overlay = None
                 self._on_leave()
+            elif key in ("b", "B") and self._bot_offered():
+                assert self._on_hand_over is not None
+                self.overlay = None
+                self._on_hand_over(True)
             elif key in ("n", "N", "escape", "q"):
                 self.overlay = "panel" if self.panel is not None else None
         elif key == "?":

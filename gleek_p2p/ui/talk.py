@@ -46,6 +46,11 @@ class TalkingBot(BotPlayer):
     _told: int = 0
     _state: State | None = field(default=None, repr=False)
 
+    def skip_past_hands(self, table: Table) -> None:
+        """Say nothing of the hands already over (a bot taking a seat mid-session)."""
+        self._told = len(table.hands)
+        self._hands_seen = len(table.hands)
+
     def update(self, table: Table, applied: Sequence[Move], note: str | None) -> None:
         super().update(table, applied, note)
         if self.talk is Talk.QUIET or table.seat is None:

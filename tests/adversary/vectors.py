@@ -135,6 +135,45 @@ def _ending_cases() -> list[Vector]:
     return out
 
 
+def _handover_cases() -> list[Vector]:
+    """A seat handed to a bot (twice: seat 1 at its first move, seat 2 later), the
+    session complete and fair; and a handover signed out of turn (blamed)."""
+    tables = make_seats(VARIANTS["standard"].rulings_of(21), 1, b"vector-handover",
+                        ("Anne", "Ben", "Cat"))
+    bots = [RandomStrategy(b"vector-handover" + bytes([s])) for s in range(3)]
+    handed: list[dict[str, Any]] = []
+    out_of_turn: Vector | None = None
+    while not tables[0].finished:
+        exp = tables[0].expected()
+        assert exp is not None
+        table = tables[exp.seat]
+        envelope = table.auto_event()
+        decision = table.decision() if envelope is None else None
+        acts = sum(1 for e in table.envelopes if e.kind == ev.ACT)
+        if decision is not None and not any(h["seat"] == exp.seat for h in handed) \
+                and (exp.seat == 1 or (exp.seat == 2 and acts >= 20)):
+            envelope = table.handover_event("strong")
+            handed.append({"event": envelope.seq, "seat": exp.seat, "bot": "strong"})
+        elif decision is not None:
+            envelope = table.act(choose_now(bots[exp.seat], decision.view, decision.legal))
+        assert envelope is not None
+        if out_of_turn is None and envelope.kind == ev.ACT:
+            # The same position, signed by a seat that is not the one due: refused.
+            other = (exp.seat + 1) % 3
+            wrong = tables[other]._sign(ev.HANDOVER, ["strong"])
+            out_of_turn = Vector("handover-out-of-turn", [*tables[0].encoded, wrong.encode()], {
+                "exit_code": 1, "event": wrong.seq, "seat": other, "says": "out of turn",
+                "code": "turn.out-of-turn"})
+        for other_table in tables:
+            other_table.receive(envelope)
+    assert len(handed) == 2 and out_of_turn is not None
+    report = verify_records(tables[0].encoded)
+    return [Vector("handed-over", list(tables[0].encoded), {
+        "exit_code": 0, "totals": list(report.hands[-1].state.totals),
+        "rulings": ruling_switches(report.hands[-1].state.variant), "handovers": handed}),
+        out_of_turn]
+
+
 def _framed(record: bytes) -> bytes:
     """The record as the log file stores it (length, checksums)."""
     with tempfile.TemporaryDirectory() as tmp:
@@ -258,6 +297,7 @@ def _build() -> list[Vector]:
     out.extend(_second_implementation_cases(base))
     out.extend(_proved_hand_cases())
     out.extend(_ending_cases())
+    out.extend(_handover_cases())
     return out
 
 
