@@ -15,9 +15,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import multiprocessing
 import traceback
 from collections import Counter
 from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
@@ -26,12 +29,13 @@ from gleek_p2p.base.errors import Cheating, GleekError, ProtocolError
 from gleek_p2p.base.i18n import _
 from gleek_p2p.base.text import printable
 from gleek_p2p.base.timeouts import within
-from gleek_p2p.bots.strategy import Strategy, choose_async
+from gleek_p2p.bots.strategy import Strategy, Work, choose_async
 from gleek_p2p.log.chain import check_equivocation
 from gleek_p2p.log.envelope import Envelope, decode_envelope, event_hash, verify_envelope
 from gleek_p2p.log.store import LogStore
 from gleek_p2p.net.messages import Bye, ByeCode, Event, Message, Sync
 from gleek_p2p.rules import Event as Move
+from gleek_p2p.rules import SeatView
 from gleek_p2p.session.notes import Note, Severity
 from gleek_p2p.table import events as ev
 from gleek_p2p.table.schema import KIND_BOUNDS
@@ -127,18 +131,23 @@ class BotPlayer:
 
     A strategy that is too slow, fails, or answers with an illegal move does
     not stop the session: the bot plays its first legal move and says why.
+
+    The heavy part of a decision (``Strategy.offload``: the strong bot's
+    search) runs in a worker so the event loop keeps answering the other
+    seats: ``worker="process"`` (the default: pure-Python search in a thread
+    would hold the GIL and starve the loop), ``"thread"``, or ``"inline"``
+    (on the loop, as before; for measuring).
     """
 
     strategy: Strategy
     move_timeout: float = 30.0
+    worker: str = "process"
     _hands_seen: int = 0
     _ended: bool = False
 
     async def decide(self, table: Table, decision: Decision) -> Move:
         try:
-            move = await within(
-                choose_async(self.strategy, decision.view, decision.legal), self.move_timeout
-            )
+            move = await within(self._choose(decision.view, decision.legal), self.move_timeout)
         except TimeoutError:
             log.warning("strategy %s took too long; playing its first legal move",
                         self.strategy.name)
@@ -153,6 +162,26 @@ class BotPlayer:
             return decision.legal[0]
         return move
 
+    async def _choose(self, view: SeatView, legal: Sequence[Move]) -> Move:
+        work = None if self.worker == "inline" else self.strategy.offload(view, legal)
+        if work is None:
+            return await choose_async(self.strategy, view, legal)
+        if not isinstance(work, Work):
+            return work
+        if self.worker == "thread":
+            return work.finish(await asyncio.to_thread(work.run, *work.args))
+        try:
+            done = await asyncio.get_running_loop().run_in_executor(
+                _search_pool(), work.run, *work.args)
+        except BrokenProcessPool:
+            # The worker died (killed, out of memory): a thread still keeps the
+            # loop alive between the interpreter's switches; the next decision
+            # starts a new process.
+            _drop_search_pool()
+            log.warning("the search worker stopped; searching in a thread")
+            done = await asyncio.to_thread(work.run, *work.args)
+        return work.finish(done)
+
     def update(self, table: Table, applied: Sequence[Move], note: str | None) -> None:
         if table.seat is None:
             return
@@ -166,6 +195,25 @@ class BotPlayer:
             self._ended = True
             totals = table.hands[-1].state.totals if table.hands else ()
             self.strategy.on_session_end(totals)
+
+
+_POOL: list[ProcessPoolExecutor] = []
+
+
+def _search_pool() -> ProcessPoolExecutor:
+    """The one worker process the bots of this interpreter search in, started on first use.
+
+    Spawned, not forked: a fork would copy the loop's threads (zeroconf) and
+    their locks. One process: a peer decides one move at a time.
+    """
+    if not _POOL:
+        _POOL.append(ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")))
+    return _POOL[0]
+
+
+def _drop_search_pool() -> None:
+    if _POOL:
+        _POOL.pop().shutdown(wait=False, cancel_futures=True)
 
 
 @dataclass
