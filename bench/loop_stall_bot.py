@@ -1,4 +1,4 @@
-"""How long a peer's event loop stalls while the strong bot decides: on the loop, in a thread, in a process.
+"""How long a peer's loop stalls while the strong bot decides: on the loop, in a thread or process.
 
 Plays a few strong-bot hands in-process to collect decisions that need a
 search (auction, ruff, card play), then makes each one again through the
@@ -120,7 +120,8 @@ def main() -> None:
           f"{result['load_avg_1m_after']}")
     for worker in args.workers.split(","):
         r = {k[len(worker) + 1:]: v for k, v in result.items() if k.startswith(worker + "_")}
-        print(f"  {worker:8} longest stall {r['stall_ms_max']:7.1f} ms  p95 {r['stall_ms_p95']:6.1f}"
+        print(f"  {worker:8} longest stall {r['stall_ms_max']:7.1f} ms"
+              f"  p95 {r['stall_ms_p95']:6.1f}"
               f"  decision {r['decision_ms_mean']:6.0f} ms  playouts min/median/max "
               f"{r['playouts_min']:.0f}/{r['playouts_median']:.0f}/{r['playouts_max']:.0f}")
     for worker in ("inline", "thread", "process"):
