@@ -215,7 +215,13 @@ class FastHand:
         self.turn = NO_SEAT
         s = self.state
         self.phase = _SESSION_OVER if s.hand_no + 1 >= s.session_hands else _HAND_OVER
-        self.ledger = hand_ledger(self._engine_state())
+        # Only the fields the scoring reads are brought up to date: a rule
+        # that scores from another one shows in the property test's ledgers.
+        fields = list(s)
+        for i, name in _SCORED:
+            value = getattr(self, name)
+            fields[i] = tuple(value) if type(value) is list else value
+        self.ledger = hand_ledger(_new(State, fields))
 
     # ------------------------------------------------------------ legal moves
 
@@ -239,9 +245,9 @@ class FastHand:
         if ph is _DISCARD:
             return [_DISCARDS[seat][x] for x in self.holding[seat]]
         if ph is _RUFF:
-            out: list[Event] = [PassRuff(seat)]
+            out: list[Event] = [_PASS_RUFF[seat]]
             if self.ruff_put[seat] < self.ruff_stake:
-                out.append(See(seat))
+                out.append(_SEE[seat])
             top = min(MAX_RAISE, MAX_STAKE - self.ruff_stake)
             out.extend(_VIES[seat][1 : top + 1])
             return out
@@ -260,7 +266,7 @@ class FastHand:
                 trumps.append(_name(seat, None))
             return trumps
         if ph is _TIDDY:
-            tiddy: list[Event] = [NoTiddy(seat)]
+            tiddy: list[Event] = [_NO_TIDDY[seat]]
             assert self.trump is not None
             four = self.trump * _R + Rank.FOUR
             for x in self.holding[seat]:
@@ -279,19 +285,22 @@ class FastHand:
         ranks = [cards[x] % _R for x in hold]
         optional = self.v.optional_declaring
         out: list[Event] = []
-        # Three of a rank needs two repeats at least: most hands stop at this test.
-        if len(set(ranks)) <= len(ranks) - 2 and _has_three(ranks):
+        # Most hands hold no three of a rank: one pass of bit masks says so.
+        if _has_three(ranks):
             done = {cards[sl[0]] % _R for who, sl in self.declarations if who == seat}
-            for rank in sorted(set(ranks)):
-                if rank not in done and ranks.count(rank) >= 3:
-                    group = tuple(x for x, r in zip(hold, ranks, strict=True) if r == rank)
+            groups: list[list[int]] = [[] for _ in range(_R)]
+            for x, r in zip(hold, ranks, strict=True):
+                groups[r].append(x)
+            for rank in range(_R):
+                if len(groups[rank]) >= 3 and rank not in done:
+                    group = tuple(groups[rank])
                     out.append(Declare(seat, group))
                     if len(group) == 4 and optional:
                         # Under optional declaring three of four may be shown (a gleek).
                         out.extend(Declare(seat, three)
                                    for three in itertools.combinations(group, 3))
         if optional or not out:
-            out.append(EndDeclare(seat))
+            out.append(_END_DECLARE[seat])
         return out
 
     # ------------------------------------------------------------ moves
@@ -390,19 +399,28 @@ class FastHand:
         self._ruff_next(e.seat)
 
     def _ruff_next(self, seat: int) -> None:
-        ins = [i for i, x in enumerate(self.ruff_in) if x]
-        if len(ins) == 1:
-            self.ruff_winner = ins[0]
+        ruff_in, acted, put, stake = self.ruff_in, self.ruff_acted, self.ruff_put, self.ruff_stake
+        left, settled = 0, True
+        for i in range(self.n):
+            if ruff_in[i]:
+                left += 1
+                last = i
+                if not acted[i] or put[i] != stake:
+                    settled = False
+        if left == 1:
+            self.ruff_winner = last
             self._enter_declare()
-        elif all(self.ruff_acted[i] and self.ruff_put[i] == self.ruff_stake for i in ins):
+        elif settled:
             self.phase = _RUFF_SHOW
             self.turn = self._next_seat(self.dealer, self.ruff_in)
         else:
             self.turn = self._next_seat(seat, self.ruff_in)
 
     def _show_ruff(self, e: ShowRuff) -> None:
-        seat = e.seat
-        self.ruff_shows.append((seat, e.suit, e.slots))
+        self._show(e.seat, e.suit, e.slots)
+
+    def _show(self, seat: int, suit: int, slots: tuple[int, ...]) -> None:
+        self.ruff_shows.append((seat, suit, slots))
         shown = {sh[0] for sh in self.ruff_shows}
         nxt = self._next_seat(seat, [x and i not in shown for i, x in enumerate(self.ruff_in)])
         if nxt >= 0:
@@ -503,12 +521,13 @@ class FastHand:
 
 
 def _has_three(ranks: list[int]) -> bool:
-    seen = [0] * _R
+    once = twice = thrice = 0
     for r in ranks:
-        seen[r] += 1
-        if seen[r] == 3:
-            return True
-    return False
+        b = 1 << r
+        thrice |= twice & b
+        twice |= once & b
+        once |= b
+    return thrice != 0
 
 
 _new = tuple.__new__
@@ -525,6 +544,13 @@ _OWN = tuple(
     )
 )  # fmt: skip
 _HOLDING = State._fields.index("holding")
+_SCORED = tuple(
+    (State._fields.index(name), name)
+    for name in (
+        "talon_taker", "high_bid", "ruff_played", "ruff_put", "ruff_winner", "declarations",
+        "trump", "tiddy_claimant", "tricks",
+    )
+)  # fmt: skip
 
 
 _SLOW: dict[type[Any], Callable[[FastHand, Any], None]] = {
@@ -543,14 +569,23 @@ _SLOW: dict[type[Any], Callable[[FastHand, Any], None]] = {
 }
 
 
+_PASS_RUFF = tuple(PassRuff(seat) for seat in range(3))
+_SEE = tuple(See(seat) for seat in range(3))
+_END_DECLARE = tuple(EndDeclare(seat) for seat in range(3))
+_NO_TIDDY = tuple(NoTiddy(seat) for seat in range(3))
+
+
 def random_playout(hand: FastHand, random: Callable[[], float]) -> HandLedger:
     """Play ``hand`` to its end, each move ``legal[int(random() * len(legal))]``; its ledger.
 
     ``random`` is a ``random.Random().random``: the engine, given the same
     picks, plays the same game (tests/test_rules_playout.py checks it).
     """
-    # The auction and the ruff list many moves of which one is picked: pick
-    # by index without building the list (same order as ``legal``).
+    # The auction, the ruff and its show list many moves of which one is
+    # picked: pick by index without building the list or its events (same
+    # order as ``legal``), and apply the pick directly.
+    top_bid = max_bid(hand.v)
+    suit = hand.suit
     while hand.ledger is None:
         ph = hand.phase
         if ph is _TRICKS:
@@ -558,33 +593,49 @@ def random_playout(hand: FastHand, random: Callable[[], float]) -> HandLedger:
             break
         seat = hand.turn
         if ph is _AUCTION:
-            low = OPENING_BID if hand.high_bid == 0 else hand.high_bid + 1
-            k = int(random() * (max_bid(hand.v) - low + 2))
-            if k:
-                hand.bids.append((seat, low + k - 1))
-                hand.high_bid = low + k - 1
-                hand.high_bidder = seat
-            else:
-                hand.bids.append((seat, 0))
-                hand.passed[seat] = True
-            hand._auction_next(seat)
+            bids, passed = hand.bids, hand.passed
+            while hand.phase is _AUCTION:
+                seat = hand.turn
+                low = OPENING_BID if hand.high_bid == 0 else hand.high_bid + 1
+                k = int(random() * (top_bid - low + 2))
+                if k:
+                    bids.append((seat, low + k - 1))
+                    hand.high_bid = low + k - 1
+                    hand.high_bidder = seat
+                else:
+                    bids.append((seat, 0))
+                    passed[seat] = True
+                hand._auction_next(seat)
         elif ph is _RUFF:
             can_see = hand.ruff_put[seat] < hand.ruff_stake
             top = min(MAX_RAISE, MAX_STAKE - hand.ruff_stake)
             k = int(random() * (1 + can_see + max(0, top)))
             if k == 0:
-                hand._pass_ruff(PassRuff(seat))
+                hand._pass_ruff(_PASS_RUFF[seat])
             elif can_see and k == 1:
-                hand._see(See(seat))
+                hand._see(_SEE[seat])
             else:
                 hand._vie(_VIES[seat][k - can_see])
         elif ph is _DISCARD:
-            h = hand.holding[seat]
-            x = h[int(random() * len(h))]
-            h.remove(x)
-            hand.discards.append(x)
-            if len(hand.discards) == hand.ndiscard:
-                hand._enter_ruff()
+            # The taker discards all its cards in a row.
+            h, discards = hand.holding[seat], hand.discards
+            for _ in range(hand.ndiscard - len(discards)):
+                discards.append(h.pop(int(random() * len(h))))
+            hand._enter_ruff()
+        elif ph is _DECLARE:
+            legal = hand._legal_declares(seat)
+            e = legal[int(random() * len(legal))]
+            if type(e) is EndDeclare:
+                hand._end_declare(e)
+            else:
+                hand.declarations.append((seat, e.slots))  # type: ignore[union-attr]
+        elif ph is _RUFF_SHOW:
+            split: list[list[int]] = [[], [], [], []]
+            for x in hand.holding[seat]:
+                split[suit[x]].append(x)
+            shown = [i for i in range(4) if split[i]]
+            i = shown[int(random() * len(shown))]
+            hand._show(seat, i, tuple(split[i]))
         else:
             legal = hand.legal()
             hand.play(legal[int(random() * len(legal))])
@@ -592,22 +643,48 @@ def random_playout(hand: FastHand, random: Callable[[], float]) -> HandLedger:
 
 
 def _random_tricks(h: FastHand, random: Callable[[], float]) -> None:
-    """The rest of the trick phase with random moves, without building ``legal`` lists.
+    """The rest of the trick phase with random moves: ``_play`` inlined, no ``legal`` lists.
 
     Each hand is also kept split by suit, so following suit is a lookup.
     """
-    suit, holding = h.suit, h.holding
+    suit, holding, cards, trump, n = h.suit, h.holding, h.cards, h.trump, h.n
     by_suit = []
     for hand in holding:
         split: list[list[int]] = [[], [], [], []]
         for x in hand:
             split[suit[x]].append(x)
         by_suit.append(split)
-    while h.ledger is None:
-        seat = h.turn
+    tricks, ntricks = h.tricks, h.ntricks
+    seat, leader, plays = h.turn, h.trick_leader, h.trick_plays
+    while True:
         hand = holding[seat]
-        plays = h.trick_plays
-        opts = (by_suit[seat][suit[plays[0]]] or hand) if plays else hand
-        x = opts[int(random() * len(opts))]
-        by_suit[seat][suit[x]].remove(x)
-        h._play(x)
+        if plays and (follow := by_suit[seat][suit[plays[0]]]):
+            x = follow.pop(int(random() * len(follow)))
+            hand.remove(x)
+        else:
+            x = hand.pop(int(random() * len(hand)))
+            by_suit[seat][suit[x]].remove(x)
+        plays.append(x)
+        if len(plays) < n:
+            seat = seat + 1 if seat + 1 < n else 0
+            continue
+        best_i, best = 0, cards[plays[0]]
+        best_suit = suit[plays[0]]
+        for i in range(1, n):
+            y = plays[i]
+            cs = suit[y]
+            if cs == best_suit:
+                if cards[y] < best:
+                    best_i, best = i, cards[y]
+            elif cs == trump:
+                best_i, best, best_suit = i, cards[y], cs
+        seat = (leader + best_i) % n
+        tricks.append((leader, tuple(plays), seat))
+        plays = []
+        leader = seat
+        if len(tricks) == ntricks:
+            break
+    h.trick_plays = plays
+    h.trick_leader = leader
+    h.turn = seat
+    h._end_hand()
