@@ -282,18 +282,22 @@ class FastHand:
     def _legal_declares(self, seat: int) -> list[Event]:
         cards = self.cards
         hold = self.holding[seat]
-        ranks = [cards[x] % _R for x in hold]
         optional = self.v.optional_declaring
         out: list[Event] = []
-        # Most hands hold no three of a rank: one pass of bit masks says so.
-        if _has_three(ranks):
-            done = {cards[sl[0]] % _R for who, sl in self.declarations if who == seat}
-            groups: list[list[int]] = [[] for _ in range(_R)]
-            for x, r in zip(hold, ranks, strict=True):
-                groups[r].append(x)
+        # The ranks held three times or more, as a bit mask in one pass.
+        once = twice = thrice = 0
+        for x in hold:
+            b = 1 << (cards[x] % _R)
+            thrice |= twice & b
+            twice |= once & b
+            once |= b
+        if thrice:
+            for who, sl in self.declarations:
+                if who == seat:
+                    thrice &= ~(1 << (cards[sl[0]] % _R))
             for rank in range(_R):
-                if len(groups[rank]) >= 3 and rank not in done:
-                    group = tuple(groups[rank])
+                if thrice >> rank & 1:
+                    group = tuple([x for x in hold if cards[x] % _R == rank])
                     out.append(Declare(seat, group))
                     if len(group) == 4 and optional:
                         # Under optional declaring three of four may be shown (a gleek).
@@ -520,16 +524,6 @@ class FastHand:
             self._end_hand()
 
 
-def _has_three(ranks: list[int]) -> bool:
-    once = twice = thrice = 0
-    for r in ranks:
-        b = 1 << r
-        thrice |= twice & b
-        twice |= once & b
-        once |= b
-    return thrice != 0
-
-
 _new = tuple.__new__
 # The State fields a hand changes, by index: everything but these comes from
 # the state the hand was built from (rules that add a field to the state
@@ -607,9 +601,14 @@ def random_playout(hand: FastHand, random: Callable[[], float]) -> HandLedger:
                     passed[seat] = True
                 hand._auction_next(seat)
         elif ph is _RUFF:
-            can_see = hand.ruff_put[seat] < hand.ruff_stake
-            top = min(MAX_RAISE, MAX_STAKE - hand.ruff_stake)
-            k = int(random() * (1 + can_see + max(0, top)))
+            stake = hand.ruff_stake
+            can_see = hand.ruff_put[seat] < stake
+            top = MAX_STAKE - stake
+            if top > MAX_RAISE:
+                top = MAX_RAISE
+            elif top < 0:
+                top = 0
+            k = int(random() * (1 + can_see + top))
             if k == 0:
                 hand._pass_ruff(_PASS_RUFF[seat])
             elif can_see and k == 1:
@@ -629,6 +628,22 @@ def random_playout(hand: FastHand, random: Callable[[], float]) -> HandLedger:
                 hand._end_declare(e)
             else:
                 hand.declarations.append((seat, e.slots))  # type: ignore[union-attr]
+        elif ph is _TIDDY:
+            trump = hand.trump
+            assert trump is not None
+            four = trump * _R + Rank.FOUR
+            cards = hand.cards
+            claims = [x for x in hand.holding[seat] if cards[x] == four]
+            k = int(random() * (1 + len(claims)))
+            if k:
+                hand.tiddy_claimant = seat
+                hand.tiddy_slot = claims[k - 1]
+                hand._after_tiddy()
+            else:
+                hand._no_tiddy(_NO_TIDDY[seat])
+        elif ph is _TRUMP:
+            k = int(random() * (5 if hand.v.kiss else 4))
+            hand._name_trump(_name(seat, k if k < 4 else None))
         elif ph is _RUFF_SHOW:
             split: list[list[int]] = [[], [], [], []]
             for x in hand.holding[seat]:
