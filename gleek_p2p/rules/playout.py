@@ -660,7 +660,8 @@ def random_playout(hand: FastHand, random: Callable[[], float]) -> HandLedger:
 def _random_tricks(h: FastHand, random: Callable[[], float]) -> None:
     """The rest of the trick phase with random moves: ``_play`` inlined, no ``legal`` lists.
 
-    Each hand is also kept split by suit, so following suit is a lookup.
+    Each hand is also kept split by suit, so following suit is a lookup, and
+    the trick's winner is kept as its cards fall.
     """
     suit, holding, cards, trump, n = h.suit, h.holding, h.cards, h.trump, h.n
     by_suit = []
@@ -672,27 +673,43 @@ def _random_tricks(h: FastHand, random: Callable[[], float]) -> None:
     tricks, ntricks = h.tricks, h.ntricks
     seat, leader, plays = h.turn, h.trick_leader, h.trick_plays
     while True:
-        hand = holding[seat]
-        if plays and (follow := by_suit[seat][suit[plays[0]]]):
-            x = follow.pop(int(random() * len(follow)))
-            hand.remove(x)
+        if plays:  # a trick already begun (only where the playout starts)
+            led = best_suit = suit[plays[0]]
+            best_i, best = 0, cards[plays[0]]
+            for i in range(1, len(plays)):
+                y = plays[i]
+                if suit[y] == best_suit:
+                    if cards[y] < best:
+                        best_i, best = i, cards[y]
+                elif suit[y] == trump:
+                    best_i, best, best_suit = i, cards[y], trump
+            first = len(plays)
         else:
+            hand = holding[seat]
             x = hand.pop(int(random() * len(hand)))
-            by_suit[seat][suit[x]].remove(x)
-        plays.append(x)
-        if len(plays) < n:
+            led = best_suit = suit[x]
+            by_suit[seat][led].remove(x)
+            plays = [x]
+            best_i, best = 0, cards[x]
             seat = seat + 1 if seat + 1 < n else 0
-            continue
-        best_i, best = 0, cards[plays[0]]
-        best_suit = suit[plays[0]]
-        for i in range(1, n):
-            y = plays[i]
+            first = 1
+        for i in range(first, n):
+            follow = by_suit[seat][led]
+            if follow:
+                y = follow.pop(int(random() * len(follow)))
+                holding[seat].remove(y)
+            else:
+                hand = holding[seat]
+                y = hand.pop(int(random() * len(hand)))
+                by_suit[seat][suit[y]].remove(y)
+            plays.append(y)
             cs = suit[y]
             if cs == best_suit:
                 if cards[y] < best:
                     best_i, best = i, cards[y]
             elif cs == trump:
                 best_i, best, best_suit = i, cards[y], cs
+            seat = seat + 1 if seat + 1 < n else 0
         seat = (leader + best_i) % n
         tricks.append((leader, tuple(plays), seat))
         plays = []
