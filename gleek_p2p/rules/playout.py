@@ -54,6 +54,8 @@ _DECLARE, _TRUMP, _TIDDY, _TRICKS = Phase.DECLARE, Phase.TRUMP, Phase.TIDDY, Pha
 _HAND_OVER, _SESSION_OVER = Phase.HAND_OVER, Phase.SESSION_OVER
 _DECIDING = (_TRICKS, _AUCTION, _DISCARD, _RUFF, _RUFF_SHOW, _DECLARE, _TRUMP, _TIDDY)
 _NAMES: dict[tuple[int, int | None], NameTrump] = {}
+_SUIT_OF = tuple(c // _R for c in range(4 * _R))
+_RANK_BIT = tuple(1 << (c % _R) for c in range(4 * _R))
 
 
 def _name(seat: int, suit: int | None) -> NameTrump:
@@ -136,7 +138,7 @@ class FastHand:
         h.turn = s.turn
         h.dealer = s.dealer
         h.cards = s.cards
-        h.suit = [c // _R for c in s.cards]
+        h.suit = list(map(_SUIT_OF.__getitem__, s.cards))
         h.holding = [list(x) for x in s.holding]
         h.talon = s.talon
         h.talon_taker = s.talon_taker
@@ -286,8 +288,9 @@ class FastHand:
         out: list[Event] = []
         # The ranks held three times or more, as a bit mask in one pass.
         once = twice = thrice = 0
+        bit = _RANK_BIT
         for x in hold:
-            b = 1 << (cards[x] % _R)
+            b = bit[cards[x]]
             thrice |= twice & b
             twice |= once & b
             once |= b
@@ -386,7 +389,9 @@ class FastHand:
         stake = self.ruff_stake + e.raise_by
         self.ruff_stake = stake
         self.ruff_put[seat] = stake
-        self.ruff_acted = [i == seat for i in range(self.n)]
+        acted = [False] * self.n
+        acted[seat] = True
+        self.ruff_acted = acted
         self.ruff_log.append((seat, "vie", stake))
         self._ruff_next(seat)
 
@@ -587,19 +592,36 @@ def random_playout(hand: FastHand, random: Callable[[], float]) -> HandLedger:
             break
         seat = hand.turn
         if ph is _AUCTION:
-            bids, passed = hand.bids, hand.passed
-            while hand.phase is _AUCTION:
-                seat = hand.turn
-                low = OPENING_BID if hand.high_bid == 0 else hand.high_bid + 1
+            bids, passed, n = hand.bids, hand.passed, hand.n
+            high = hand.high_bid
+            while True:
+                low = OPENING_BID if high == 0 else high + 1
                 k = int(random() * (top_bid - low + 2))
                 if k:
-                    bids.append((seat, low + k - 1))
-                    hand.high_bid = low + k - 1
+                    high = low + k - 1
+                    bids.append((seat, high))
+                    hand.high_bid = high
                     hand.high_bidder = seat
                 else:
                     bids.append((seat, 0))
                     passed[seat] = True
-                hand._auction_next(seat)
+                if n == 2:
+                    hand._auction_next(seat)
+                    if hand.phase is not _AUCTION:
+                        break
+                    seat = hand.turn
+                    continue
+                # _auction_next for three seats, inlined: this is the hot loop.
+                npassed = passed[0] + passed[1] + passed[2]
+                if npassed == 3 or (npassed == 2 and hand.high_bidder >= 0):
+                    hand._end_auction()
+                    break
+                nxt = seat + 1 if seat < 2 else 0
+                if passed[nxt]:
+                    nxt = nxt + 1 if nxt < 2 else 0
+                    if passed[nxt]:
+                        nxt = seat
+                seat = hand.turn = nxt
         elif ph is _RUFF:
             stake = hand.ruff_stake
             can_see = hand.ruff_put[seat] < stake
