@@ -623,20 +623,35 @@ def random_playout(hand: FastHand, random: Callable[[], float]) -> HandLedger:
                         nxt = seat
                 seat = hand.turn = nxt
         elif ph is _RUFF:
-            stake = hand.ruff_stake
-            can_see = hand.ruff_put[seat] < stake
-            top = MAX_STAKE - stake
-            if top > MAX_RAISE:
-                top = MAX_RAISE
-            elif top < 0:
-                top = 0
-            k = int(random() * (1 + can_see + top))
-            if k == 0:
-                hand._pass_ruff(_PASS_RUFF[seat])
-            elif can_see and k == 1:
-                hand._see(_SEE[seat])
-            else:
-                hand._vie(_VIES[seat][k - can_see])
+            # _pass_ruff, _see and _vie inlined: the ruff goes round a few times.
+            ruff_in, put, log, n = hand.ruff_in, hand.ruff_put, hand.ruff_log, hand.n
+            stake, acted = hand.ruff_stake, hand.ruff_acted
+            while True:
+                can_see = put[seat] < stake
+                top = MAX_STAKE - stake
+                if top > MAX_RAISE:
+                    top = MAX_RAISE
+                elif top < 0:
+                    top = 0
+                k = int(random() * (1 + can_see + top))
+                if k == 0:
+                    ruff_in[seat] = False
+                    log.append((seat, "pass", stake))
+                elif can_see and k == 1:
+                    put[seat] = stake
+                    acted[seat] = True
+                    log.append((seat, "see", stake))
+                else:
+                    stake += k - can_see  # the raise of _VIES[seat][k - can_see]
+                    hand.ruff_stake = put[seat] = stake
+                    acted = [False] * n
+                    acted[seat] = True
+                    hand.ruff_acted = acted
+                    log.append((seat, "vie", stake))
+                hand._ruff_next(seat)
+                if hand.phase is not _RUFF:
+                    break
+                seat = hand.turn
         elif ph is _DISCARD:
             # The taker discards all its cards in a row.
             h, discards = hand.holding[seat], hand.discards
