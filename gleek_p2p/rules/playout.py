@@ -56,6 +56,8 @@ _DECIDING = (_TRICKS, _AUCTION, _DISCARD, _RUFF, _RUFF_SHOW, _DECLARE, _TRUMP, _
 _NAMES: dict[tuple[int, int | None], NameTrump] = {}
 _SUIT_OF = tuple(c // _R for c in range(4 * _R))
 _RANK_BIT = tuple(1 << (c % _R) for c in range(4 * _R))
+_TOP_BID: dict[Variant, int] = {}
+"""``max_bid`` per variant: it sums the most each phase can pay, once per playout otherwise."""
 
 
 def _name(seat: int, suit: int | None) -> NameTrump:
@@ -583,7 +585,9 @@ def random_playout(hand: FastHand, random: Callable[[], float]) -> HandLedger:
     # The auction, the ruff and its show list many moves of which one is
     # picked: pick by index without building the list or its events (same
     # order as ``legal``), and apply the pick directly.
-    top_bid = max_bid(hand.v)
+    top_bid = _TOP_BID.get(hand.v)
+    if top_bid is None:
+        top_bid = _TOP_BID[hand.v] = max_bid(hand.v)
     suit = hand.suit
     while hand.ledger is None:
         ph = hand.phase
