@@ -216,3 +216,20 @@ def test_no_precheck_for_what_is_not_due() -> None:
     assert hand.seats[1].precheck(honest) is None  # its own
     early = LocalHand.new(SEEDS, PACK, b"v3 hand", [1, 2, 0], version=3)
     assert early.seats[0].precheck(honest) is None  # nothing committed yet
+
+
+def test_a_table_holding_v3_points_can_be_copied_and_pickled() -> None:
+    # A snapshot of a table (fuzzing, rollback) copies every decoded point it holds.
+    import copy
+    import pickle
+
+    from gleek_p2p.deck.group_v3 import Point
+
+    point = Point.decode(CARD_POINTS_V3[7])
+    assert copy.deepcopy(point) is point and copy.copy(point) is point
+    again = pickle.loads(pickle.dumps([point, point]))
+    assert again[0] == point and again[0].encode() == CARD_POINTS_V3[7]
+    hand = LocalHand.new(SEEDS, PACK, b"copied hand", [1, 2, 0], version=3)
+    hand.run_setup()
+    copied = copy.deepcopy(hand)
+    assert copied.seats[0].visible_cards() == hand.seats[0].visible_cards()

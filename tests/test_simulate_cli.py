@@ -116,14 +116,14 @@ def test_text_output(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_text_and_json_agree(capsys: pytest.CaptureFixture[str]) -> None:
-    from gleek_p2p.tools.simulate import pence
+    from gleek_p2p.rules.money import pence
 
     report = run_json(capsys, "--hands", "2", "--seed", "a")
     text = run(capsys, "--hands", "2", "--seed", "a")
     rows = text.splitlines()[4:7]  # 2 hand lines, a blank, the header
     for seat, total in enumerate(report["totals"]):
         assert rows[seat].split()[:2] == [str(seat), "heuristic"]
-        assert rows[seat].split()[-1] == pence(total)
+        assert rows[seat].split()[-1] == pence(total, True, leading_zero=True)
 
 
 @pytest.mark.parametrize(

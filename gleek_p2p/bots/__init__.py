@@ -44,6 +44,8 @@ def run_peer(
     ``peers`` are ``HOST:PORT`` addresses to dial without mDNS. The session
     log is kept under ``data_dir`` (default: the user's data directory).
     """
+    # Here, not at the top: the bots need the session only to join one, and
+    # ``simulate`` and ``arena`` load the strategies without the network.
     from gleek_p2p.session.config import PeerConfig
     from gleek_p2p.session.play import run_bot_session
 

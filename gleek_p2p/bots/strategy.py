@@ -4,6 +4,8 @@ A strategy sees exactly what its seat may know (a ``SeatView``) and the list
 of legal moves, and returns one of them, like an OpenSpiel policy or a
 python-chess engine's ``play``. It may be synchronous or ``async``. The
 hooks let a bot keep statistics over a session; they do nothing by default.
+A peer's session knows a bot only by this shape (``session.peer.Strategy``,
+a protocol), so that the session never imports the bots.
 """
 
 from __future__ import annotations

@@ -35,14 +35,15 @@ def run_selfplay(args: argparse.Namespace) -> int:
             store.append(record)
     totals = result.tables[0].hands[-1].state.totals if result.tables[0].hands else ()
     names = result.tables[0].roster.names
-    from gleek_p2p.tools.report import pence
+    from gleek_p2p.rules.money import pence
 
     events = ngettext("{n} event", "{n} events", len(result.records)).format(
         n=len(result.records))
     hands = len(result.tables[0].hands)
     print(_("{events}, {hands}; totals: {totals}").format(
         events=events, hands=ngettext("{n} hand", "{n} hands", hands).format(n=hands),
-        totals=", ".join(f"{n} {pence(t, True)}" for n, t in zip(names, totals, strict=True))))
+        totals=", ".join(f"{n} {pence(t, True, leading_zero=True)}"
+                         for n, t in zip(names, totals, strict=True))))
     print(out)
     return 0
 

@@ -97,7 +97,7 @@ def run(args: argparse.Namespace) -> int:
     identity = load_or_create_identity(data_dir, os.urandom)
     if args.command == "bot":
         seed = (args.seed or os.urandom(8).hex()).encode()
-        from gleek_p2p.bots.talk import Talk, TalkingBot
+        from gleek_p2p.ui.talk import Talk, TalkingBot
 
         talk = Talk.QUIET if args.quiet else Talk.VERBOSE if args.verbose else Talk.HANDS
         player: Player = TalkingBot(make_strategy(args.strategy, seed, think_ms=args.think),

@@ -91,6 +91,17 @@ class Point:
             self._enc = bytes(ffi.buffer(buf, POINT_BYTES))
         return self._enc
 
+    # A point never changes once made: a copy of a table (a snapshot, a rollback)
+    # may share it; pickling goes through its encoding (the library's handle cannot).
+    def __copy__(self) -> Point:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Point:
+        return self
+
+    def __reduce__(self) -> tuple[Any, tuple[bytes]]:
+        return (Point.decode, (self.encode(),))
+
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Point) and self.encode() == other.encode()
 

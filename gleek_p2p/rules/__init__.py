@@ -79,6 +79,7 @@ from .limits import (
     max_bid,
     most_paid,
     raise_range,
+    rulings_in_force,
 )
 from .queries import (
     auction_history,
@@ -126,7 +127,6 @@ from .variant import (
     Ruling,
     Variant,
     ruling_switches,
-    rulings_in_force,
     variant_name,
 )
 from .view import SeatView, listed_moves, seat_view

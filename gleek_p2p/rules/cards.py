@@ -9,12 +9,9 @@ Rank 0 is the highest (Ace) and 10 the lowest (Four), so "higher card" is
 from __future__ import annotations
 
 from enum import IntEnum
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from gleek_p2p.base.errors import ProtocolError, ViolationCode
-
-if TYPE_CHECKING:
-    from .variant import Variant
 
 __all__ = [
     "RANKS_PER_SUIT",
@@ -40,6 +37,23 @@ __all__ = [
 RANKS_PER_SUIT = 11
 TALON = -1
 """Owner of a talon slot in :func:`deal_layout`."""
+
+
+class PackShape(Protocol):
+    """What :func:`pack` and :func:`deal_layout` read of a ``Variant``: named here
+    as a shape, because ``variant`` imports this module and no cycle may close."""
+
+    @property
+    def players(self) -> int: ...
+
+    @property
+    def lowest_rank(self) -> int: ...
+
+    @property
+    def hand_size(self) -> int: ...
+
+    @property
+    def pack_size(self) -> int: ...
 
 
 class Suit(IntEnum):
@@ -127,7 +141,7 @@ def parse_card(text: str) -> int:
     return card(suits[suit_text], RANK_LETTERS.index(rank_text))
 
 
-def pack(variant: Variant) -> tuple[int, ...]:
+def pack(variant: PackShape) -> tuple[int, ...]:
     """The cards of the variant's pack in canonical order (suit by suit, Ace first)."""
     return _PACKS[variant.lowest_rank]
 
@@ -135,7 +149,7 @@ def pack(variant: Variant) -> tuple[int, ...]:
 _PACKS = {low: tuple(card(s, r) for s in range(4) for r in range(low + 1)) for low in range(11)}
 
 
-def deal_layout(variant: Variant, dealer: int) -> tuple[int, ...]:
+def deal_layout(variant: PackShape, dealer: int) -> tuple[int, ...]:
     """Owner of every slot after the shuffle: a seat, or :data:`TALON`.
 
     Four cards at a time clockwise from the eldest hand (the dealer's left)

@@ -1,7 +1,8 @@
 """The table's numeric limits, each stated once.
 
 The engine enforces them, the wire decoder bounds its fields by them, and
-the shell's words quote them (``limits()``), so no room repeats a number.
+the shell's words quote them (``limits()``, ``rulings_in_force``), so no
+room repeats a number.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from .scoring import (
     settle_tricks,
 )
 from .state import State
-from .variant import Variant
+from .variant import RULINGS, Variant
 
 __all__ = [
     "FIRST_MAX_BID",
@@ -36,6 +37,7 @@ __all__ = [
     "max_bid",
     "most_paid",
     "raise_range",
+    "rulings_in_force",
 ]
 
 OPENING_BID = 13
@@ -136,3 +138,28 @@ def bid_range(state: State) -> tuple[int, int]:
 def raise_range(state: State) -> tuple[int, int]:
     """The smallest and largest raise allowed now on the ruff (empty once at the limit)."""
     return 1, min(MAX_RAISE, MAX_STAKE - state.ruff_stake)
+
+
+def rulings_in_force(v: Variant) -> list[str]:
+    """One sentence per ruling in force, saying which reading ``v`` plays.
+
+    The modern-combinations ruling is listed only for variants that score
+    combinations the modern way; a ruling superseded by one that is on is
+    not listed, nor a superseding ruling that is off (the rulings it would
+    replace say what is played). It lives here, not beside ``RULINGS``,
+    because it quotes ``max_bid`` and this module reads the variant.
+    """
+    superseded = {name for r in RULINGS if getattr(v, r.switch) for name in r.supersedes}
+    out = []
+    for r in RULINGS:
+        on = bool(getattr(v, r.switch))
+        if r.switch in superseded or (r.supersedes and not on):
+            continue
+        if r.switch == "score_sheet_combinations" and not v.modern_combinations:
+            continue
+        text = r.on if on else r.off
+        out.append(text.format(
+            max_bid=max_bid(v),
+            combinations=" (and its combination values)" if v.modern_combinations else "",
+            share="half from each opponent" if v.players == 3 else "from its opponent"))
+    return out

@@ -16,7 +16,6 @@ __all__ = [
     "Ruling",
     "Variant",
     "ruling_switches",
-    "rulings_in_force",
     "variant_name",
 ]
 
@@ -239,32 +238,6 @@ def ruling_switches(v: Variant) -> dict[str, bool]:
     return {r.switch: bool(getattr(v, r.switch)) for r in RULINGS}
 
 
-def rulings_in_force(v: Variant) -> list[str]:
-    """One sentence per ruling in force, saying which reading ``v`` plays.
-
-    The modern-combinations ruling is listed only for variants that score
-    combinations the modern way; a ruling superseded by one that is on is
-    not listed, nor a superseding ruling that is off (the rulings it would
-    replace say what is played).
-    """
-    from .limits import max_bid  # limits reads the variant: import at call time
-
-    superseded = {name for r in RULINGS if getattr(v, r.switch) for name in r.supersedes}
-    out = []
-    for r in RULINGS:
-        on = bool(getattr(v, r.switch))
-        if r.switch in superseded or (r.supersedes and not on):
-            continue
-        if r.switch == "score_sheet_combinations" and not v.modern_combinations:
-            continue
-        text = r.on if on else r.off
-        out.append(text.format(
-            max_bid=max_bid(v),
-            combinations=" (and its combination values)" if v.modern_combinations else "",
-            share="half from each opponent" if v.players == 3 else "from its opponent"))
-    return out
-
-
 VARIANTS: dict[str, Variant] = {
     "standard": Variant(),
     "historical": Variant(discard_all=True),
@@ -280,7 +253,7 @@ VARIANTS: dict[str, Variant] = {
 def variant_name(v: Variant) -> str:
     """The preset name of ``v``, or its switches joined by ``+`` (e.g. ``two+historical``).
 
-    The rulings are not part of the name (see :func:`rulings_in_force`).
+    The rulings are not part of the name (see ``limits.rulings_in_force``).
     """
     game = v.game()
     for name, preset in VARIANTS.items():

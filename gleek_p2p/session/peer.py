@@ -14,28 +14,28 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import inspect
 import logging
 import multiprocessing
 import traceback
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol, runtime_checkable
 
 from gleek_p2p.base.errors import Cheating, GleekError, ProtocolError
 from gleek_p2p.base.i18n import _
 from gleek_p2p.base.text import printable
 from gleek_p2p.base.timeouts import within
-from gleek_p2p.bots.strategy import Strategy, Work, choose_async
 from gleek_p2p.log.chain import check_equivocation
 from gleek_p2p.log.envelope import Envelope, decode_envelope, event_hash, verify_envelope
 from gleek_p2p.log.store import LogStore
 from gleek_p2p.net.messages import Bye, ByeCode, Event, Message, Sync
 from gleek_p2p.rules import Event as Move
-from gleek_p2p.rules import SeatView
+from gleek_p2p.rules import HandLedger, SeatView
 from gleek_p2p.session.notes import Note, Severity
 from gleek_p2p.table import events as ev
 from gleek_p2p.table.schema import KIND_BOUNDS
@@ -125,6 +125,52 @@ class Player(Protocol):
         """Called after every change of the table (and with a note for the user)."""
 
 
+class Strategy(Protocol):
+    """What a ``BotPlayer`` asks of a bot: ``gleek_p2p.bots.Strategy`` is one.
+
+    The session sees a bot only through this shape, so it never imports the
+    bots (which import it, to put a bot at a table: ``bots.run_peer``).
+    """
+
+    name: str
+
+    def choose(self, view: SeatView, legal: Sequence[Move]) -> Move | Awaitable[Move]:
+        """One element of ``legal``, or an awaitable that gives one."""
+        ...
+
+    def on_hand_end(self, view: SeatView, ledger: HandLedger) -> None:
+        """Called once a hand has been scored and audited."""
+
+    def on_session_end(self, totals: Sequence[int]) -> None:
+        """Called once the session is over, with every seat's total in halfpence."""
+
+
+@runtime_checkable
+class Offloaded(Protocol):
+    """The heavy part of a decision, as ``Strategy.offload`` gives it (``bots.Work``).
+
+    ``run`` is a module-level function and ``args`` pickle, so ``run(*args)``
+    may run in another process; ``finish`` turns its result into the move.
+    """
+
+    @property
+    def run(self) -> Callable[..., Any]: ...
+
+    @property
+    def args(self) -> tuple[Any, ...]: ...
+
+    @property
+    def finish(self) -> Callable[[Any], Move]: ...
+
+
+async def choose_async(strategy: Strategy, view: SeatView, legal: Sequence[Move]) -> Move:
+    """Call a strategy that may be sync or async."""
+    choice = strategy.choose(view, legal)
+    if inspect.isawaitable(choice):
+        return await choice
+    return choice
+
+
 @dataclass
 class BotPlayer:
     """A ``Strategy`` as a player, with a time limit per move.
@@ -163,11 +209,15 @@ class BotPlayer:
         return move
 
     async def _choose(self, view: SeatView, legal: Sequence[Move]) -> Move:
-        work = None if self.worker == "inline" else self.strategy.offload(view, legal)
+        # A strategy may offer its heavy part (bots.Strategy.offload): the
+        # work, the move if it is cheap, or None to be asked by choose.
+        offload = None if self.worker == "inline" else getattr(self.strategy, "offload", None)
+        work = None if offload is None else offload(view, legal)
         if work is None:
             return await choose_async(self.strategy, view, legal)
-        if not isinstance(work, Work):
-            return work
+        if not isinstance(work, Offloaded):
+            move: Move = work
+            return move
         if self.worker == "thread":
             return work.finish(await asyncio.to_thread(work.run, *work.args))
         try:

@@ -2,9 +2,9 @@
 
 The data directory holds the identity key, one secret per session and the
 session logs; a peer that restarts with the same directory and table name
-resumes its unfinished session from its own log. The commands (``peer_cli``)
+resumes its unfinished session from its own log. The commands (``cli.peer``)
 and the bot API (``gleek_p2p.bots.run_peer``) both build a ``PeerConfig`` and
-call this module; it never imports them.
+call this module; it never imports them (a bot is a ``peer.Strategy`` to it).
 """
 
 from __future__ import annotations
@@ -23,7 +23,6 @@ import platformdirs
 from gleek_p2p.base.errors import GleekError
 from gleek_p2p.base.i18n import _, ngettext
 from gleek_p2p.base.text import printable
-from gleek_p2p.bots.strategy import Strategy
 from gleek_p2p.log import canonical
 from gleek_p2p.log.envelope import decode_envelope
 from gleek_p2p.log.keys import Identity, ensure_private_dir, fingerprint, load_or_create_identity
@@ -35,7 +34,14 @@ from gleek_p2p.session.config import PeerConfig
 from gleek_p2p.session.link_words import table_words
 from gleek_p2p.session.lobby import Address, ConnectionMesh, Lobby, LobbyConfig
 from gleek_p2p.session.lobby_status import LobbyStatus
-from gleek_p2p.session.peer import LEFT_THE_TABLE, BotPlayer, Outcome, Player, SessionRunner
+from gleek_p2p.session.peer import (
+    LEFT_THE_TABLE,
+    BotPlayer,
+    Outcome,
+    Player,
+    SessionRunner,
+    Strategy,
+)
 from gleek_p2p.table.roster import Roster
 from gleek_p2p.table.session import Table
 

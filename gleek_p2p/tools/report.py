@@ -24,6 +24,7 @@ from gleek_p2p.rules import (
     rulings_in_force,
     variant_name,
 )
+from gleek_p2p.rules.money import pence
 from gleek_p2p.table import events as ev
 from gleek_p2p.table.verify import Ending, Judgement, VerifyReport, Violation
 
@@ -43,13 +44,6 @@ PHASE_WORDS = {"tiddy": N_("tiddy"), "auction": N_("auction"), "ruff": N_("ruff"
 """Ledger row labels (at most 12 columns in every language)."""
 RUFF_MOVES = {"vie": N_("{name} vies (stake {stake})"), "see": N_("{name} sees"),
               "pass": N_("{name} passes")}
-
-
-def pence(halfpence: int, signed: bool = False) -> str:
-    """13 -> '6½', -4 -> '-2'; with ``signed`` a '+' on gains."""
-    sign = "-" if halfpence < 0 else ("+" if signed and halfpence > 0 else "")
-    whole, half = divmod(abs(halfpence), 2)
-    return f"{sign}{whole}{'½' if half else ''}"
 
 
 def _name(names: Sequence[str], seat: int) -> str:
@@ -151,7 +145,8 @@ def ledger_rows(state: State, names: Sequence[str]) -> list[str]:
     rows = [head]
 
     def row(label: str, amounts: Sequence[int]) -> str:
-        return f"  {label:<12}" + "".join(f"{pence(a, True):>{width + 1}}" for a in amounts)
+        return f"  {label:<12}" + "".join(
+            f"{pence(a, True, leading_zero=True):>{width + 1}}" for a in amounts)
 
     rows.extend(row(_(PHASE_WORDS[p]), ledger.phases[p])
                 for p in PHASE_NAMES if any(ledger.phases[p]))
@@ -185,11 +180,13 @@ def chart(series: Sequence[Sequence[int]], names: Sequence[str], height: int = 1
             y = round((value - low) * (height - 1) / span)
             cell = grid[height - 1 - y]
             cell[x] = marks[seat] if cell[x] == " " else "*"
-    label_width = max(len(pence(high)), len(pence(low))) + 1
+    label_width = max(len(pence(high, leading_zero=True)),
+                      len(pence(low, leading_zero=True))) + 1
     lines = []
     for i, cells in enumerate(grid):
         labelled = i in (0, height // 2, height - 1)
-        label = pence(round(high - i * span / (height - 1))) if labelled else ""
+        label = (pence(round(high - i * span / (height - 1)), leading_zero=True)
+                 if labelled else "")
         lines.append(f"{label:>{label_width}} |" + "  ".join(cells))
     lines.append(" " * label_width + " +" + "-" * (3 * len(series) - 1))
     ticks = "  ".join(str((i + 1) % 10) for i in range(len(series)))
@@ -249,7 +246,8 @@ def text_report(report: VerifyReport) -> str:
         totals = report.hands[-1].state.totals
         out.append("")
         out.append(_("Totals: {totals} (pence)").format(totals=", ".join(
-            f"{n} {pence(t, True)}" for n, t in zip(names, totals, strict=True))))
+            f"{n} {pence(t, True, leading_zero=True)}"
+            for n, t in zip(names, totals, strict=True))))
     out.append("")
     out.extend(verdict_lines(report))
     series = running_totals(report)

@@ -18,8 +18,9 @@ from typing import Any
 from gleek_p2p.base.i18n import _, ngettext, pgettext
 from gleek_p2p.base.text import printable
 from gleek_p2p.log.keys import fingerprint
+from gleek_p2p.rules.money import pence
 from gleek_p2p.table.verify import Judgement, VerifyReport
-from gleek_p2p.tools.report import chart, pence
+from gleek_p2p.tools.report import chart
 
 
 @dataclass(frozen=True)
@@ -131,7 +132,7 @@ def text_results(night: Evening) -> str:
                 pgettext("column", "sessions"), pgettext("column", "hands"),
                 pgettext("column", "pence"), pgettext("column", "wins")]
         rows = [[_label(p), p.fingerprint, str(p.sessions), str(p.hands),
-                 pence(p.total, True), str(p.wins)] for p in night.players]
+                 pence(p.total, True, leading_zero=True), str(p.wins)] for p in night.players]
         widths = [max(len(row[i]) for row in [head, *rows]) for i in range(len(head))]
 
         def line(cells: list[str]) -> str:

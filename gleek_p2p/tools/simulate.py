@@ -49,6 +49,7 @@ from gleek_p2p.rules import (
     to_act,
 )
 from gleek_p2p.rules.engine import apply_reveals
+from gleek_p2p.rules.money import pence
 from gleek_p2p.rules.simulate import random_cut, random_deal_reveals
 from gleek_p2p.tools.report import PHASE_WORDS
 
@@ -290,13 +291,6 @@ def result_json(result: SimResult) -> dict[str, Any]:
 _SUIT_WORDS = (N_("trump spades"), N_("trump hearts"), N_("trump diamonds"), N_("trump clubs"))
 
 
-def pence(halfpence: int) -> str:
-    """Signed pence with a ½: 13 -> '+6½', -4 -> '-2', 0 -> '0'."""
-    sign = "-" if halfpence < 0 else ("+" if halfpence > 0 else "")
-    whole, half = divmod(abs(halfpence), 2)
-    return f"{sign}{whole}{'½' if half else ''}"
-
-
 def result_text(result: SimResult, names: Sequence[str]) -> str:
     """One line per hand, then the session table."""
     n = result.variant.players
@@ -318,7 +312,7 @@ def result_text(result: SimResult, names: Sequence[str]) -> str:
             if h.trump is None
             else _(_SUIT_WORDS[h.trump])
         )
-        net = " ".join(f"{pence(x):>6}" for x in h.ledger.net)
+        net = " ".join(f"{pence(x, True, leading_zero=True):>6}" for x in h.ledger.net)
         head = _("hand {number}  dealer {seat}").format(number=f"{i + 1:3d}", seat=h.dealer)
         lines.append(f"{head}  {auction:<17} {ruff:<7} {trump:<15} {net}")
     width = max(8, *(len(x) for x in names))
@@ -335,8 +329,8 @@ def result_text(result: SimResult, names: Sequence[str]) -> str:
         by_phase = [sum(h.ledger.phases[p][seat] for h in result.hands) for p in PHASE_NAMES]
         lines.append(
             f"{seat:<{seat_width}} {names[seat]:<{width}} "
-            + " ".join(f"{pence(x):>12}" for x in by_phase)
-            + f" {pence(result.totals[seat]):>9}"
+            + " ".join(f"{pence(x, True, leading_zero=True):>12}" for x in by_phase)
+            + f" {pence(result.totals[seat], True, leading_zero=True):>9}"
         )
     won = (_("a tie for first") if result.winner is None
            else _("seat {seat} wins").format(seat=result.winner))

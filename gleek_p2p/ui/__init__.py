@@ -2,6 +2,7 @@
 
 Modules: ``app`` (``HumanPlayer``, ``run_with_ui``, ``UserQuit``), ``screen``
 (the full-screen application), ``render`` (pure panes), ``choices`` (the
-keyboard chooser), ``narrate`` (events in words), ``replay`` (``gleek replay``).
+keyboard chooser), ``narrate`` (events in words), ``replay`` (``gleek replay``),
+``talk`` (``gleek bot``'s lines on stderr).
 Nothing is imported here so that ``gleek verify`` never loads prompt_toolkit.
 """

@@ -22,6 +22,7 @@ from gleek_p2p.base.errors import GleekError
 from gleek_p2p.base.i18n import N_, _
 from gleek_p2p.base.text import printable
 from gleek_p2p.log.envelope import decode_envelope
+from gleek_p2p.log.store import read_log_file
 from gleek_p2p.rules import (
     Cut,
     Deal,
@@ -266,13 +267,11 @@ class ReplayScreen:
 
 def run_replay(args: argparse.Namespace) -> int:
     """``gleek replay FILE [--seat N]``; without a terminal, print the transcript."""
-    from gleek_p2p.cli.commands import read_log
-
     path = Path(args.file)
     if not path.exists():
         print("gleek: " + _("no such file: {file}").format(file=path), file=sys.stderr)
         return 2
-    records, _note = read_log(path)
+    records = read_log_file(path)[0]  # a torn tail is left out, as gleek verify does
     replay = Replay.load(records)
     seat: int | None = args.seat
     if seat is not None and not 0 <= seat < replay.roster.seats:

@@ -1,7 +1,7 @@
 """Small pieces of wording shared by the narration, the screen and the replay.
 
 Amounts in the engine are halfpence; on the screen they are pence with a
-``½`` (``pence`` from the report module). Seat names come from the roster;
+``½`` (``pence`` from ``rules.money``). Seat names come from the roster;
 the seat at the screen is "you".
 """
 
@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from gleek_p2p.base.i18n import N_, _, ngettext, pgettext
 from gleek_p2p.rules import State
 from gleek_p2p.rules.cards import RANK_LABELS, RANKS_PER_SUIT
+from gleek_p2p.rules.money import pence
 from gleek_p2p.rules.scoring import TIB, TOM, card_points, ruff_points
 from gleek_p2p.rules.summary import honour_takers, tib_card, tiddy_card, tom_card
 
@@ -96,15 +97,6 @@ class Namer:
         """The name cut to ``width`` characters, for table columns."""
         name = self(seat)
         return name if len(name) <= width else name[: width - 1] + "…"
-
-
-def pence(halfpence: int, signed: bool = False) -> str:
-    """13 -> '6½', 1 -> '½' (not '0½'), -4 -> '-2'; with ``signed`` a '+' on gains."""
-    sign = "-" if halfpence < 0 else ("+" if signed and halfpence > 0 else "")
-    whole, half = divmod(abs(halfpence), 2)
-    if whole == 0 and half:
-        return f"{sign}½"
-    return f"{sign}{whole}{'½' if half else ''}"
 
 
 def points(count: int) -> str:

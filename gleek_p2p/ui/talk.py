@@ -2,7 +2,8 @@
 
 A ``TalkingBot`` is a ``BotPlayer`` that also tells the person running it
 what happens at the table: a line per hand by default, every move with
-``--verbose``, nothing with ``--quiet``.
+``--verbose``, nothing with ``--quiet``. It lives with the screens, not the
+bots, because what it says is the narration a person reads.
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ from gleek_p2p.rules import Deal, Discard, State, apply, new_session
 from gleek_p2p.rules import Event as Move
 from gleek_p2p.session.peer import BotPlayer
 from gleek_p2p.table.session import Table
+
+from .narrate import hand_line, narrate
 
 __all__ = ["Talk", "TalkingBot"]
 
@@ -47,8 +50,6 @@ class TalkingBot(BotPlayer):
         super().update(table, applied, note)
         if self.talk is Talk.QUIET or table.seat is None:
             return
-        from gleek_p2p.ui.narrate import hand_line
-
         names = table.roster.names
         if self.talk is Talk.VERBOSE:
             self._moves(table, applied)
@@ -60,8 +61,6 @@ class TalkingBot(BotPlayer):
 
     def _moves(self, table: Table, applied: Sequence[Move]) -> None:
         """Every move in words, from this seat's states before and after it."""
-        from gleek_p2p.ui.narrate import narrate
-
         target = table.state
         if target is None:
             return
