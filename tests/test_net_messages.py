@@ -164,7 +164,10 @@ def test_hello_wire_is_accepted() -> None:
         (hello_wire(listen_port=70000), "listen port"),
         (hello_wire(challenge=None), "challenge must be bytes"),
         (hello_wire()[:-1], "10 fields"),
-        ([*hello_wire(), 0], "10 fields"),
+        # An 11th field is a watcher's mark (wire.md §6): 1 and nothing else.
+        ([*hello_wire(), 0], "watcher mark must be 1"),
+        ([*hello_wire(), True], "watcher mark must be 1"),
+        ([*hello_wire(), 1, 0], "10 fields"),
         (hello_wire(attempt=-1), "formation attempt"),
         (hello_wire(attempt=1 << 32), "formation attempt"),
         ([2, b"s" * 63], "signature must be 64 bytes"),

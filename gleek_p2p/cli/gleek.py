@@ -245,6 +245,31 @@ def build_parser() -> argparse.ArgumentParser:
         help=_("local address mDNS uses (repeatable; default: every interface)"),
     )
 
+    p = command("watch", _("watch a table play: follow its log live and verify it"),
+                _("Join a playing table as a watcher: no seat, no hand, nothing signed. A "
+                  "seated peer sends the log so far, then each event as it comes; every "
+                  "event is verified as it arrives, as gleek verify does, one line is "
+                  "printed per hand, and a copy of the log is kept (its path is printed "
+                  "last). The players see who is watching; a table started with "
+                  "--watchers no refuses watchers."),
+                epilog=_("exit codes: as gleek verify, for the log kept (0 fair)"))
+    p.add_argument("--name", default="watcher", help=_("your name, shown to the players"))
+    p.add_argument("--table", default=None,
+                   help=_("table name (default: the only table playing on the LAN)"))
+    p.add_argument("--peer", action="append", default=[], metavar="HOST:PORT",
+                   help=_("a seated peer to dial, without mDNS (repeatable)"))
+    p.add_argument("--no-mdns", action="store_true",
+                   help=_("do not look for tables with mDNS"))
+    p.add_argument("--data-dir", default=None,
+                   help=_("identity key and the logs watched (default: the user data "
+                          "folder)"))
+    p.add_argument("--timeout", type=positive_float, default=300.0,
+                   help=_("seconds without a new event before giving up"))
+    p.add_argument("--interface", action="append", default=[], metavar="ADDRESS",
+                   help=_("local address mDNS uses (repeatable; default: every interface)"))
+    _add_hands(p)
+    _add_variant(p)
+
     p = command("simulate", _("bots play with full information and no crypto"),
                 _("Play hands between bot strategies with the rules engine only (no network, "
                 "no keys, no shuffle protocol), and print the results."))
@@ -419,6 +444,10 @@ def _dispatch(args: argparse.Namespace) -> int:
         from gleek_p2p.cli.tables import run_tables
 
         return run_tables(args)
+    if command == "watch":
+        from gleek_p2p.cli.watch import run_watch
+
+        return run_watch(args)
     if command in ("local", "play", "bot"):
         from gleek_p2p.cli.peer import run
 

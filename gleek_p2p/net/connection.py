@@ -194,6 +194,11 @@ class Connection:
         """True once the connection is closing or closed."""
         return self.close_reason is not None
 
+    @property
+    def backlog(self) -> int:
+        """Messages queued and not yet written (a feeder keeps this bounded)."""
+        return self._queue.qsize()
+
     def send(self, msg: Message) -> None:
         """Queue ``msg``; ConnectionClosed if closed, or if the queue overflows."""
         if self.close_reason is not None:

@@ -68,6 +68,8 @@ class Offer:
     seats: int
     name: str
     listen_port: int = 0
+    watcher: bool = False
+    """Come to watch the table, not to sit at it (``Hello.watcher``)."""
 
     def hello(
         self, public: bytes, nonce_commit: bytes, challenge: bytes, attempt: int = 0
@@ -88,6 +90,7 @@ class Offer:
             self.listen_port,
             challenge,
             attempt,
+            self.watcher,
         )
 
 

@@ -151,6 +151,10 @@ class Hello:
     challenge: bytes
     attempt: int = 0
     """The formation attempt ``nonce_commit`` belongs to (formation.py)."""
+    watcher: bool = False
+    """The sender comes to watch, not to sit (SPEC 5.x): it never counts in a
+    formation. On the wire a trailing ``1``, absent for a player, so a
+    player's Hello (and every handshake hash) is what it always was."""
 
     def __post_init__(self) -> None:
         _int(self.version, "the protocol version", 0, 0xFFFF)
@@ -168,6 +172,8 @@ class Hello:
         _int(self.listen_port, "the listen port", 0, 0xFFFF)
         _bytes(self.challenge, "the connection challenge", CHALLENGE_SIZE)
         _int(self.attempt, "the formation attempt", 0, MAX_ATTEMPT)
+        if type(self.watcher) is not bool:
+            raise ProtocolError("the watcher flag must be a boolean")
 
     def to_wire(self) -> list[Any]:
         """The canonical list for this message (tag first)."""
@@ -183,11 +189,18 @@ class Hello:
             self.listen_port,
             self.challenge,
             self.attempt,
-        ]
+        ] + ([1] if self.watcher else [])
 
     @classmethod
     def from_wire(cls, fields: Sequence[Any]) -> Hello:
         """Build from the list after the tag; ProtocolError if malformed."""
+        watcher = False
+        if len(fields) == 11:
+            # Only ``1`` is a watcher's mark: one Hello has one encoding (its
+            # bytes go into the handshake hash), so a ``0`` there is malformed.
+            if type(fields[10]) is not int or fields[10] != 1:
+                raise ProtocolError("a Hello's watcher mark must be 1")
+            fields, watcher = fields[:10], True
         _arity(cls, fields, 10)
         (version, table, variant, seats, public, name, commit, port, challenge, attempt) = fields
         return cls(
@@ -201,6 +214,7 @@ class Hello:
             port,
             challenge,
             attempt,
+            watcher,
         )
 
 
@@ -235,6 +249,8 @@ class RefuseCode(enum.IntEnum):
     """Nothing the program acts on: the reason says it all."""
     TABLE_FULL = 1
     """Every seat is taken by a formed table or a session: dialling again is pointless."""
+    NO_WATCHERS = 2
+    """To a watcher: the players of this table chose not to be watched (``--watchers no``)."""
 
 
 class ByeCode(enum.IntEnum):

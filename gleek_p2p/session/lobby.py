@@ -66,6 +66,7 @@ from gleek_p2p.session.link_words import link_down, mismatch, table_words
 from gleek_p2p.session.lobby_status import LobbyStatus, PeerStatus
 from gleek_p2p.session.notes import Note, NoteKind, NoteLimiter, Severity
 from gleek_p2p.session.peer import LEFT_THE_TABLE, CheckedEvent, Incoming, LinkUp
+from gleek_p2p.session.watchers import Watchers, WatchLimits
 from gleek_p2p.table.roster import Roster
 from gleek_p2p.table.schema import KIND_BOUNDS
 
@@ -110,6 +111,8 @@ class LobbyConfig:
     of this many seconds: ``noise_burst``, then one count (``notes.NoteLimiter``)."""
     watchers: bool = True
     """Whether the table accepts watchers (announced in the discovery record)."""
+    watch: WatchLimits = field(default_factory=WatchLimits)
+    """How many watchers this seat feeds, and how much each may hold of our memory."""
 
 
 class TableFull(GleekError):
@@ -211,6 +214,8 @@ class Lobby:
         self._instance: str | None = None
         """Our discovery record's instance name, once announced."""
         self._announce_wake = asyncio.Event()
+        self.watchers = Watchers(config.watchers, config.watch, self._watch_note)
+        """The peers watching this table through this seat (watchers.py)."""
 
     @property
     def port(self) -> int:
@@ -274,6 +279,9 @@ class Lobby:
     # ----------------------------------------------------------- connections
 
     def _admit(self, hello: Hello) -> str | Refuse | None:
+        if hello.watcher:
+            # Never a seat, never in the formation: admitted on the watchers' terms only.
+            return self.watchers.admit(hello, asyncio.get_running_loop().time())
         if self.roster is not None:
             if hello.public in self.roster.publics:
                 return None
@@ -344,6 +352,9 @@ class Lobby:
         self._every_conn.add(conn)
         if self._closing:
             await conn.close("this peer is leaving")
+            return
+        if conn.peer.watcher:
+            await self.watchers.serve(conn, asyncio.get_running_loop().time())
             return
         public = conn.peer.public
         existing = self.conns.get(public)
@@ -647,6 +658,15 @@ class Lobby:
                         other.send(reveal)
         self._after_reveals(attempt, formation)
 
+    def feed_watchers(self, records: Sequence[bytes]) -> None:
+        """Feed watchers this log (the table's ``encoded``, growing in place)."""
+        self.watchers.feed(records)
+
+    def _watch_note(self, text: str) -> None:
+        # A watcher comes and goes at will: its notes are limited like any noise.
+        self._noisy(NoteKind.WATCHER, text)
+        self._status_changed()
+
     def adopt_roster(self, roster: Roster) -> None:
         """From now on only the roster's players may connect."""
         self.roster = roster
@@ -672,8 +692,10 @@ class Lobby:
             me_seat = formed.publics.index(self.identity.public)
         me = PeerStatus(self.config.name, fingerprint(self.identity.public), None, True, me_seat)
         port = self._listener.port if self._listener and self._listener.server else None
+        watching = tuple(PeerStatus(c.peer.name, fingerprint(p))
+                         for p, c in self.watchers.conns.items() if not c.closed)
         return LobbyStatus(self.config.table, self.config.variant.players, me, peers,
-                           formed is not None, port)
+                           formed is not None, port, watching)
 
     def _table_formed(self) -> Formation | None:
         if self.roster is not None:
@@ -1051,6 +1073,7 @@ class Lobby:
         open one would keep the server's ``wait_closed`` waiting for ever).
         """
         self._closing = True
+        self.watchers.flush()
         for task in list(self._tasks):
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
@@ -1087,6 +1110,8 @@ class ConnectionMesh:
         self.me = roster.seat_of(lobby.identity.public)
 
     def send(self, seat: int, message: Message) -> None:
+        if isinstance(message, Event):
+            self.lobby.watchers.grew()  # the runner sends what its table just took
         conn = self.lobby.conns.get(self.roster.publics[seat])
         if conn is None or conn.closed:
             return

@@ -37,6 +37,8 @@ class LobbyStatus:
     formed: bool = False
     port: int | None = None
     """The port this peer listens on (others may dial it with --peer)."""
+    watchers: tuple[PeerStatus, ...] = ()
+    """Who watches the table through this peer (``gleek watch``): no seat, no say."""
 
     @property
     def missing(self) -> int:

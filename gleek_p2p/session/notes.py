@@ -43,6 +43,8 @@ class NoteKind(Enum):
     """A formation Reveal that does not fit was ignored."""
     REFUSED_US = "refused-us"
     """A peer refused us (a "table full" not believed: unproven, or one seat's word alone)."""
+    WATCHER = "watcher"
+    """A watcher came or went (anyone may watch, as often as it likes)."""
 
     @property
     def noise(self) -> bool:
@@ -88,6 +90,9 @@ def more_of(kind: NoteKind, count: int) -> str:
     elif kind is NoteKind.REFUSED_US:
         text = ngettext("… and {n} more refusal of this peer",
                         "… and {n} more refusals of this peer", count)
+    elif kind is NoteKind.WATCHER:
+        text = ngettext("… and {n} more watcher came or went",
+                        "… and {n} more watchers came or went", count)
     else:
         text = ngettext("… and {n} more note", "… and {n} more notes", count)
     return text.format(n=count)

@@ -204,6 +204,7 @@ async def play_session(
         marker.with_suffix(".tmp").replace(marker)
         lobby.adopt_roster(roster)
         table = Table(roster, seat, identity, secret)
+        lobby.feed_watchers(table.encoded)
         with LogStore.open(path) as store:
             SessionRunner.resume_records(table, store.records)
             runner = SessionRunner(table, store, ConnectionMesh(lobby, roster), player,

@@ -207,6 +207,9 @@ def lobby_lines(status: LobbyStatus, width: int = 80) -> list[str]:
             lines.append(line)
         else:
             lines.extend([f"  {seat}{name}{state}", f"  {' ' * len(seat)}{key}"])
+    for w in status.watchers:
+        lines.append("  " + _("watching: {name}  key {fingerprint}").format(
+            name=w.name, fingerprint=w.fingerprint))
     if not status.formed and status.port is not None:
         lines.append(_("Others can join with --peer HOST:{port}.").format(port=status.port))
     return lines

@@ -1,0 +1,236 @@
+"""``gleek watch``: follow a table's log live as a watcher, verify it, keep it.
+
+The watcher dials a seated peer with a Hello marked ``watcher`` (SPEC 5.7),
+is sent the whole log from its roster on, then each event as that seat's
+table takes it. Every event is checked as it arrives by an observer
+``Table``, exactly as ``gleek verify`` replays it, and appended to a log of
+its own that ``gleek verify`` reads. The watcher signs nothing and sends
+nothing: a seat that feeds it an event that does not verify, or a log other
+than the one it sent before, is left and another seat is dialled.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from gleek_p2p.base.errors import GleekError, ProtocolError
+from gleek_p2p.base.i18n import _
+from gleek_p2p.log.envelope import PROTOCOL_VERSION, decode_envelope
+from gleek_p2p.log.keys import Identity, fingerprint
+from gleek_p2p.log.store import LogStore
+from gleek_p2p.net.connection import Connection, Limits, Refused, connect
+from gleek_p2p.net.handshake import Offer
+from gleek_p2p.net.messages import Event, RefuseCode
+from gleek_p2p.rules import Variant
+from gleek_p2p.table import events as ev
+from gleek_p2p.table.roster import Roster
+from gleek_p2p.table.schema import KIND_BOUNDS
+from gleek_p2p.table.session import Table
+from gleek_p2p.table.verify import VerifyReport, verify_records
+
+__all__ = ["LiveLog", "NoWatchers", "WatchConfig", "WatchResult", "watch"]
+
+Address = tuple[str, int]
+
+
+class NoWatchers(GleekError):
+    """The table's players chose not to be watched (``--watchers no``)."""
+
+
+@dataclass(frozen=True)
+class WatchConfig:
+    """Where and what to watch."""
+
+    name: str
+    """The watcher's name, shown to the players."""
+    table: str
+    """The table's name on the wire (with its hands: ``NAME/HANDS``)."""
+    variant: Variant
+    peers: tuple[Address, ...]
+    """Seated peers to dial, tried in turn."""
+    data_dir: Path
+    timeout: float = 300.0
+    """Seconds without a new event (or without any seat answering) before giving up."""
+    retry: float = 1.0
+    """Seconds between two rounds of dials."""
+    limits: Limits = field(default_factory=Limits)
+
+
+class LiveLog:
+    """The log as it arrives: each event checked by an observer ``Table``, then stored.
+
+    ``take`` raises ``ProtocolError`` for an event the log cannot take (not
+    the next, not signed by its seat, against the rules, or another event
+    than the one already held at its place) and then holds exactly what it
+    held: the feed is to blame, never the log.
+    """
+
+    def __init__(self, directory: Path) -> None:
+        self.directory = directory
+        self.table: Table | None = None
+        self.store: LogStore | None = None
+        self.records: list[bytes] = []
+
+    @property
+    def path(self) -> Path | None:
+        return self.store.path if self.store is not None else None
+
+    @property
+    def finished(self) -> bool:
+        return self.table is not None and self.table.finished
+
+    def take(self, data: bytes, feeder: bytes) -> bool:
+        """Take one event fed by the seat of key ``feeder``; True if it is new."""
+        envelope = decode_envelope(data, KIND_BOUNDS)
+        held = len(self.records)
+        if envelope.seq < held:
+            # A reconnection starts over from the roster: the same bytes, or a lie.
+            if self.records[envelope.seq] != data:
+                raise ProtocolError(f"event {envelope.seq} differs from the one received before")
+            return False
+        if envelope.seq > held:
+            raise ProtocolError(f"event {envelope.seq} came before event {held}")
+        table = self.table
+        if table is None:
+            if envelope.kind != ev.ROSTER:
+                raise ProtocolError("the log does not start with a roster")
+            roster = Roster.from_body(envelope.body)
+            if feeder not in roster.publics:
+                raise ProtocolError("the peer feeds the log of a table it does not sit at")
+            table = Table(roster)
+        elif feeder not in table.roster.publics:
+            raise ProtocolError("the peer does not sit at the table watched")
+        try:
+            table.receive(envelope, data)
+        except GleekError as exc:
+            # A seat's table never sends what it did not take: this feed lies.
+            raise ProtocolError(f"event {envelope.seq} does not verify: {exc}") from None
+        if self.table is None:
+            self.table = table
+            self.store = LogStore.open(
+                self.directory / f"{table.session_id.hex()}.gleeklog")
+            if len(self.store):
+                raise ProtocolError("a log of this session is already kept here")
+        assert self.store is not None
+        self.store.append(data, sync=False)
+        self.records.append(data)
+        return True
+
+    def close(self) -> None:
+        if self.store is not None:
+            with contextlib.suppress(OSError):
+                self.store.sync()
+            self.store.close()
+
+
+@dataclass
+class WatchResult:
+    """How the watch ended: the log kept and what ``gleek verify`` says of it."""
+
+    path: Path | None
+    table: Table | None
+    report: VerifyReport | None
+    reason: str
+
+
+async def watch(identity: Identity, config: WatchConfig, notes: Callable[[str], None],
+                on_hand: Callable[[Table, int], None] = lambda table, hand: None,
+                random: Callable[[int], bytes] = os.urandom) -> WatchResult:
+    """Watch until the session ends (or nothing new comes for ``timeout``)."""
+    if not config.peers:
+        raise GleekError(_("no peer to watch: give a seated peer's address with --peer"))
+    v = config.variant
+    offer = Offer(PROTOCOL_VERSION, config.table, tuple(v.to_wire()), v.players,
+                  config.name, 0, watcher=True)
+    live = LiveLog(config.data_dir / "watched")
+    loop = asyncio.get_running_loop()
+    progress = loop.time()
+    told = 0
+    reason = ""
+    turn = 0
+    try:
+        while not live.finished:
+            if loop.time() - progress > config.timeout:
+                reason = _("nothing new for {seconds} s: stopped watching").format(
+                    seconds=f"{config.timeout:g}")
+                break
+            host, port = config.peers[turn % len(config.peers)]
+            turn += 1
+            try:
+                conn = await connect(host, port, identity=identity, offer=offer,
+                                     nonce_commit=random(32), limits=config.limits)
+            except Refused as exc:
+                if exc.by_peer and exc.refusal.meaning is RefuseCode.NO_WATCHERS:
+                    raise NoWatchers(_("the players of this table do not accept "
+                                       "watchers")) from None
+                notes(_("{host}:{port}: {reason}").format(host=host, port=port,
+                                                          reason=exc.message))
+                await asyncio.sleep(config.retry)
+                continue
+            except ProtocolError as exc:
+                notes(_("{host}:{port}: {reason}").format(host=host, port=port,
+                                                          reason=exc.message))
+                await asyncio.sleep(config.retry)
+                continue
+            notes(_("watching through {name} (key {key})").format(
+                name=conn.peer.name, key=fingerprint(conn.peer.public)))
+            try:
+                progress, told = await _follow(conn, live, notes, on_hand, progress, told,
+                                               config.timeout)
+            finally:
+                await conn.close("the watcher leaves")
+            if not live.finished:
+                await asyncio.sleep(config.retry)
+    finally:
+        live.close()
+    report = verify_records(live.records) if live.records else None
+    return WatchResult(live.path, live.table, report, reason)
+
+
+async def _follow(conn: Connection, live: LiveLog, notes: Callable[[str], None],
+                  on_hand: Callable[[Table, int], None], progress: float, told: int,
+                  timeout: float) -> tuple[float, int]:
+    """Take events from one seat until the session ends or the link does.
+
+    Returns when progress was last made and how many hands were told.
+    """
+    loop = asyncio.get_running_loop()
+    if live.table is not None:
+        notes(_("catching up from the start"))
+    with contextlib.suppress(GleekError, TimeoutError):
+        async with asyncio.timeout(None) as scope:
+            while not live.finished:
+                scope.reschedule(max(progress, loop.time()) + timeout)
+                message = await conn.recv()
+                if not isinstance(message, Event):
+                    continue  # a seat has nothing else for a watcher
+                try:
+                    new = live.take(message.data, conn.peer.public)
+                except ProtocolError as exc:
+                    notes(_("{name} (key {key}) sent a log that does not verify: {error}; "
+                            "leaving it").format(name=conn.peer.name,
+                                                 key=fingerprint(conn.peer.public),
+                                                 error=exc.message))
+                    return progress, told
+                if not new:
+                    continue
+                progress = loop.time()
+                table = live.table
+                assert table is not None
+                if len(live.records) == 1:
+                    _seats(table.roster, notes)
+                while told < len(table.hands):
+                    on_hand(table, told)
+                    told += 1
+    return progress, told
+
+
+def _seats(roster: Roster, notes: Callable[[str], None]) -> None:
+    for s, (name, public) in enumerate(zip(roster.names, roster.publics, strict=True)):
+        notes(_("seat {seat}: {name}, key {key}").format(
+            seat=s, name=name, key=fingerprint(public)))
