@@ -6,8 +6,10 @@ the bare engine (``legal_actions`` + ``apply`` only, no views), the
 playout hand (``rules.playout.FastHand``, what search plays) on the same
 deals and the same random moves as the bare engine, and the
 cost of one ``seat_view`` and one ``legal_actions`` call. Prints the
-ratios, so the numbers compare across machines. ``--profile`` adds the top
-functions by own time under cProfile.
+ratios, so the numbers compare across machines (the engine and the playout
+hand are timed in turn, five times each, least CPU time of each: a shared
+machine's load hits both alike). ``--profile`` adds the top functions by own
+time under cProfile, ``--profile-playouts`` those of the playout hand.
 
     .venv/bin/python bench/engine.py [--hands 300] [--json] [--profile]
 """
@@ -43,6 +45,19 @@ def best_of(runs: int, fn: Callable[[], Any]) -> float:
         fn()
         times.append(time.process_time() - t)
     return min(times)
+
+
+def paired(runs: int, a: Callable[[], Any], b: Callable[[], Any]) -> tuple[float, float]:
+    """``best_of`` for two functions run in turn: a load that comes and goes hits both alike."""
+    ta, tb = [], []
+    for _ in range(runs):
+        t = time.process_time()
+        a()
+        ta.append(time.process_time() - t)
+        t = time.process_time()
+        b()
+        tb.append(time.process_time() - t)
+    return min(ta), min(tb)
 
 
 def full(hands: int, bots: str) -> None:
@@ -118,11 +133,9 @@ def measure(hands: int) -> dict[str, float]:
     deals = dealt_hands(hands)
     if engine_hands(deals) != fast_hands(deals):
         raise SystemExit("the playout hand and the engine disagree on the same games")
-    engine_s = best_of(3, lambda: engine_hands(deals))
-    fast_s = best_of(3, lambda: fast_hands(deals))
+    engine_s, fast_s = paired(5, lambda: engine_hands(deals), lambda: fast_hands(deals))
     tricks = at_first_trick(deals)
-    engine_t = best_of(3, lambda: engine_hands(tricks))
-    fast_t = best_of(3, lambda: fast_hands(tricks))
+    engine_t, fast_t = paired(5, lambda: engine_hands(tricks), lambda: fast_hands(tricks))
     states = sample_states(max(20, hands // 10))
     view_s = best_of(3, lambda: [seat_view(s, seat) for s, seat in states]) / len(states)
     legal_s = best_of(3, lambda: [legal_actions(s, seat) for s, seat in states]) / len(states)
@@ -143,10 +156,14 @@ def measure(hands: int) -> dict[str, float]:
     }
 
 
-def profile(hands: int) -> str:
+def profile(hands: int, playouts: bool = False) -> str:
+    deals = dealt_hands(hands) if playouts else []
     profiler = cProfile.Profile()
     profiler.enable()
-    full(hands, "random")
+    if playouts:
+        fast_hands(deals)
+    else:
+        full(hands, "random")
     profiler.disable()
     out = io.StringIO()
     pstats.Stats(profiler, stream=out).sort_stats("tottime").print_stats(15)
@@ -158,6 +175,7 @@ def main() -> None:
     parser.add_argument("--hands", type=int, default=300)
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--profile", action="store_true")
+    parser.add_argument("--profile-playouts", action="store_true")
     args = parser.parse_args()
     r = measure(args.hands)
     if args.json:
@@ -183,6 +201,8 @@ def main() -> None:
         print(f"ratio seat_view / legal    {r['ratio_seat_view_vs_legal_actions']:9.1f}")
     if args.profile:
         print(profile(args.hands))
+    if args.profile_playouts:
+        print(profile(args.hands, playouts=True))
 
 
 if __name__ == "__main__":

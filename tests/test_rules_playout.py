@@ -107,3 +107,26 @@ def test_random_playout_is_the_engines_game(variant: str, seed: int) -> None:
         s = apply(s, legal[int(pick() * len(legal))])
     assert got == s.ledgers[-1]
     assert s.phase is Phase.SESSION_OVER
+
+
+@SETTINGS
+@given(variant=st.sampled_from(sorted(VARIANTS)), seed=st.integers(0, 2**32),
+       start=st.integers(0, 80))
+def test_random_playout_from_any_decision_is_the_engines_game(
+        variant: str, seed: int, start: int) -> None:
+    """Started anywhere (mid-auction, mid-ruff, mid-trick), the random playout plays the
+    engine's game with the same picks: the inlined phases pick up from where the hand is."""
+    s, rng = dealt(variant, seed, hands=1)
+    for _ in range(start):
+        seat = to_act(s)
+        if seat is None:
+            break
+        s = apply(s, rng.choice(legal_actions(s, seat)))
+    if to_act(s) is None:
+        return
+    got = random_playout(FastHand.from_state(s), random.Random(seed).random)
+    pick = random.Random(seed).random
+    while (seat := to_act(s)) is not None:
+        legal = legal_actions(s, seat)
+        s = apply(s, legal[int(pick() * len(legal))])
+    assert got == s.ledgers[-1]

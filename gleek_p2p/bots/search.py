@@ -17,7 +17,11 @@ of the view: the same view gives the same move, whatever the hidden cards.
 
 The budget is a number of playouts, and optionally a deadline on an
 injected clock: tests and the arena count playouts (reproducible, the same
-on every machine and on a Dask cluster); a person's table adds the clock.
+on every machine and on a Dask cluster); a person's table adds the clock,
+with a floor of playouts and a hard cap (a loaded machine makes a decision
+slower, not weaker). ``offload`` hands the search to a peer as picklable
+work, which the peer runs in a worker process so its event loop keeps
+ticking while the bot thinks.
 """
 
 from __future__ import annotations
@@ -30,7 +34,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from gleek_p2p.bots.heuristic import HeuristicStrategy, bid_at, ruff_strength, suit_strength
-from gleek_p2p.bots.strategy import Strategy
+from gleek_p2p.bots.strategy import Strategy, Work
 from gleek_p2p.rules import (
     RULINGS,
     Bid,
@@ -56,7 +60,7 @@ from gleek_p2p.rules import (
 )
 from gleek_p2p.rules.playout import FastHand
 
-__all__ = ["PLAYOUTS_PER_MS", "Budget", "SearchStrategy", "determinize"]
+__all__ = ["PLAYOUTS_PER_MS", "Budget", "SearchStrategy", "Searched", "determinize", "search"]
 
 _R = 11
 PLAYOUTS_PER_MS = 2
@@ -81,6 +85,10 @@ class Budget:
     think_ms: float | None = None
     clock: Callable[[], float] | None = None
     min_samples: int = 4
+    min_playouts: int = 0
+    """Playouts made even past ``think_ms``: a busy machine slows a decision, not its strength."""
+    cap_ms: float | None = None
+    """A hard limit on the clock, over ``min_playouts``."""
 
 
 class SearchStrategy(Strategy):
@@ -93,18 +101,32 @@ class SearchStrategy(Strategy):
         self.budget = budget if budget is not None else Budget()
         self._discarder = HeuristicStrategy(self._seed)
         self.times: dict[str, list[float]] = {}
-        """Seconds each decision took, per phase (statistics only: nothing reads them back)."""
+        """Seconds each search took, per phase (statistics only: nothing reads them back)."""
+        self.playouts: dict[str, list[int]] = {}
+        """Playouts each search made, per phase (statistics only)."""
         self._worth: tuple[object, list[float]] = (None, [])
         """The hand being bid on, and this seat's estimates of the talon's worth in it."""
 
     def choose(self, view: SeatView, legal: Sequence[Event]) -> Event:
-        # The statistics read the real clock; no decision depends on them.
-        start = time.perf_counter()
-        move = self._choose(view, legal)
-        self.times.setdefault(view.phase, []).append(time.perf_counter() - start)
-        return move
+        step = self._prepare(view, legal)
+        if not isinstance(step, list):
+            return step
+        return self._finish(view, legal, step, search(self._seed, self.budget, view, step))
 
-    def _choose(self, view: SeatView, legal: Sequence[Event]) -> Event:
+    def offload(self, view: SeatView, legal: Sequence[Event]) -> Work | Event:
+        """The search as picklable work (the view, the candidates, the budget), or the move.
+
+        ``choose`` makes the same move from the same view: the samples are
+        seeded from the view, the budget is the same.
+        """
+        step = self._prepare(view, legal)
+        if not isinstance(step, list):
+            return step
+        return Work(search, (self._seed, self.budget, view, step),
+                    lambda done: self._finish(view, legal, step, done))
+
+    def _prepare(self, view: SeatView, legal: Sequence[Event]) -> Event | list[Event]:
+        """The move when no search is needed, else the candidates to search."""
         if len(legal) == 1:
             return legal[0]
         first = legal[0]
@@ -117,7 +139,14 @@ class SearchStrategy(Strategy):
         candidates = _candidates(view, legal)
         if len(candidates) == 1:
             return candidates[0]
-        means = self._search(view, candidates)
+        return candidates
+
+    def _finish(self, view: SeatView, legal: Sequence[Event], candidates: list[Event],
+                done: Searched) -> Event:
+        # The statistics; no decision depends on them.
+        self.times.setdefault(view.phase, []).append(done.seconds)
+        self.playouts.setdefault(view.phase, []).append(done.playouts)
+        means = done.means
         if isinstance(candidates[0], PassBid) and isinstance(candidates[1], Bid):
             return self._bid(view, legal, candidates[1], means[1] - means[0])
         best = max(range(len(candidates)), key=lambda i: (means[i], -i))
@@ -151,34 +180,60 @@ class SearchStrategy(Strategy):
         # few turns, not one penny at a time.
         return bid_at(legal, lowest.amount + (limit - lowest.amount) // 3)
 
-    def _search(self, view: SeatView, candidates: list[Event]) -> list[float]:
-        """Each candidate's mean net for this seat (halfpence) over the samples."""
-        b = self.budget
-        rng = random.Random(_decision_seed(self._seed, view))
-        clock = b.clock
-        deadline = None
-        if clock is not None and b.think_ms is not None:
-            deadline = clock() + b.think_ms / 1000
-        totals = [0] * len(candidates)
-        samples = 0
-        done = 0
-        pick = rng.random
-        while True:
-            state = determinize(view, rng)
-            base = FastHand.from_state(state)
-            for i, move in enumerate(candidates):
-                h = base.copy()
-                h.play(move)
-                totals[i] += playout(h, pick).result.net[view.seat]
-            samples += 1
-            done += len(candidates)
-            if samples < b.min_samples:
-                continue
-            if done >= b.playouts:
+
+@dataclass(frozen=True)
+class Searched:
+    """What one search found: each candidate's mean net (halfpence), and its cost."""
+
+    means: list[float]
+    playouts: int
+    seconds: float
+
+
+def search(seed: bytes, budget: Budget, view: SeatView, candidates: list[Event]) -> Searched:
+    """Each candidate's mean net for ``view.seat`` over determinized samples.
+
+    A module-level function of picklable arguments, so a peer runs it in a
+    worker process. It stops at ``budget.playouts``; with a clock, also at the
+    think deadline once ``min_playouts`` are done, and at ``cap_ms`` whatever
+    is done (at least ``min_samples`` deals).
+    """
+    b = budget
+    start = time.perf_counter()  # statistics only
+    rng = random.Random(_decision_seed(seed, view))
+    clock = b.clock
+    deadline = cap = None
+    if clock is not None:
+        now = clock()
+        if b.think_ms is not None:
+            deadline = now + b.think_ms / 1000
+        if b.cap_ms is not None:
+            cap = now + b.cap_ms / 1000
+    totals = [0] * len(candidates)
+    samples = 0
+    done = 0
+    pick = rng.random
+    me = view.seat
+    while True:
+        state = determinize(view, rng)
+        base = FastHand.from_state(state)
+        for i, move in enumerate(candidates):
+            h = base.copy()
+            h.play(move)
+            totals[i] += playout(h, pick).result.net[me]
+        samples += 1
+        done += len(candidates)
+        if samples < b.min_samples:
+            continue
+        if done >= b.playouts:
+            break
+        if clock is not None:
+            now = clock()
+            if cap is not None and now >= cap:
                 break
-            if deadline is not None and clock is not None and clock() >= deadline:
+            if deadline is not None and now >= deadline and done >= b.min_playouts:
                 break
-        return [x / samples for x in totals]
+    return Searched([x / samples for x in totals], done, time.perf_counter() - start)
 
 
 def _decision_seed(seed: bytes, view: SeatView) -> bytes:
@@ -508,4 +563,12 @@ def budget_for(think_ms: float | None, reproducible: bool) -> Budget:
     playouts = max(8, int(think_ms * PLAYOUTS_PER_MS))
     if reproducible:
         return Budget(playouts=playouts, min_samples=2)
-    return Budget(playouts=playouts * 4, think_ms=think_ms, clock=time.perf_counter)
+    # At a table: think for think_ms (four times the count if the machine is
+    # free), but never stop under the count the arena plays at, unless the
+    # hard cap (four times think_ms) is reached first.
+    return Budget(playouts=playouts * 4, think_ms=think_ms, clock=time.perf_counter,
+                  min_playouts=playouts, cap_ms=think_ms * _CAP)
+
+
+_CAP = 4
+"""The hard cap on a decision at a table, in multiples of its thinking time."""

@@ -12,15 +12,40 @@ from __future__ import annotations
 
 import inspect
 import random
-from collections.abc import Awaitable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
 
 from gleek_p2p.rules import Event, HandLedger, SeatView
+
+
+@dataclass(frozen=True)
+class Work:
+    """The CPU-heavy part of one decision, to be run away from the event loop.
+
+    ``run`` is a module-level function and ``args`` pickle, so a peer can run
+    ``run(*args)`` in another process (a thread would share the GIL with the
+    loop); ``finish`` turns its result into the move, back in the caller.
+    """
+
+    run: Callable[..., Any]
+    args: tuple[Any, ...]
+    finish: Callable[[Any], Event]
 
 
 class Strategy:
     """Subclass this and override ``choose``; the hooks are optional."""
 
     name = "strategy"
+
+    def offload(self, view: SeatView, legal: Sequence[Event]) -> Work | Event | None:
+        """The heavy part of this decision as :class:`Work`, the move if it is cheap,
+        or None to call ``choose``.
+
+        A peer runs the work in a worker so its event loop keeps ticking; an
+        in-process simulation calls ``choose``, which must pick the same move.
+        """
+        return None
 
     def choose(self, view: SeatView, legal: Sequence[Event]) -> Event | Awaitable[Event]:
         """Return one element of ``legal`` (or an awaitable that gives one)."""

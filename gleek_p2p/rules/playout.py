@@ -54,6 +54,10 @@ _DECLARE, _TRUMP, _TIDDY, _TRICKS = Phase.DECLARE, Phase.TRUMP, Phase.TIDDY, Pha
 _HAND_OVER, _SESSION_OVER = Phase.HAND_OVER, Phase.SESSION_OVER
 _DECIDING = (_TRICKS, _AUCTION, _DISCARD, _RUFF, _RUFF_SHOW, _DECLARE, _TRUMP, _TIDDY)
 _NAMES: dict[tuple[int, int | None], NameTrump] = {}
+_SUIT_OF = tuple(c // _R for c in range(4 * _R))
+_RANK_BIT = tuple(1 << (c % _R) for c in range(4 * _R))
+_TOP_BID: dict[Variant, int] = {}
+"""``max_bid`` per variant: it sums the most each phase can pay, once per playout otherwise."""
 
 
 def _name(seat: int, suit: int | None) -> NameTrump:
@@ -136,7 +140,7 @@ class FastHand:
         h.turn = s.turn
         h.dealer = s.dealer
         h.cards = s.cards
-        h.suit = [c // _R for c in s.cards]
+        h.suit = list(map(_SUIT_OF.__getitem__, s.cards))
         h.holding = [list(x) for x in s.holding]
         h.talon = s.talon
         h.talon_taker = s.talon_taker
@@ -215,7 +219,13 @@ class FastHand:
         self.turn = NO_SEAT
         s = self.state
         self.phase = _SESSION_OVER if s.hand_no + 1 >= s.session_hands else _HAND_OVER
-        self.ledger = hand_ledger(self._engine_state())
+        # Only the fields the scoring reads are brought up to date: a rule
+        # that scores from another one shows in the property test's ledgers.
+        fields = list(s)
+        for i, name in _SCORED:
+            value = getattr(self, name)
+            fields[i] = tuple(value) if type(value) is list else value
+        self.ledger = hand_ledger(_new(State, fields))
 
     # ------------------------------------------------------------ legal moves
 
@@ -239,9 +249,9 @@ class FastHand:
         if ph is _DISCARD:
             return [_DISCARDS[seat][x] for x in self.holding[seat]]
         if ph is _RUFF:
-            out: list[Event] = [PassRuff(seat)]
+            out: list[Event] = [_PASS_RUFF[seat]]
             if self.ruff_put[seat] < self.ruff_stake:
-                out.append(See(seat))
+                out.append(_SEE[seat])
             top = min(MAX_RAISE, MAX_STAKE - self.ruff_stake)
             out.extend(_VIES[seat][1 : top + 1])
             return out
@@ -260,7 +270,7 @@ class FastHand:
                 trumps.append(_name(seat, None))
             return trumps
         if ph is _TIDDY:
-            tiddy: list[Event] = [NoTiddy(seat)]
+            tiddy: list[Event] = [_NO_TIDDY[seat]]
             assert self.trump is not None
             four = self.trump * _R + Rank.FOUR
             for x in self.holding[seat]:
@@ -276,22 +286,30 @@ class FastHand:
     def _legal_declares(self, seat: int) -> list[Event]:
         cards = self.cards
         hold = self.holding[seat]
-        ranks = [cards[x] % _R for x in hold]
         optional = self.v.optional_declaring
         out: list[Event] = []
-        # Three of a rank needs two repeats at least: most hands stop at this test.
-        if len(set(ranks)) <= len(ranks) - 2 and _has_three(ranks):
-            done = {cards[sl[0]] % _R for who, sl in self.declarations if who == seat}
-            for rank in sorted(set(ranks)):
-                if rank not in done and ranks.count(rank) >= 3:
-                    group = tuple(x for x, r in zip(hold, ranks, strict=True) if r == rank)
+        # The ranks held three times or more, as a bit mask in one pass.
+        once = twice = thrice = 0
+        bit = _RANK_BIT
+        for x in hold:
+            b = bit[cards[x]]
+            thrice |= twice & b
+            twice |= once & b
+            once |= b
+        if thrice:
+            for who, sl in self.declarations:
+                if who == seat:
+                    thrice &= ~(1 << (cards[sl[0]] % _R))
+            for rank in range(_R):
+                if thrice >> rank & 1:
+                    group = tuple([x for x in hold if cards[x] % _R == rank])
                     out.append(Declare(seat, group))
                     if len(group) == 4 and optional:
                         # Under optional declaring three of four may be shown (a gleek).
                         out.extend(Declare(seat, three)
                                    for three in itertools.combinations(group, 3))
         if optional or not out:
-            out.append(EndDeclare(seat))
+            out.append(_END_DECLARE[seat])
         return out
 
     # ------------------------------------------------------------ moves
@@ -373,7 +391,9 @@ class FastHand:
         stake = self.ruff_stake + e.raise_by
         self.ruff_stake = stake
         self.ruff_put[seat] = stake
-        self.ruff_acted = [i == seat for i in range(self.n)]
+        acted = [False] * self.n
+        acted[seat] = True
+        self.ruff_acted = acted
         self.ruff_log.append((seat, "vie", stake))
         self._ruff_next(seat)
 
@@ -390,19 +410,28 @@ class FastHand:
         self._ruff_next(e.seat)
 
     def _ruff_next(self, seat: int) -> None:
-        ins = [i for i, x in enumerate(self.ruff_in) if x]
-        if len(ins) == 1:
-            self.ruff_winner = ins[0]
+        ruff_in, acted, put, stake = self.ruff_in, self.ruff_acted, self.ruff_put, self.ruff_stake
+        left, settled = 0, True
+        for i in range(self.n):
+            if ruff_in[i]:
+                left += 1
+                last = i
+                if not acted[i] or put[i] != stake:
+                    settled = False
+        if left == 1:
+            self.ruff_winner = last
             self._enter_declare()
-        elif all(self.ruff_acted[i] and self.ruff_put[i] == self.ruff_stake for i in ins):
+        elif settled:
             self.phase = _RUFF_SHOW
             self.turn = self._next_seat(self.dealer, self.ruff_in)
         else:
             self.turn = self._next_seat(seat, self.ruff_in)
 
     def _show_ruff(self, e: ShowRuff) -> None:
-        seat = e.seat
-        self.ruff_shows.append((seat, e.suit, e.slots))
+        self._show(e.seat, e.suit, e.slots)
+
+    def _show(self, seat: int, suit: int, slots: tuple[int, ...]) -> None:
+        self.ruff_shows.append((seat, suit, slots))
         shown = {sh[0] for sh in self.ruff_shows}
         nxt = self._next_seat(seat, [x and i not in shown for i, x in enumerate(self.ruff_in)])
         if nxt >= 0:
@@ -502,15 +531,6 @@ class FastHand:
             self._end_hand()
 
 
-def _has_three(ranks: list[int]) -> bool:
-    seen = [0] * _R
-    for r in ranks:
-        seen[r] += 1
-        if seen[r] == 3:
-            return True
-    return False
-
-
 _new = tuple.__new__
 # The State fields a hand changes, by index: everything but these comes from
 # the state the hand was built from (rules that add a field to the state
@@ -525,6 +545,13 @@ _OWN = tuple(
     )
 )  # fmt: skip
 _HOLDING = State._fields.index("holding")
+_SCORED = tuple(
+    (State._fields.index(name), name)
+    for name in (
+        "talon_taker", "high_bid", "ruff_played", "ruff_put", "ruff_winner", "declarations",
+        "trump", "tiddy_claimant", "tricks",
+    )
+)  # fmt: skip
 
 
 _SLOW: dict[type[Any], Callable[[FastHand, Any], None]] = {
@@ -543,14 +570,25 @@ _SLOW: dict[type[Any], Callable[[FastHand, Any], None]] = {
 }
 
 
+_PASS_RUFF = tuple(PassRuff(seat) for seat in range(3))
+_SEE = tuple(See(seat) for seat in range(3))
+_END_DECLARE = tuple(EndDeclare(seat) for seat in range(3))
+_NO_TIDDY = tuple(NoTiddy(seat) for seat in range(3))
+
+
 def random_playout(hand: FastHand, random: Callable[[], float]) -> HandLedger:
     """Play ``hand`` to its end, each move ``legal[int(random() * len(legal))]``; its ledger.
 
     ``random`` is a ``random.Random().random``: the engine, given the same
     picks, plays the same game (tests/test_rules_playout.py checks it).
     """
-    # The auction and the ruff list many moves of which one is picked: pick
-    # by index without building the list (same order as ``legal``).
+    # The auction, the ruff and its show list many moves of which one is
+    # picked: pick by index without building the list or its events (same
+    # order as ``legal``), and apply the pick directly.
+    top_bid = _TOP_BID.get(hand.v)
+    if top_bid is None:
+        top_bid = _TOP_BID[hand.v] = max_bid(hand.v)
+    suit = hand.suit
     while hand.ledger is None:
         ph = hand.phase
         if ph is _TRICKS:
@@ -558,33 +596,102 @@ def random_playout(hand: FastHand, random: Callable[[], float]) -> HandLedger:
             break
         seat = hand.turn
         if ph is _AUCTION:
-            low = OPENING_BID if hand.high_bid == 0 else hand.high_bid + 1
-            k = int(random() * (max_bid(hand.v) - low + 2))
-            if k:
-                hand.bids.append((seat, low + k - 1))
-                hand.high_bid = low + k - 1
-                hand.high_bidder = seat
-            else:
-                hand.bids.append((seat, 0))
-                hand.passed[seat] = True
-            hand._auction_next(seat)
+            bids, passed, n = hand.bids, hand.passed, hand.n
+            high = hand.high_bid
+            while True:
+                low = OPENING_BID if high == 0 else high + 1
+                k = int(random() * (top_bid - low + 2))
+                if k:
+                    high = low + k - 1
+                    bids.append((seat, high))
+                    hand.high_bid = high
+                    hand.high_bidder = seat
+                else:
+                    bids.append((seat, 0))
+                    passed[seat] = True
+                if n == 2:
+                    hand._auction_next(seat)
+                    if hand.phase is not _AUCTION:
+                        break
+                    seat = hand.turn
+                    continue
+                # _auction_next for three seats, inlined: this is the hot loop.
+                npassed = passed[0] + passed[1] + passed[2]
+                if npassed == 3 or (npassed == 2 and hand.high_bidder >= 0):
+                    hand._end_auction()
+                    break
+                nxt = seat + 1 if seat < 2 else 0
+                if passed[nxt]:
+                    nxt = nxt + 1 if nxt < 2 else 0
+                    if passed[nxt]:
+                        nxt = seat
+                seat = hand.turn = nxt
         elif ph is _RUFF:
-            can_see = hand.ruff_put[seat] < hand.ruff_stake
-            top = min(MAX_RAISE, MAX_STAKE - hand.ruff_stake)
-            k = int(random() * (1 + can_see + max(0, top)))
-            if k == 0:
-                hand._pass_ruff(PassRuff(seat))
-            elif can_see and k == 1:
-                hand._see(See(seat))
-            else:
-                hand._vie(_VIES[seat][k - can_see])
+            # _pass_ruff, _see and _vie inlined: the ruff goes round a few times.
+            ruff_in, put, log, n = hand.ruff_in, hand.ruff_put, hand.ruff_log, hand.n
+            stake, acted = hand.ruff_stake, hand.ruff_acted
+            while True:
+                can_see = put[seat] < stake
+                top = MAX_STAKE - stake
+                if top > MAX_RAISE:
+                    top = MAX_RAISE
+                elif top < 0:
+                    top = 0
+                k = int(random() * (1 + can_see + top))
+                if k == 0:
+                    ruff_in[seat] = False
+                    log.append((seat, "pass", stake))
+                elif can_see and k == 1:
+                    put[seat] = stake
+                    acted[seat] = True
+                    log.append((seat, "see", stake))
+                else:
+                    stake += k - can_see  # the raise of _VIES[seat][k - can_see]
+                    hand.ruff_stake = put[seat] = stake
+                    acted = [False] * n
+                    acted[seat] = True
+                    hand.ruff_acted = acted
+                    log.append((seat, "vie", stake))
+                hand._ruff_next(seat)
+                if hand.phase is not _RUFF:
+                    break
+                seat = hand.turn
         elif ph is _DISCARD:
-            h = hand.holding[seat]
-            x = h[int(random() * len(h))]
-            h.remove(x)
-            hand.discards.append(x)
-            if len(hand.discards) == hand.ndiscard:
-                hand._enter_ruff()
+            # The taker discards all its cards in a row.
+            h, discards = hand.holding[seat], hand.discards
+            for _ in range(hand.ndiscard - len(discards)):
+                discards.append(h.pop(int(random() * len(h))))
+            hand._enter_ruff()
+        elif ph is _DECLARE:
+            legal = hand._legal_declares(seat)
+            e = legal[int(random() * len(legal))]
+            if type(e) is EndDeclare:
+                hand._end_declare(e)
+            else:
+                hand.declarations.append((seat, e.slots))  # type: ignore[union-attr]
+        elif ph is _TIDDY:
+            trump = hand.trump
+            assert trump is not None
+            four = trump * _R + Rank.FOUR
+            cards = hand.cards
+            claims = [x for x in hand.holding[seat] if cards[x] == four]
+            k = int(random() * (1 + len(claims)))
+            if k:
+                hand.tiddy_claimant = seat
+                hand.tiddy_slot = claims[k - 1]
+                hand._after_tiddy()
+            else:
+                hand._no_tiddy(_NO_TIDDY[seat])
+        elif ph is _TRUMP:
+            k = int(random() * (5 if hand.v.kiss else 4))
+            hand._name_trump(_name(seat, k if k < 4 else None))
+        elif ph is _RUFF_SHOW:
+            split: list[list[int]] = [[], [], [], []]
+            for x in hand.holding[seat]:
+                split[suit[x]].append(x)
+            shown = [i for i in range(4) if split[i]]
+            i = shown[int(random() * len(shown))]
+            hand._show(seat, i, tuple(split[i]))
         else:
             legal = hand.legal()
             hand.play(legal[int(random() * len(legal))])
@@ -592,22 +699,65 @@ def random_playout(hand: FastHand, random: Callable[[], float]) -> HandLedger:
 
 
 def _random_tricks(h: FastHand, random: Callable[[], float]) -> None:
-    """The rest of the trick phase with random moves, without building ``legal`` lists.
+    """The rest of the trick phase with random moves: ``_play`` inlined, no ``legal`` lists.
 
-    Each hand is also kept split by suit, so following suit is a lookup.
+    Each hand is also kept split by suit, so following suit is a lookup, and
+    the trick's winner is kept as its cards fall.
     """
-    suit, holding = h.suit, h.holding
+    suit, holding, cards, trump, n = h.suit, h.holding, h.cards, h.trump, h.n
     by_suit = []
     for hand in holding:
         split: list[list[int]] = [[], [], [], []]
         for x in hand:
             split[suit[x]].append(x)
         by_suit.append(split)
-    while h.ledger is None:
-        seat = h.turn
-        hand = holding[seat]
-        plays = h.trick_plays
-        opts = (by_suit[seat][suit[plays[0]]] or hand) if plays else hand
-        x = opts[int(random() * len(opts))]
-        by_suit[seat][suit[x]].remove(x)
-        h._play(x)
+    tricks, ntricks = h.tricks, h.ntricks
+    seat, leader, plays = h.turn, h.trick_leader, h.trick_plays
+    while True:
+        if plays:  # a trick already begun (only where the playout starts)
+            led = best_suit = suit[plays[0]]
+            best_i, best = 0, cards[plays[0]]
+            for i in range(1, len(plays)):
+                y = plays[i]
+                if suit[y] == best_suit:
+                    if cards[y] < best:
+                        best_i, best = i, cards[y]
+                elif suit[y] == trump:
+                    best_i, best, best_suit = i, cards[y], trump
+            first = len(plays)
+        else:
+            hand = holding[seat]
+            x = hand.pop(int(random() * len(hand)))
+            led = best_suit = suit[x]
+            by_suit[seat][led].remove(x)
+            plays = [x]
+            best_i, best = 0, cards[x]
+            seat = seat + 1 if seat + 1 < n else 0
+            first = 1
+        for i in range(first, n):
+            follow = by_suit[seat][led]
+            if follow:
+                y = follow.pop(int(random() * len(follow)))
+                holding[seat].remove(y)
+            else:
+                hand = holding[seat]
+                y = hand.pop(int(random() * len(hand)))
+                by_suit[seat][suit[y]].remove(y)
+            plays.append(y)
+            cs = suit[y]
+            if cs == best_suit:
+                if cards[y] < best:
+                    best_i, best = i, cards[y]
+            elif cs == trump:
+                best_i, best, best_suit = i, cards[y], cs
+            seat = seat + 1 if seat + 1 < n else 0
+        seat = (leader + best_i) % n
+        tricks.append((leader, tuple(plays), seat))
+        plays = []
+        leader = seat
+        if len(tricks) == ntricks:
+            break
+    h.trick_plays = plays
+    h.trick_leader = leader
+    h.turn = seat
+    h._end_hand()

@@ -104,8 +104,10 @@ def trick_points(state: State) -> tuple[int, ...]:
         return tuple(pts)
     table = _trick_table(state.trump, v.whist_ranking)
     cards = state.cards
+    value = table.__getitem__
+    at = cards.__getitem__
     for _leader, slots, winner in tricks:
-        pts[winner] += sum([table[cards[x]] for x in slots])
+        pts[winner] += sum(map(value, map(at, slots)))  # search scores every playout
     if len(tricks) == v.tricks:
         pts[tricks[-1][2]] += LAST_TRICK
     return tuple(pts)

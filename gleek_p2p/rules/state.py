@@ -55,8 +55,10 @@ class HandLedger:
     @property
     def net(self) -> tuple[int, ...]:
         """Each seat's result for the hand, in halfpence."""
-        cols = self.phases.values()
-        return tuple(sum(c[i] for c in cols) for i in range(len(self.trick_points)))
+        # Search reads it after every playout: column sums in C, not a generator per seat.
+        if not self.phases:
+            return (0,) * len(self.trick_points)
+        return tuple(map(sum, zip(*self.phases.values(), strict=True)))
 
 
 class State(NamedTuple):

@@ -16,12 +16,15 @@ import asyncio
 import contextlib
 import inspect
 import logging
+import multiprocessing
 import traceback
 from collections import Counter
 from collections.abc import Awaitable, Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol, runtime_checkable
 
 from gleek_p2p.base.errors import Cheating, GleekError, ProtocolError
 from gleek_p2p.base.i18n import _
@@ -142,6 +145,24 @@ class Strategy(Protocol):
         """Called once the session is over, with every seat's total in halfpence."""
 
 
+@runtime_checkable
+class Offloaded(Protocol):
+    """The heavy part of a decision, as ``Strategy.offload`` gives it (``bots.Work``).
+
+    ``run`` is a module-level function and ``args`` pickle, so ``run(*args)``
+    may run in another process; ``finish`` turns its result into the move.
+    """
+
+    @property
+    def run(self) -> Callable[..., Any]: ...
+
+    @property
+    def args(self) -> tuple[Any, ...]: ...
+
+    @property
+    def finish(self) -> Callable[[Any], Move]: ...
+
+
 async def choose_async(strategy: Strategy, view: SeatView, legal: Sequence[Move]) -> Move:
     """Call a strategy that may be sync or async."""
     choice = strategy.choose(view, legal)
@@ -156,18 +177,23 @@ class BotPlayer:
 
     A strategy that is too slow, fails, or answers with an illegal move does
     not stop the session: the bot plays its first legal move and says why.
+
+    The heavy part of a decision (``Strategy.offload``: the strong bot's
+    search) runs in a worker so the event loop keeps answering the other
+    seats: ``worker="process"`` (the default: pure-Python search in a thread
+    would hold the GIL and starve the loop), ``"thread"``, or ``"inline"``
+    (on the loop, as before; for measuring).
     """
 
     strategy: Strategy
     move_timeout: float = 30.0
+    worker: str = "process"
     _hands_seen: int = 0
     _ended: bool = False
 
     async def decide(self, table: Table, decision: Decision) -> Move:
         try:
-            move = await within(
-                choose_async(self.strategy, decision.view, decision.legal), self.move_timeout
-            )
+            move = await within(self._choose(decision.view, decision.legal), self.move_timeout)
         except TimeoutError:
             log.warning("strategy %s took too long; playing its first legal move",
                         self.strategy.name)
@@ -182,6 +208,30 @@ class BotPlayer:
             return decision.legal[0]
         return move
 
+    async def _choose(self, view: SeatView, legal: Sequence[Move]) -> Move:
+        # A strategy may offer its heavy part (bots.Strategy.offload): the
+        # work, the move if it is cheap, or None to be asked by choose.
+        offload = None if self.worker == "inline" else getattr(self.strategy, "offload", None)
+        work = None if offload is None else offload(view, legal)
+        if work is None:
+            return await choose_async(self.strategy, view, legal)
+        if not isinstance(work, Offloaded):
+            move: Move = work
+            return move
+        if self.worker == "thread":
+            return work.finish(await asyncio.to_thread(work.run, *work.args))
+        try:
+            done = await asyncio.get_running_loop().run_in_executor(
+                _search_pool(), work.run, *work.args)
+        except BrokenProcessPool:
+            # The worker died (killed, out of memory): a thread still keeps the
+            # loop alive between the interpreter's switches; the next decision
+            # starts a new process.
+            _drop_search_pool()
+            log.warning("the search worker stopped; searching in a thread")
+            done = await asyncio.to_thread(work.run, *work.args)
+        return work.finish(done)
+
     def update(self, table: Table, applied: Sequence[Move], note: str | None) -> None:
         if table.seat is None:
             return
@@ -195,6 +245,25 @@ class BotPlayer:
             self._ended = True
             totals = table.hands[-1].state.totals if table.hands else ()
             self.strategy.on_session_end(totals)
+
+
+_POOL: list[ProcessPoolExecutor] = []
+
+
+def _search_pool() -> ProcessPoolExecutor:
+    """The one worker process the bots of this interpreter search in, started on first use.
+
+    Spawned, not forked: a fork would copy the loop's threads (zeroconf) and
+    their locks. One process: a peer decides one move at a time.
+    """
+    if not _POOL:
+        _POOL.append(ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")))
+    return _POOL[0]
+
+
+def _drop_search_pool() -> None:
+    if _POOL:
+        _POOL.pop().shutdown(wait=False, cancel_futures=True)
 
 
 @dataclass
