@@ -218,7 +218,9 @@ def test_a_false_dispute_in_a_version_1_hand_is_blamed_by_the_audit(
 
 @pytest.mark.parametrize("stage", [Stage.DEAL_KEYS, Stage.PLAY, Stage.UNPLAYED])
 def test_a_dispute_in_a_proved_hand_is_refused_at_once_and_opens_nothing(stage: Stage) -> None:
-    tables = make_seats(STANDARD, 1, b"dispute-v2")
+    # This deal reaches every stage (the talon is taken, so an unplayed card is opened)
+    # under the rulings of issue 12; a dispute is refused the same way under any rulings.
+    tables = make_seats(STANDARD.rulings_of(12), 1, b"dispute-v2")
     chooser = bots(3)
 
     run(tables, lambda d: choose_now(chooser[d.seat], d.view, d.legal),
