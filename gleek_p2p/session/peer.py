@@ -250,6 +250,10 @@ class BotPlayer:
 _POOL: list[ProcessPoolExecutor] = []
 
 
+_START = "spawn"
+"""How the search worker starts (a fresh interpreter: no inherited threads or locks)."""
+
+
 def _search_pool() -> ProcessPoolExecutor:
     """The one worker process the bots of this interpreter search in, started on first use.
 
@@ -257,7 +261,7 @@ def _search_pool() -> ProcessPoolExecutor:
     their locks. One process: a peer decides one move at a time.
     """
     if not _POOL:
-        _POOL.append(ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")))
+        _POOL.append(ProcessPoolExecutor(1, mp_context=multiprocessing.get_context(_START)))
     return _POOL[0]
 
 
