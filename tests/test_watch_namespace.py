@@ -26,6 +26,8 @@ HERE = Path(__file__).resolve()
 IFACE = "127.0.0.1"
 TABLES = {"delta": ("ann", "ben", "cat"), "echo": ("dan", "eve", "fay")}
 HANDS = 6
+ECHO_HANDS = 60
+"""Echo plays on long after delta ends, so it is still playing (and refusing) when asked."""
 
 
 def _watch(out: Path, table: str) -> subprocess.CompletedProcess[str]:
@@ -42,7 +44,8 @@ def scenario_watch(out: Path) -> dict[str, Any]:
         extra = ["--watchers", "no"] if table == "echo" else []
         for name in names:
             bots[name] = Bot(name, bot_argv(name, out / name, listen=f"{IFACE}:0", table=table,
-                                            hands=HANDS, timeout=120, mdns=True,
+                                            hands=ECHO_HANDS if table == "echo" else HANDS,
+                                            timeout=120, mdns=True,
                                             interface=IFACE, extra=extra), out)
     result: dict[str, Any] = {}
     try:
@@ -50,16 +53,17 @@ def scenario_watch(out: Path) -> dict[str, Any]:
             bot.start()
         deadline = time.monotonic() + 180
         # Until a table plays (its records say so), a watcher finds no table to watch.
-        while True:
-            refused = _watch(out, "echo")
-            if "is playing" not in refused.stderr or time.monotonic() > deadline:
-                break
-        result["echo"] = {"rc": refused.returncode, "err": refused.stderr}
+        # Delta first: its session is short, and the watcher must find it still playing.
         while True:
             done = _watch(out, "delta")
             if "is playing" not in done.stderr or time.monotonic() > deadline:
                 break
         result["delta"] = {"rc": done.returncode, "out": done.stdout, "err": done.stderr}
+        while True:
+            refused = _watch(out, "echo")
+            if "is playing" not in refused.stderr or time.monotonic() > deadline:
+                break
+        result["echo"] = {"rc": refused.returncode, "err": refused.stderr}
         for name in TABLES["delta"]:
             bots[name].wait(200)
         result["players"] = {n: bots[n].summary() for n in TABLES["delta"]}
