@@ -45,7 +45,17 @@ from .events import (
     ShowRuff,
     Vie,
 )
-from .limits import MAX_RAISE, MAX_STAKE, OPENING_BID, bid_range, raise_range
+from .legal import (
+    bid_moves,
+    declare_moves,
+    discard_moves,
+    play_moves,
+    ruff_moves,
+    show_moves,
+    tiddy_moves,
+    trump_moves,
+)
+from .limits import MAX_RAISE, MAX_STAKE, OPENING_BID, bid_range, max_bid, raise_range
 from .scoring import hand_ledger, ruff_value
 from .state import NO_SEAT, Phase, State, new_session
 from .variant import Variant
@@ -720,101 +730,28 @@ def legal_actions(state: State, seat: int) -> list[Event]:
 
     Moves that name cards (play, show, declare, claim) are listed only for
     slots whose identity this engine knows; in a seat's own run it knows its
-    whole hand, so the list is exact. Order is deterministic.
+    whole hand, so the list is exact. Order is deterministic. The lists come
+    from the generators of ``rules.legal``, which the playout hand shares.
     """
     s = state
     if s.turn != seat or s.phase not in _DECIDING:
         return []
     ph = s.phase
     if ph is _TRICKS:
-        return _legal_plays(s, seat)
+        return play_moves(seat, s.holding[seat], s.cards, s.trick_plays)
     if ph is _AUCTION:
-        return bid_events(seat, *bid_range(s))
+        return bid_moves(seat, s.high_bid, max_bid(s.variant))
     if ph is _DISCARD:
-        return [_DISCARDS[seat][x] for x in s.holding[seat]]
+        return discard_moves(seat, s.holding[seat])
     if ph is _RUFF:
-        out: list[Event] = [PassRuff(seat)]
-        if s.ruff_put[seat] < s.ruff_stake:
-            out.append(See(seat))
-        top = raise_range(s)[1]
-        out.extend(_VIES[seat][1 : top + 1])
-        return out
+        return ruff_moves(seat, s.ruff_put[seat], s.ruff_stake)
     if ph is _RUFF_SHOW:
-        shows: list[Event] = []
-        for suit in range(4):
-            slots = _suit_slots(s, seat, suit)
-            if slots:
-                shows.append(ShowRuff(seat, suit, slots))
-        return shows
+        return show_moves(seat, s.holding[seat], s.cards)
     if ph is _DECLARE:
-        return _legal_declares(s, seat)
+        return declare_moves(seat, s.holding[seat], s.cards, s.declarations,
+                             s.variant.optional_declaring)
     if ph is _TRUMP:
-        trumps: list[Event] = [NameTrump(seat, suit) for suit in range(4)]
-        if s.variant.kiss:
-            trumps.append(NameTrump(seat, None))
-        return trumps
+        return trump_moves(seat, s.variant.kiss)
     # TIDDY
-    tiddy: list[Event] = [NoTiddy(seat)]
     assert s.trump is not None
-    four = s.trump * RANKS_PER_SUIT + Rank.FOUR
-    slot = s.where[four]
-    if slot >= 0 and slot in s.holding[seat]:
-        tiddy.append(ClaimTiddy(seat, slot))
-    return tiddy
-
-
-# Events are immutable, so legal_actions hands out shared instances.
-_BIDS: dict[tuple[int, int], tuple[Event, ...]] = {}
-"""Per (seat, highest bid): the pass, then every bid from the opening bid up."""
-_PLAYS = tuple(tuple(Play(seat, x) for x in range(44)) for seat in range(3))
-_DISCARDS = tuple(tuple(Discard(seat, x) for x in range(44)) for seat in range(3))
-_VIES = tuple(tuple(Vie(seat, r) for r in range(MAX_RAISE + 1)) for seat in range(3))
-
-
-def _legal_plays(s: State, seat: int) -> list[Event]:
-    cards = s.cards
-    plays = _PLAYS[seat]
-    if s.trick_plays:
-        led = cards[s.trick_plays[0]] // RANKS_PER_SUIT
-        # An unknown slot (-1) has suit -1: never listed as following.
-        follow: list[Event] = [
-            plays[x] for x in s.holding[seat] if cards[x] // RANKS_PER_SUIT == led
-        ]
-        if follow:
-            return follow
-    return [plays[x] for x in s.holding[seat] if cards[x] >= 0]
-
-
-def bid_events(seat: int, low: int, high: int) -> list[Event]:
-    """Pass, then every bid from ``low`` to ``high`` (shared instances: the search asks often)."""
-    bids = _BIDS.get((seat, high))
-    if bids is None:
-        bids = _BIDS[seat, high] = (
-            PassBid(seat),
-            *(Bid(seat, a) for a in range(OPENING_BID, high + 1)),
-        )
-    return [bids[0], *bids[low - OPENING_BID + 1:]]
-
-
-def _legal_declares(s: State, seat: int) -> list[Event]:
-    optional = s.variant.optional_declaring
-    cards = s.cards
-    done = {cards[sl[0]] % RANKS_PER_SUIT for who, sl in s.declarations if who == seat}
-    by_rank: dict[int, list[int]] = {}
-    for x in s.holding[seat]:
-        c = cards[x]
-        if c >= 0:
-            by_rank.setdefault(c % RANKS_PER_SUIT, []).append(x)
-    out: list[Event] = []
-    for rank in sorted(by_rank):
-        if rank in done:
-            continue
-        group = by_rank[rank]
-        if len(group) == 3 or len(group) == 4:
-            out.append(Declare(seat, tuple(group)))
-        if len(group) == 4 and optional:
-            # A seat may show three of its four: they are paid as a gleek.
-            out.extend(Declare(seat, three) for three in itertools.combinations(group, 3))
-    if optional or not _undeclared(s, seat):
-        out.append(EndDeclare(seat))
-    return out
+    return tiddy_moves(seat, s.holding[seat], s.where[s.trump * RANKS_PER_SUIT + Rank.FOUR])

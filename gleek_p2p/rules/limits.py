@@ -34,9 +34,11 @@ __all__ = [
     "Limits",
     "bid_range",
     "limits",
+    "lowest_bid",
     "max_bid",
     "most_paid",
     "raise_range",
+    "raise_top",
     "rulings_in_force",
 ]
 
@@ -129,15 +131,24 @@ def max_bid(v: Variant) -> int:
     return sum(most_paid(v).values())
 
 
+def lowest_bid(high_bid: int) -> int:
+    """The lowest bid allowed over ``high_bid`` (0: no bid yet): 13 to open, then one more."""
+    return OPENING_BID if high_bid == 0 else high_bid + 1
+
+
 def bid_range(state: State) -> tuple[int, int]:
     """The lowest and highest bid allowed now: 13 to open, then one more than the last."""
-    low = OPENING_BID if state.high_bid == 0 else state.high_bid + 1
-    return low, max_bid(state.variant)
+    return lowest_bid(state.high_bid), max_bid(state.variant)
+
+
+def raise_top(stake: int) -> int:
+    """The largest raise allowed on the ruff at ``stake`` (0 once at the limit)."""
+    return max(0, min(MAX_RAISE, MAX_STAKE - stake))
 
 
 def raise_range(state: State) -> tuple[int, int]:
     """The smallest and largest raise allowed now on the ruff (empty once at the limit)."""
-    return 1, min(MAX_RAISE, MAX_STAKE - state.ruff_stake)
+    return 1, raise_top(state.ruff_stake)
 
 
 def rulings_in_force(v: Variant) -> list[str]:

@@ -19,12 +19,10 @@ misses fails there.
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Callable
 from typing import Any
 
 from .cards import RANKS_PER_SUIT, Rank
-from .engine import _DISCARDS, _PLAYS, _VIES, MAX_RAISE, MAX_STAKE, OPENING_BID, bid_events
 from .events import (
     Bid,
     ClaimTiddy,
@@ -41,7 +39,17 @@ from .events import (
     ShowRuff,
     Vie,
 )
-from .limits import max_bid
+from .legal import (
+    bid_moves,
+    declare_moves,
+    discard_moves,
+    play_moves,
+    ruff_moves,
+    show_moves,
+    tiddy_moves,
+    trump_moves,
+)
+from .limits import MAX_RAISE, MAX_STAKE, OPENING_BID, max_bid
 from .scoring import hand_ledger, ruff_value
 from .state import NO_SEAT, HandLedger, Phase, State
 from .variant import Variant
@@ -49,22 +57,48 @@ from .variant import Variant
 __all__ = ["FastHand", "random_playout"]
 
 _R = RANKS_PER_SUIT
+_FOUR = int(Rank.FOUR)
 _AUCTION, _DISCARD, _RUFF, _RUFF_SHOW = Phase.AUCTION, Phase.DISCARD, Phase.RUFF, Phase.RUFF_SHOW
 _DECLARE, _TRUMP, _TIDDY, _TRICKS = Phase.DECLARE, Phase.TRUMP, Phase.TIDDY, Phase.TRICKS
 _HAND_OVER, _SESSION_OVER = Phase.HAND_OVER, Phase.SESSION_OVER
 _DECIDING = (_TRICKS, _AUCTION, _DISCARD, _RUFF, _RUFF_SHOW, _DECLARE, _TRUMP, _TIDDY)
-_NAMES: dict[tuple[int, int | None], NameTrump] = {}
-_SUIT_OF = tuple(c // _R for c in range(4 * _R))
-_RANK_BIT = tuple(1 << (c % _R) for c in range(4 * _R))
-_TOP_BID: dict[Variant, int] = {}
-"""``max_bid`` per variant: it sums the most each phase can pay, once per playout otherwise."""
+_SUIT_OF = bytes(c // _R if c < 4 * _R else 0 for c in range(256))
+"""Card id to suit, as a ``bytes.translate`` table: a deal's suits in one C call."""
 
 
-def _name(seat: int, suit: int | None) -> NameTrump:
-    got = _NAMES.get((seat, suit))
-    if got is None:
-        got = _NAMES[seat, suit] = NameTrump(seat, suit)
-    return got
+class _Facts:
+    """What a playout asks of its variant, read once per variant.
+
+    ``Variant``'s sizes are Python properties (``has_fours`` goes through
+    the pack's lowest rank), and hashing a frozen dataclass runs Python
+    code: a playout asks each at every phase change.
+    """
+
+    __slots__ = ("has_fours", "has_tricks", "kiss", "optional", "simplified", "top_bid")
+
+    def __init__(self, v: Variant) -> None:
+        self.has_fours = v.has_fours
+        self.has_tricks = v.has_tricks
+        self.kiss = v.kiss
+        self.optional = v.optional_declaring
+        self.simplified = v.simplified
+        self.top_bid = max_bid(v)
+        """``max_bid``: it sums the most each phase can pay."""
+
+
+_FACTS: dict[int, tuple[Variant, _Facts]] = {}
+"""By ``id`` of the variant (kept alive beside its facts, so the id is not reused)."""
+
+
+def _facts(v: Variant) -> _Facts:
+    got = _FACTS.get(id(v))
+    if got is not None and got[0] is v:
+        return got[1]
+    if len(_FACTS) >= 64:
+        _FACTS.clear()  # a bound for callers that make variants by the thousand (tests)
+    facts = _Facts(v)
+    _FACTS[id(v)] = (v, facts)
+    return facts
 
 
 class FastHand:
@@ -76,7 +110,7 @@ class FastHand:
     """
 
     __slots__ = (
-        "bids", "cards", "dealer", "declarations", "discards", "high_bid", "high_bidder",
+        "bids", "cards", "dealer", "declarations", "discards", "f", "high_bid", "high_bidder",
         "holding", "ledger", "n", "ndiscard", "ntricks", "passed", "phase", "ruff_acted", "ruff_in",
         "ruff_log", "ruff_played", "ruff_put", "ruff_shows", "ruff_stake", "ruff_winner",
         "state", "suit", "talon", "talon_taker", "tiddy_asked", "tiddy_claimant", "tiddy_slot",
@@ -87,6 +121,7 @@ class FastHand:
     dealer: int
     declarations: list[tuple[int, tuple[int, ...]]]
     discards: list[int]
+    f: _Facts
     high_bid: int
     high_bidder: int
     holding: list[list[int]]
@@ -106,7 +141,8 @@ class FastHand:
     ruff_winner: int
     state: State
     """The state the hand was built from: its other fields do not change in a hand."""
-    suit: list[int]
+    suit: bytes
+    """Per slot, the suit of its card."""
     talon: tuple[int, ...]
     talon_taker: int
     tiddy_asked: int
@@ -128,56 +164,57 @@ class FastHand:
         """The hand ``s`` is in; every card must be known (``ValueError`` otherwise)."""
         if s.phase not in _DECIDING:
             raise ValueError(f"no decision to play from during {s.phase.value}")
-        if -1 in s.cards:
+        cards = s.cards
+        if -1 in cards:
             raise ValueError("a playout needs every card known: determinize the deal first")
         h = object.__new__(cls)
         h.state = s
-        h.v = s.variant
-        h.n = s.variant.players
-        h.ndiscard = s.variant.discard_count
-        h.ntricks = s.variant.tricks
+        v = h.v = s.variant
+        h.f = _facts(v)
+        h.n = v.players
+        h.ndiscard = v.discard_count
+        h.ntricks = v.tricks
         h.phase = s.phase
         h.turn = s.turn
         h.dealer = s.dealer
-        h.cards = s.cards
-        h.suit = list(map(_SUIT_OF.__getitem__, s.cards))
-        h.holding = [list(x) for x in s.holding]
+        h.cards = cards
+        h.suit = bytes(cards).translate(_SUIT_OF)
+        h.holding = [[*x] for x in s.holding]
         h.talon = s.talon
         h.talon_taker = s.talon_taker
-        h.discards = list(s.discards)
-        h.bids = list(s.bids)
+        h.discards = [*s.discards]
+        h.bids = [*s.bids]
         h.high_bid = s.high_bid
         h.high_bidder = s.high_bidder
-        h.passed = list(s.passed)
+        h.passed = [*s.passed]
         h.ruff_played = s.ruff_played
         h.ruff_stake = s.ruff_stake
-        h.ruff_put = list(s.ruff_put)
-        h.ruff_in = list(s.ruff_in)
-        h.ruff_acted = list(s.ruff_acted)
-        h.ruff_log = list(s.ruff_log)
-        h.ruff_shows = list(s.ruff_shows)
+        h.ruff_put = [*s.ruff_put]
+        h.ruff_in = [*s.ruff_in]
+        h.ruff_acted = [*s.ruff_acted]
+        h.ruff_log = [*s.ruff_log]
+        h.ruff_shows = [*s.ruff_shows]
         h.ruff_winner = s.ruff_winner
-        h.declarations = list(s.declarations)
+        h.declarations = [*s.declarations]
         h.trump = s.trump
         h.trump_named = s.trump_named
         h.tiddy_claimant = s.tiddy_claimant
         h.tiddy_slot = s.tiddy_slot
         h.tiddy_asked = s.tiddy_asked
         h.trick_leader = s.trick_leader
-        h.trick_plays = list(s.trick_plays)
-        h.tricks = list(s.tricks)
+        h.trick_plays = [*s.trick_plays]
+        h.tricks = [*s.tricks]
         h.ledger = None
         return h
 
     def copy(self) -> FastHand:
         """An independent copy (for trying each candidate move on the same deal)."""
         h = object.__new__(FastHand)
-        for name in FastHand.__slots__:
+        for name in _SHARED:
             object.__setattr__(h, name, getattr(self, name))
-        h.holding = [list(x) for x in self.holding]
-        for name in ("discards", "bids", "passed", "ruff_put", "ruff_in", "ruff_acted",
-                     "ruff_log", "ruff_shows", "declarations", "trick_plays", "tricks"):
-            object.__setattr__(h, name, list(getattr(self, name)))
+        h.holding = [[*x] for x in self.holding]
+        for name in _COPIED:
+            object.__setattr__(h, name, [*getattr(self, name)])
         return h
 
     @property
@@ -219,98 +256,51 @@ class FastHand:
         self.turn = NO_SEAT
         s = self.state
         self.phase = _SESSION_OVER if s.hand_no + 1 >= s.session_hands else _HAND_OVER
-        # Only the fields the scoring reads are brought up to date: a rule
-        # that scores from another one shows in the property test's ledgers.
+        # Only the fields the scoring reads are brought up to date (one store
+        # each: this runs once per playout): a rule that scores from another
+        # field shows in the property test's ledgers.
         fields = list(s)
-        for i, name in _SCORED:
-            value = getattr(self, name)
-            fields[i] = tuple(value) if type(value) is list else value
+        fields[_I_TAKER] = self.talon_taker
+        fields[_I_HIGH_BID] = self.high_bid
+        fields[_I_RUFF_PLAYED] = self.ruff_played
+        fields[_I_RUFF_PUT] = tuple(self.ruff_put)
+        fields[_I_RUFF_WINNER] = self.ruff_winner
+        fields[_I_DECLARATIONS] = tuple(self.declarations)
+        fields[_I_TRUMP] = self.trump
+        fields[_I_TIDDY] = self.tiddy_claimant
+        fields[_I_TRICKS] = tuple(self.tricks)
         self.ledger = hand_ledger(_new(State, fields))
 
     # ------------------------------------------------------------ legal moves
 
     def legal(self) -> list[Event]:
-        """``legal_actions(self.to_state(), self.turn)``, without building the state."""
+        """``legal_actions(self.to_state(), self.turn)``, from the same generators."""
         seat = self.turn
         ph = self.phase
         if ph is _TRICKS:
-            h = self.holding[seat]
-            plays = _PLAYS[seat]
-            if self.trick_plays:
-                suit = self.suit
-                led = suit[self.trick_plays[0]]
-                follow: list[Event] = [plays[x] for x in h if suit[x] == led]
-                if follow:
-                    return follow
-            return [plays[x] for x in h]
+            return play_moves(seat, self.holding[seat], self.cards, self.trick_plays)
         if ph is _AUCTION:
-            return bid_events(seat, OPENING_BID if self.high_bid == 0 else self.high_bid + 1,
-                              max_bid(self.v))
+            return bid_moves(seat, self.high_bid, self.f.top_bid)
         if ph is _DISCARD:
-            return [_DISCARDS[seat][x] for x in self.holding[seat]]
+            return discard_moves(seat, self.holding[seat])
         if ph is _RUFF:
-            out: list[Event] = [_PASS_RUFF[seat]]
-            if self.ruff_put[seat] < self.ruff_stake:
-                out.append(_SEE[seat])
-            top = min(MAX_RAISE, MAX_STAKE - self.ruff_stake)
-            out.extend(_VIES[seat][1 : top + 1])
-            return out
+            return ruff_moves(seat, self.ruff_put[seat], self.ruff_stake)
         if ph is _RUFF_SHOW:
-            shows: list[Event] = []
-            for s in range(4):
-                slots = self._suit_slots(seat, s)
-                if slots:
-                    shows.append(ShowRuff(seat, s, slots))
-            return shows
+            return show_moves(seat, self.holding[seat], self.cards)
         if ph is _DECLARE:
-            return self._legal_declares(seat)
+            return declare_moves(seat, self.holding[seat], self.cards, self.declarations,
+                                 self.f.optional)
         if ph is _TRUMP:
-            trumps: list[Event] = [_name(seat, suit) for suit in range(4)]
-            if self.v.kiss:
-                trumps.append(_name(seat, None))
-            return trumps
+            return trump_moves(seat, self.f.kiss)
         if ph is _TIDDY:
-            tiddy: list[Event] = [_NO_TIDDY[seat]]
-            assert self.trump is not None
-            four = self.trump * _R + Rank.FOUR
-            for x in self.holding[seat]:
-                if self.cards[x] == four:
-                    tiddy.append(ClaimTiddy(seat, x))
-            return tiddy
+            return tiddy_moves(seat, self.holding[seat], self._four_slot())
         return []
 
-    def _suit_slots(self, seat: int, suit: int) -> tuple[int, ...]:
-        s = self.suit
-        return tuple(x for x in self.holding[seat] if s[x] == suit)
-
-    def _legal_declares(self, seat: int) -> list[Event]:
-        cards = self.cards
-        hold = self.holding[seat]
-        optional = self.v.optional_declaring
-        out: list[Event] = []
-        # The ranks held three times or more, as a bit mask in one pass.
-        once = twice = thrice = 0
-        bit = _RANK_BIT
-        for x in hold:
-            b = bit[cards[x]]
-            thrice |= twice & b
-            twice |= once & b
-            once |= b
-        if thrice:
-            for who, sl in self.declarations:
-                if who == seat:
-                    thrice &= ~(1 << (cards[sl[0]] % _R))
-            for rank in range(_R):
-                if thrice >> rank & 1:
-                    group = tuple([x for x in hold if cards[x] % _R == rank])
-                    out.append(Declare(seat, group))
-                    if len(group) == 4 and optional:
-                        # Under optional declaring three of four may be shown (a gleek).
-                        out.extend(Declare(seat, three)
-                                   for three in itertools.combinations(group, 3))
-        if optional or not out:
-            out.append(_END_DECLARE[seat])
-        return out
+    def _four_slot(self) -> int:
+        """The slot of the Four of trump (during the Tiddy, so a trump is named)."""
+        trump = self.trump
+        assert trump is not None
+        return self.state.where[trump * _R + _FOUR]
 
     # ------------------------------------------------------------ moves
 
@@ -431,16 +421,20 @@ class FastHand:
         self._show(e.seat, e.suit, e.slots)
 
     def _show(self, seat: int, suit: int, slots: tuple[int, ...]) -> None:
-        self.ruff_shows.append((seat, suit, slots))
-        shown = {sh[0] for sh in self.ruff_shows}
-        nxt = self._next_seat(seat, [x and i not in shown for i, x in enumerate(self.ruff_in)])
+        shows = self.ruff_shows
+        shows.append((seat, suit, slots))
+        n, ruff_in = self.n, self.ruff_in
+        waiting = ruff_in[:]
+        for sh in shows:
+            waiting[sh[0]] = False
+        nxt = self._next_seat(seat, waiting)
         if nxt >= 0:
             self.turn = nxt
             return
-        e_seat, n = self._eldest(), self.n
+        e_seat, cards = self._eldest(), self.cards
         best, best_key = NO_SEAT, (-1, 0)
-        for who, _suit, slots in self.ruff_shows:
-            key = (ruff_value(self.cards[x] for x in slots), -((who - e_seat) % n))
+        for who, _suit, shown in shows:
+            key = (ruff_value([cards[x] for x in shown]), -((who - e_seat) % n))
             if key > best_key:
                 best, best_key = who, key
         self.ruff_winner = best
@@ -458,19 +452,22 @@ class FastHand:
         if nxt != self._eldest():
             self.turn = nxt
             return
-        v = self.v
-        if not v.has_tricks:
+        f = self.f
+        if not f.has_tricks:
             self._end_hand()
-        elif v.simplified:
+        elif f.simplified:
             self._enter_tricks()
         else:
             self.phase = _TRUMP
             self.turn = self.talon_taker if self.talon_taker >= 0 else self._eldest()
 
     def _name_trump(self, e: NameTrump) -> None:
-        self.trump = e.suit
+        self._trump(e.suit)
+
+    def _trump(self, suit: int | None) -> None:
+        self.trump = suit
         self.trump_named = True
-        if self.trump is None or not self.v.has_fours:
+        if suit is None or not self.f.has_fours:
             self._after_tiddy()
         else:
             self.phase = _TIDDY
@@ -483,14 +480,17 @@ class FastHand:
         self._after_tiddy()
 
     def _no_tiddy(self, e: NoTiddy) -> None:
+        self._pass_tiddy(e.seat)
+
+    def _pass_tiddy(self, seat: int) -> None:
         self.tiddy_asked += 1
         if self.tiddy_asked == self.n:
             self._after_tiddy()
         else:
-            self.turn = (e.seat + 1) % self.n
+            self.turn = (seat + 1) % self.n
 
     def _after_tiddy(self) -> None:
-        if self.v.simplified:
+        if self.f.simplified:
             self._enter_declare()
         else:
             self._enter_tricks()
@@ -545,13 +545,20 @@ _OWN = tuple(
     )
 )  # fmt: skip
 _HOLDING = State._fields.index("holding")
-_SCORED = tuple(
-    (State._fields.index(name), name)
-    for name in (
-        "talon_taker", "high_bid", "ruff_played", "ruff_put", "ruff_winner", "declarations",
-        "trump", "tiddy_claimant", "tricks",
-    )
-)  # fmt: skip
+# The fields the scoring reads that a hand changes (``_end_hand``).
+_I_TAKER = State._fields.index("talon_taker")
+_I_HIGH_BID = State._fields.index("high_bid")
+_I_RUFF_PLAYED = State._fields.index("ruff_played")
+_I_RUFF_PUT = State._fields.index("ruff_put")
+_I_RUFF_WINNER = State._fields.index("ruff_winner")
+_I_DECLARATIONS = State._fields.index("declarations")
+_I_TRUMP = State._fields.index("trump")
+_I_TIDDY = State._fields.index("tiddy_claimant")
+_I_TRICKS = State._fields.index("tricks")
+_COPIED = ("discards", "bids", "passed", "ruff_put", "ruff_in", "ruff_acted", "ruff_log",
+           "ruff_shows", "declarations", "trick_plays", "tricks")
+"""The list fields a copy must not share (``holding`` too, a list of lists)."""
+_SHARED = tuple(name for name in FastHand.__slots__ if name not in (*_COPIED, "holding"))
 
 
 _SLOW: dict[type[Any], Callable[[FastHand, Any], None]] = {
@@ -570,24 +577,18 @@ _SLOW: dict[type[Any], Callable[[FastHand, Any], None]] = {
 }
 
 
-_PASS_RUFF = tuple(PassRuff(seat) for seat in range(3))
-_SEE = tuple(See(seat) for seat in range(3))
-_END_DECLARE = tuple(EndDeclare(seat) for seat in range(3))
-_NO_TIDDY = tuple(NoTiddy(seat) for seat in range(3))
-
-
 def random_playout(hand: FastHand, random: Callable[[], float]) -> HandLedger:
     """Play ``hand`` to its end, each move ``legal[int(random() * len(legal))]``; its ledger.
 
     ``random`` is a ``random.Random().random``: the engine, given the same
     picks, plays the same game (tests/test_rules_playout.py checks it).
     """
-    # The auction, the ruff and its show list many moves of which one is
-    # picked: pick by index without building the list or its events (same
-    # order as ``legal``), and apply the pick directly.
-    top_bid = _TOP_BID.get(hand.v)
-    if top_bid is None:
-        top_bid = _TOP_BID[hand.v] = max_bid(hand.v)
+    # The auction, the ruff, its show, the trump and the Tiddy list several
+    # moves of which one is picked: pick by index without building the list
+    # or its events (the order of the generators of ``rules.legal``, which
+    # the property test holds it to), and apply the pick directly.
+    facts = hand.f
+    top_bid = facts.top_bid
     suit = hand.suit
     while hand.ledger is None:
         ph = hand.phase
@@ -646,7 +647,7 @@ def random_playout(hand: FastHand, random: Callable[[], float]) -> HandLedger:
                     acted[seat] = True
                     log.append((seat, "see", stake))
                 else:
-                    stake += k - can_see  # the raise of _VIES[seat][k - can_see]
+                    stake += k - can_see  # the raise of VIES[seat][k - can_see]
                     hand.ruff_stake = put[seat] = stake
                     acted = [False] * n
                     acted[seat] = True
@@ -663,28 +664,25 @@ def random_playout(hand: FastHand, random: Callable[[], float]) -> HandLedger:
                 discards.append(h.pop(int(random() * len(h))))
             hand._enter_ruff()
         elif ph is _DECLARE:
-            legal = hand._legal_declares(seat)
+            legal = declare_moves(seat, hand.holding[seat], hand.cards, hand.declarations,
+                                  facts.optional)
             e = legal[int(random() * len(legal))]
             if type(e) is EndDeclare:
                 hand._end_declare(e)
             else:
                 hand.declarations.append((seat, e.slots))  # type: ignore[union-attr]
         elif ph is _TIDDY:
-            trump = hand.trump
-            assert trump is not None
-            four = trump * _R + Rank.FOUR
-            cards = hand.cards
-            claims = [x for x in hand.holding[seat] if cards[x] == four]
-            k = int(random() * (1 + len(claims)))
-            if k:
+            # At most one claim: the seat's own Four of trump.
+            four = hand._four_slot()
+            if int(random() * (2 if four in hand.holding[seat] else 1)):
                 hand.tiddy_claimant = seat
-                hand.tiddy_slot = claims[k - 1]
+                hand.tiddy_slot = four
                 hand._after_tiddy()
             else:
-                hand._no_tiddy(_NO_TIDDY[seat])
+                hand._pass_tiddy(seat)
         elif ph is _TRUMP:
-            k = int(random() * (5 if hand.v.kiss else 4))
-            hand._name_trump(_name(seat, k if k < 4 else None))
+            k = int(random() * (5 if facts.kiss else 4))
+            hand._trump(k if k < 4 else None)
         elif ph is _RUFF_SHOW:
             split: list[list[int]] = [[], [], [], []]
             for x in hand.holding[seat]:

@@ -104,10 +104,14 @@ def trick_points(state: State) -> tuple[int, ...]:
         return tuple(pts)
     table = _trick_table(state.trump, v.whist_ranking)
     cards = state.cards
-    value = table.__getitem__
-    at = cards.__getitem__
+    # Search scores every playout: a plain loop is 2-3 times faster here
+    # than sum(map(...)), whose two map objects per trick cost more than
+    # the three additions.
     for _leader, slots, winner in tricks:
-        pts[winner] += sum(map(value, map(at, slots)))  # search scores every playout
+        got = 0
+        for x in slots:
+            got += table[cards[x]]
+        pts[winner] += got
     if len(tricks) == v.tricks:
         pts[tricks[-1][2]] += LAST_TRICK
     return tuple(pts)
