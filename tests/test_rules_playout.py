@@ -100,12 +100,14 @@ def test_refuses_hidden_cards_and_no_decision() -> None:
 def test_random_playout_is_the_engines_game(variant: str, seed: int) -> None:
     """The inlined random playout plays the game the engine plays with the same picks."""
     s, _rng = dealt(variant, seed, hands=1)
-    got = random_playout(FastHand.from_state(s), random.Random(seed).random)
+    hand = FastHand.from_state(s)
+    got = random_playout(hand, random.Random(seed).random)
     pick = random.Random(seed).random
     while (seat := to_act(s)) is not None:
         legal = legal_actions(s, seat)
         s = apply(s, legal[int(pick() * len(legal))])
     assert got == s.ledgers[-1]
+    assert hand.to_state() == s  # every field, not only the money
     assert s.phase is Phase.SESSION_OVER
 
 
@@ -124,9 +126,11 @@ def test_random_playout_from_any_decision_is_the_engines_game(
         s = apply(s, rng.choice(legal_actions(s, seat)))
     if to_act(s) is None:
         return
-    got = random_playout(FastHand.from_state(s), random.Random(seed).random)
+    hand = FastHand.from_state(s)
+    got = random_playout(hand, random.Random(seed).random)
     pick = random.Random(seed).random
     while (seat := to_act(s)) is not None:
         legal = legal_actions(s, seat)
         s = apply(s, legal[int(pick() * len(legal))])
     assert got == s.ledgers[-1]
+    assert hand.to_state() == s  # every field, not only the money

@@ -628,7 +628,7 @@ def random_playout(hand: FastHand, random: Callable[[], float]) -> HandLedger:
                         nxt = seat
                 seat = hand.turn = nxt
         elif ph is _RUFF:
-            # _pass_ruff, _see and _vie inlined: the ruff goes round a few times.
+            # _pass_ruff, _see, _vie and _ruff_next inlined: the ruff goes round a few times.
             ruff_in, put, log, n = hand.ruff_in, hand.ruff_put, hand.ruff_log, hand.n
             stake, acted = hand.ruff_stake, hand.ruff_acted
             while True:
@@ -653,10 +653,26 @@ def random_playout(hand: FastHand, random: Callable[[], float]) -> HandLedger:
                     acted[seat] = True
                     hand.ruff_acted = acted
                     log.append((seat, "vie", stake))
-                hand._ruff_next(seat)
-                if hand.phase is not _RUFF:
+                # _ruff_next inlined.
+                left, settled, last = 0, True, seat
+                for i in range(n):
+                    if ruff_in[i]:
+                        left += 1
+                        last = i
+                        if not acted[i] or put[i] != stake:
+                            settled = False
+                if left == 1:
+                    hand.ruff_winner = last
+                    hand._enter_declare()
                     break
-                seat = hand.turn
+                if settled:
+                    hand.phase = _RUFF_SHOW
+                    hand.turn = hand._next_seat(hand.dealer, ruff_in)
+                    break
+                seat = seat + 1 if seat + 1 < n else 0
+                while not ruff_in[seat]:
+                    seat = seat + 1 if seat + 1 < n else 0
+                hand.turn = seat
         elif ph is _DISCARD:
             # The taker discards all its cards in a row.
             h, discards = hand.holding[seat], hand.discards
@@ -700,7 +716,9 @@ def _random_tricks(h: FastHand, random: Callable[[], float]) -> None:
     """The rest of the trick phase with random moves: ``_play`` inlined, no ``legal`` lists.
 
     Each hand is also kept split by suit, so following suit is a lookup, and
-    the trick's winner is kept as its cards fall.
+    the trick's winner is kept as its cards fall. A whole trick at a table of
+    three is written out seat by seat (the common case; two seats, and a
+    trick begun before the playout, take the general loop).
     """
     suit, holding, cards, trump, n = h.suit, h.holding, h.cards, h.trump, h.n
     by_suit = []
@@ -712,6 +730,48 @@ def _random_tricks(h: FastHand, random: Callable[[], float]) -> None:
     tricks, ntricks = h.tricks, h.ntricks
     seat, leader, plays = h.turn, h.trick_leader, h.trick_plays
     while True:
+        if n == 3 and not plays:
+            # The leader: any card.
+            hand = holding[seat]
+            x = hand.pop(int(random() * len(hand)))
+            led = best_suit = suit[x]
+            by_suit[seat][led].remove(x)
+            best_i, best = 0, cards[x]
+            # Second hand: follow suit if it can.
+            s = seat + 1 if seat < 2 else 0
+            follow = by_suit[s][led]
+            if follow:
+                y = follow.pop(int(random() * len(follow)))
+                holding[s].remove(y)
+            else:
+                hand = holding[s]
+                y = hand.pop(int(random() * len(hand)))
+                by_suit[s][suit[y]].remove(y)
+            c, cs = cards[y], suit[y]
+            if cs == best_suit:
+                if c < best:
+                    best_i, best = 1, c
+            elif cs == trump:
+                best_i, best, best_suit = 1, c, cs
+            # Third hand.
+            s = s + 1 if s < 2 else 0
+            follow = by_suit[s][led]
+            if follow:
+                z = follow.pop(int(random() * len(follow)))
+                holding[s].remove(z)
+            else:
+                hand = holding[s]
+                z = hand.pop(int(random() * len(hand)))
+                by_suit[s][suit[z]].remove(z)
+            c, cs = cards[z], suit[z]
+            if (cs == best_suit and c < best) or (cs != best_suit and cs == trump):
+                best_i = 2
+            seat = (leader + best_i) % 3
+            tricks.append((leader, (x, y, z), seat))
+            leader = seat
+            if len(tricks) == ntricks:
+                break
+            continue
         if plays:  # a trick already begun (only where the playout starts)
             led = best_suit = suit[plays[0]]
             best_i, best = 0, cards[plays[0]]
