@@ -202,3 +202,56 @@ def test_reading_stats_count_within_the_hands() -> None:
     assert stats["hands_changed"] <= stats["hands"]
     assert not simulate(VARIANTS["standard"], 2, seed,
                         make_strategies("heuristic", 3, seed)).finals  # kept only when asked
+
+
+NB = "\u00a0"
+PHASE_STATS_WORDS = {
+    "en": ("talons sold; winning bid min", "at the bound", "the taker's mean net after paying",
+           "hands, the same deals and bots", "current rulings", "auction: no talon sold"),
+    "fr": ("talons vendus", "à la borne", "gain net moyen du preneur après paiement",
+           "manches, mêmes donnes", "règles actuelles", f"enchères{NB}: aucun talon vendu"),
+    "it": ("talloni venduti", "al limite", "netto medio di chi prende il tallone",
+           "mani, stesse distribuzioni", "regole attuali", "asta: nessun tallone venduto"),
+    "pt": ("montes vendidos", "no limite", "saldo médio de quem leva o monte",
+           "mãos, as mesmas distribuições", "regras atuais", "leilão: nenhum monte vendido"),
+    "nl": ("stokken verkocht", "op de grens", "gemiddeld netto van de nemer na betalen",
+           "handen, dezelfde delingen", "huidige regels", "veiling: geen stok verkocht"),
+}
+
+
+@pytest.fixture(scope="module")
+def three_rulings() -> tuple[Any, Any, Any]:
+    seed = b"words"
+    v = VARIANTS["standard"]
+    return tuple(  # type: ignore[return-value]
+        simulate(r, 6, seed, make_strategies("heuristic", 3, seed))
+        for r in (v.first_rulings(), v.rulings_of(12), v.game()))
+
+
+@pytest.mark.parametrize("lang", sorted(PHASE_STATS_WORDS))
+def test_phase_stats_speak_every_language(lang: str, three_rulings: tuple[Any, Any, Any]) -> None:
+    """The --phase-stats table and its auction lines: the words and numbers a reader sees."""
+    from dataclasses import replace
+
+    from gleek_p2p.base import i18n
+    from gleek_p2p.tools.simulate import auction_stats, auction_stats_lines, phase_stats_text
+
+    before, middle, after = three_rulings
+    a = auction_stats(after)
+    assert a["sold"] > 0
+    sold, bound, net, hands, rulings, none = PHASE_STATS_WORDS[lang]
+    i18n.set_language(lang, {})
+    try:
+        text = phase_stats_text(before, after, middle)
+        unsold = auction_stats_lines(replace(after, hands=tuple(
+            replace(h, talon_taker=None) for h in after.hands)))
+    finally:
+        i18n.set_language("en", {})
+    for words in (sold, bound, net, hands, rulings):
+        assert words in text, (lang, words)
+    assert unsold == [none]
+    # The numbers: the talons sold of the hands played, the bound, the lowest and
+    # highest winning bids, the taker's net with its sign.
+    assert f"{a['sold']} " in text and f" {len(after.hands)}" in text
+    assert f"({a['bound']})" in text and str(a["bids"][0]) in text and str(a["bids"][-1]) in text
+    assert f"{a['taker_net']:+.1f}" in text

@@ -418,17 +418,20 @@ def phase_stats_text(before: SimResult, after: SimResult, *middle: SimResult) ->
     ``before`` the first rulings, ``middle`` those of issue 12 (if given),
     ``after`` the current ones.
     """
-    runs = [("first rulings", before), *(("issue 12", m) for m in middle),
-            ("current rulings", after)]
+    runs = [(_("first rulings"), before), *((_("issue 12"), m) for m in middle),
+            (_("current rulings"), after)]
     stats = [phase_stats(r) for _name, r in runs]
+    mean_word, share_word = _("mean |result|"), _("share")
     lines = [
-        f"{len(after.hands)} hands, the same deals and bots; pence per seat-hand",
-        f"{'phase':<13} " + " ".join(f"{name:>22}" for name, _r in runs),
-        f"{'':<13} " + " ".join(f"{'mean |result|':>14} {'share':>7}" for _r in runs),
+        ngettext("{n} hand, the same deals and bots; pence per seat-hand",
+                 "{n} hands, the same deals and bots; pence per seat-hand",
+                 len(after.hands)).format(n=len(after.hands)),
+        f"{_('phase'):<13} " + " ".join(f"{name:>22}" for name, _r in runs),
+        f"{'':<13} " + " ".join(f"{mean_word:>14} {share_word:>7}" for _r in runs),
     ]
     for p in PHASE_NAMES:
-        lines.append(f"{p:<13} " + " ".join(f"{st[p][0]:>14.2f} {st[p][1]:>7.1%}"
-                                            for st in stats))
+        lines.append(f"{_(PHASE_WORDS[p]):<13} " + " ".join(f"{st[p][0]:>14.2f} {st[p][1]:>7.1%}"
+                                                           for st in stats))
     lines.extend(auction_stats_lines(after))
     r = reading_stats(after)
     lines.append(_(
@@ -463,21 +466,27 @@ def auction_stats(result: SimResult) -> dict[str, Any]:
 
 
 def auction_stats_lines(result: SimResult) -> list[str]:
-    """:func:`auction_stats` in a few lines (English, like the rest of the table)."""
+    """:func:`auction_stats` in a few lines, in the reader's language."""
     a = auction_stats(result)
     bids = a["bids"]
     if not bids:
-        return ["auction: no talon sold"]
+        return [_("auction: no talon sold")]
 
     def pct(q: float) -> int:
         return int(bids[min(len(bids) - 1, int(q * len(bids)))])
 
     return [
-        f"auction: {a['sold']} of {a['hands']} talons sold; winning bid min {bids[0]}, "
-        f"quartiles {pct(0.25)}/{pct(0.5)}/{pct(0.75)}, max {bids[-1]}, "
-        f"mean {sum(bids) / len(bids):.1f}",
-        f"auction: {a['at_99_or_more']} at 99 or more, {a['at_bound']} at the bound "
-        f"({a['bound']}); the taker's mean net after paying {a['taker_net']:+.1f} pence",
+        ngettext("auction: {sold} of {n} talon sold; winning bid min {low}, quartiles "
+                 "{q1}/{q2}/{q3}, max {high}, mean {mean}",
+                 "auction: {sold} of {n} talons sold; winning bid min {low}, quartiles "
+                 "{q1}/{q2}/{q3}, max {high}, mean {mean}", a["hands"]).format(
+            sold=a["sold"], n=a["hands"], low=bids[0], q1=pct(0.25), q2=pct(0.5),
+            q3=pct(0.75), high=bids[-1], mean=f"{sum(bids) / len(bids):.1f}"),
+        _("auction: {at_old} at {old_max} or more, {at_bound} at the bound ({bound}); the "
+          "taker's mean net after paying {net} pence").format(
+            at_old=a["at_99_or_more"], old_max=FIRST_MAX_BID, at_bound=a["at_bound"],
+            bound=a["bound"],
+            net=f"{a['taker_net']:+.1f}"),
     ]
 
 
