@@ -421,17 +421,18 @@ def phase_stats_text(before: SimResult, after: SimResult, *middle: SimResult) ->
     runs = [(_("first rulings"), before), *((_("issue 12"), m) for m in middle),
             (_("current rulings"), after)]
     stats = [phase_stats(r) for _name, r in runs]
-    mean_word, share_word = _("mean |result|"), _("share")
+    phase_word, mean_word, share_word = _("phase"), _("mean |result|"), _("share")
     lines = [
         ngettext("{n} hand, the same deals and bots; pence per seat-hand",
                  "{n} hands, the same deals and bots; pence per seat-hand",
                  len(after.hands)).format(n=len(after.hands)),
-        f"{_('phase'):<13} " + " ".join(f"{name:>22}" for name, _r in runs),
+        f"{phase_word:<13} " + " ".join(f"{name:>22}" for name, _r in runs),
         f"{'':<13} " + " ".join(f"{mean_word:>14} {share_word:>7}" for _r in runs),
     ]
     for p in PHASE_NAMES:
-        lines.append(f"{_(PHASE_WORDS[p]):<13} " + " ".join(f"{st[p][0]:>14.2f} {st[p][1]:>7.1%}"
-                                                           for st in stats))
+        label = _(PHASE_WORDS[p])
+        lines.append(f"{label:<13} " + " ".join(f"{st[p][0]:>14.2f} {st[p][1]:>7.1%}"
+                                                for st in stats))
     lines.extend(auction_stats_lines(after))
     r = reading_stats(after)
     lines.append(_(
