@@ -63,7 +63,10 @@ _NO_TIDDY = tuple(NoTiddy(seat) for seat in range(3))
 _TRUMPS = tuple(tuple(NameTrump(seat, suit) for suit in (0, 1, 2, 3, None)) for seat in range(3))
 _BIDS: dict[tuple[int, int], tuple[Event, ...]] = {}
 """Per (seat, highest bid): the pass, then every bid from the opening bid up."""
-_RANK_BIT = tuple(1 << (c % _R) for c in range(4 * _R))
+_RANK_UNIT = (*(1 << 3 * (c % _R) for c in range(4 * _R)), 0)
+"""Per card id: one in its rank's field of three bits (``declare_moves``); -1 reads the 0."""
+_ONES = sum(1 << 3 * rank for rank in range(_R))
+_TOPS = _ONES << 2
 
 
 def bid_events(seat: int, low: int, high: int) -> list[Event]:
@@ -130,31 +133,28 @@ def declare_moves(seat: int, hand: Sequence[int], cards: Sequence[int],
     only once nothing is left to declare, or while a card of the hand is
     unknown (the full-information replay of the audit asks again).
     """
-    # The ranks held three times or more, as a bit mask in one pass.
-    once = twice = thrice = 0
-    bit = _RANK_BIT
-    unknown = False
+    # Each rank's count in a field of three bits, summed in one pass; adding
+    # one to every field sets its top bit where the count is 3 or 4. An
+    # unknown card (-1) reads the table's last entry, 0.
+    unit = _RANK_UNIT
+    counts = 0
     for x in hand:
-        c = cards[x]
-        if c < 0:
-            unknown = True
-            continue
-        b = bit[c]
-        thrice |= twice & b
-        twice |= once & b
-        once |= b
+        counts += unit[cards[x]]
+    thrice = (counts + _ONES) & _TOPS
     out: list[Event] = []
     if thrice:
         for who, slots in declarations:
             if who == seat:
-                thrice &= ~(1 << (cards[slots[0]] % _R))
-        for rank in range(_R):
-            if thrice >> rank & 1:
-                group = tuple([x for x in hand if cards[x] >= 0 and cards[x] % _R == rank])
-                out.append(Declare(seat, group))
-                if len(group) == 4 and optional:
-                    out.extend(Declare(seat, three) for three in itertools.combinations(group, 3))
-    if optional or not out or unknown:
+                thrice &= ~(4 << 3 * (cards[slots[0]] % _R))
+        while thrice:
+            top = thrice & -thrice  # the lowest rank left
+            thrice ^= top
+            rank = top.bit_length() // 3 - 1
+            group = tuple([x for x in hand if cards[x] >= 0 and cards[x] % _R == rank])
+            out.append(Declare(seat, group))
+            if len(group) == 4 and optional:
+                out.extend(Declare(seat, three) for three in itertools.combinations(group, 3))
+    if optional or not out or any(cards[x] < 0 for x in hand):
         out.append(_END_DECLARE[seat])
     return out
 

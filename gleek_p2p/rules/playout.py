@@ -74,9 +74,13 @@ class _Facts:
     code: a playout asks each at every phase change.
     """
 
-    __slots__ = ("has_fours", "has_tricks", "kiss", "optional", "simplified", "top_bid")
+    __slots__ = ("discards", "has_fours", "has_tricks", "kiss", "optional", "players",
+                 "simplified", "top_bid", "tricks")
 
     def __init__(self, v: Variant) -> None:
+        self.players = v.players
+        self.discards = v.discard_count
+        self.tricks = v.tricks
         self.has_fours = v.has_fours
         self.has_tricks = v.has_tricks
         self.kiss = v.kiss
@@ -170,10 +174,10 @@ class FastHand:
         h = object.__new__(cls)
         h.state = s
         v = h.v = s.variant
-        h.f = _facts(v)
-        h.n = v.players
-        h.ndiscard = v.discard_count
-        h.ntricks = v.tricks
+        f = h.f = _facts(v)
+        h.n = f.players
+        h.ndiscard = f.discards
+        h.ntricks = f.tricks
         h.phase = s.phase
         h.turn = s.turn
         h.dealer = s.dealer
