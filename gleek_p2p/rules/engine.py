@@ -46,8 +46,8 @@ from .events import (
     Vie,
 )
 from .legal import (
-    bid_moves,
-    declare_moves,
+    auction_moves,
+    declaring_moves,
     discard_moves,
     play_moves,
     ruff_moves,
@@ -740,7 +740,7 @@ def legal_actions(state: State, seat: int) -> list[Event]:
     if ph is _TRICKS:
         return play_moves(seat, s.holding[seat], s.cards, s.trick_plays)
     if ph is _AUCTION:
-        return bid_moves(seat, s.high_bid, max_bid(s.variant))
+        return auction_moves(seat, s.high_bid, max_bid(s.variant))
     if ph is _DISCARD:
         return discard_moves(seat, s.holding[seat])
     if ph is _RUFF:
@@ -748,7 +748,7 @@ def legal_actions(state: State, seat: int) -> list[Event]:
     if ph is _RUFF_SHOW:
         return show_moves(seat, s.holding[seat], s.cards)
     if ph is _DECLARE:
-        return declare_moves(seat, s.holding[seat], s.cards, s.declarations,
+        return declaring_moves(seat, s.holding[seat], s.cards, s.declarations,
                              s.variant.optional_declaring)
     if ph is _TRUMP:
         return trump_moves(seat, s.variant.kiss)

@@ -1,10 +1,12 @@
-"""The legal-move generators, over plain data: one per phase that decides.
+"""The legal-move generators, over plain data: one per move kind, and per phase.
 
 The engine's ``legal_actions`` and the playout hand's ``FastHand.legal``
 both list their moves with these, so the two cannot drift apart: each
 takes the seat and only the fields it reads (any sequences, so the engine
 passes its tuples and the playout hand its lists) and returns the moves
-in the engine's order. A slot whose card this engine does not know (-1)
+in the engine's order. A phase of several kinds (the auction, the ruff,
+declaring, the Tiddy) has its kinds' generators and one for the whole
+phase, their lists in order, computed once. A slot whose card this engine does not know (-1)
 is listed only where the rules need no card (a discard); a move without a
 payload beyond seat and a number is a shared instance (events are
 immutable, and search asks for the same lists thousands of times).
@@ -38,15 +40,24 @@ __all__ = [
     "DISCARDS",
     "PLAYS",
     "VIES",
+    "auction_moves",
     "bid_events",
     "bid_moves",
+    "claim_tiddy_moves",
     "declare_moves",
+    "declaring_moves",
     "discard_moves",
+    "end_declare_moves",
+    "no_tiddy_moves",
+    "pass_bid_moves",
+    "pass_ruff_moves",
     "play_moves",
     "ruff_moves",
+    "see_moves",
     "show_moves",
     "tiddy_moves",
     "trump_moves",
+    "vie_moves",
 ]
 
 _R = RANKS_PER_SUIT
@@ -64,9 +75,12 @@ _TRUMPS = tuple(tuple(NameTrump(seat, suit) for suit in (0, 1, 2, 3, None)) for 
 _BIDS: dict[tuple[int, int], tuple[Event, ...]] = {}
 """Per (seat, highest bid): the pass, then every bid from the opening bid up."""
 _RANK_UNIT = (*(1 << 3 * (c % _R) for c in range(4 * _R)), 0)
-"""Per card id: one in its rank's field of three bits (``declare_moves``); -1 reads the 0."""
+"""Per card id: one in its rank's field of three bits (``_declares``); -1 reads the 0."""
 _ONES = sum(1 << 3 * rank for rank in range(_R))
 _TOPS = _ONES << 2
+
+
+# ---------------------------------------------------------------- the auction
 
 
 def bid_events(seat: int, low: int, high: int) -> list[Event]:
@@ -80,22 +94,22 @@ def bid_events(seat: int, low: int, high: int) -> list[Event]:
     return [bids[0], *bids[low - OPENING_BID + 1:]]
 
 
-def bid_moves(seat: int, high_bid: int, top: int) -> list[Event]:
+def auction_moves(seat: int, high_bid: int, top: int) -> list[Event]:
     """The auction: pass, then every bid above ``high_bid`` (0: none yet) up to ``top``."""
     return bid_events(seat, lowest_bid(high_bid), top)
 
 
-def play_moves(seat: int, hand: Sequence[int], cards: Sequence[int],
-               trick_plays: Sequence[int]) -> list[Event]:
-    """The tricks: the cards of the suit led if ``seat`` holds any, else every known card."""
-    plays = PLAYS[seat]
-    if trick_plays:
-        led = cards[trick_plays[0]] // _R
-        # An unknown slot (-1) has suit -1: never listed as following.
-        follow: list[Event] = [plays[x] for x in hand if cards[x] // _R == led]
-        if follow:
-            return follow
-    return [plays[x] for x in hand if cards[x] >= 0]
+def pass_bid_moves(seat: int) -> list[Event]:
+    """The auction's pass."""
+    return auction_moves(seat, 0, OPENING_BID)[:1]
+
+
+def bid_moves(seat: int, high_bid: int, top: int) -> list[Event]:
+    """The auction's bids: every one above ``high_bid`` up to ``top``."""
+    return auction_moves(seat, high_bid, top)[1:]
+
+
+# ---------------------------------------------------------------- the discard and the ruff
 
 
 def discard_moves(seat: int, hand: Sequence[int]) -> list[Event]:
@@ -113,6 +127,21 @@ def ruff_moves(seat: int, put: int, stake: int) -> list[Event]:
     return out
 
 
+def pass_ruff_moves(seat: int) -> list[Event]:
+    """The vying's pass."""
+    return [_PASS_RUFF[seat]]
+
+
+def see_moves(seat: int, put: int, stake: int) -> list[Event]:
+    """The vying's see, when ``put`` is under the ``stake``."""
+    return [_SEE[seat]] if put < stake else []
+
+
+def vie_moves(seat: int, stake: int) -> list[Event]:
+    """The vying's raises allowed at ``stake``."""
+    return list(VIES[seat][1 : raise_top(stake) + 1])
+
+
 def show_moves(seat: int, hand: Sequence[int], cards: Sequence[int]) -> list[Event]:
     """The ruff showdown: one show per suit held, all its (known) cards."""
     split: list[list[int]] = [[], [], [], []]
@@ -123,16 +152,13 @@ def show_moves(seat: int, hand: Sequence[int], cards: Sequence[int]) -> list[Eve
     return [ShowRuff(seat, suit, tuple(slots)) for suit, slots in enumerate(split) if slots]
 
 
-def declare_moves(seat: int, hand: Sequence[int], cards: Sequence[int],
-                  declarations: Sequence[tuple[int, tuple[int, ...]]],
-                  optional: bool) -> list[Event]:
-    """Declaring: each rank of three or four known cards not declared yet, then the end.
+# ---------------------------------------------------------------- declaring
 
-    Under optional declaring three of four may be shown too (a gleek), and
-    ending is always allowed; under compulsory declaring ending is listed
-    only once nothing is left to declare, or while a card of the hand is
-    unknown (the full-information replay of the audit asks again).
-    """
+
+def _declares(seat: int, hand: Sequence[int], cards: Sequence[int],
+              declarations: Sequence[tuple[int, tuple[int, ...]]],
+              optional: bool) -> tuple[list[Event], bool]:
+    """The declarations open to ``seat``, and whether it may end declaring now."""
     # Each rank's count in a field of three bits, summed in one pass; adding
     # one to every field sets its top bit where the count is 3 or 4. An
     # unknown card (-1) reads the table's last entry, 0.
@@ -154,9 +180,40 @@ def declare_moves(seat: int, hand: Sequence[int], cards: Sequence[int],
             out.append(Declare(seat, group))
             if len(group) == 4 and optional:
                 out.extend(Declare(seat, three) for three in itertools.combinations(group, 3))
-    if optional or not out or any(cards[x] < 0 for x in hand):
+    return out, optional or not out or any(cards[x] < 0 for x in hand)
+
+
+def declaring_moves(seat: int, hand: Sequence[int], cards: Sequence[int],
+                    declarations: Sequence[tuple[int, tuple[int, ...]]],
+                    optional: bool) -> list[Event]:
+    """Declaring: each rank of three or four known cards not declared yet, then the end.
+
+    Under optional declaring three of four may be shown too (a gleek), and
+    ending is always allowed; under compulsory declaring ending is listed
+    only once nothing is left to declare, or while a card of the hand is
+    unknown (the full-information replay of the audit asks again).
+    """
+    out, may_end = _declares(seat, hand, cards, declarations, optional)
+    if may_end:
         out.append(_END_DECLARE[seat])
     return out
+
+
+def declare_moves(seat: int, hand: Sequence[int], cards: Sequence[int],
+                  declarations: Sequence[tuple[int, tuple[int, ...]]],
+                  optional: bool) -> list[Event]:
+    """Declaring's declarations (:func:`declaring_moves` without the end)."""
+    return _declares(seat, hand, cards, declarations, optional)[0]
+
+
+def end_declare_moves(seat: int, hand: Sequence[int], cards: Sequence[int],
+                      declarations: Sequence[tuple[int, tuple[int, ...]]],
+                      optional: bool) -> list[Event]:
+    """Declaring's end, when the rulings allow it now (:func:`declaring_moves`)."""
+    return [_END_DECLARE[seat]] if _declares(seat, hand, cards, declarations, optional)[1] else []
+
+
+# ---------------------------------------------------------------- trump, Tiddy, tricks
 
 
 def trump_moves(seat: int, kiss: bool) -> list[Event]:
@@ -174,3 +231,25 @@ def tiddy_moves(seat: int, hand: Sequence[int], four_slot: int) -> list[Event]:
         return [_NO_TIDDY[seat], ClaimTiddy(seat, four_slot)]
     return [_NO_TIDDY[seat]]
 
+
+def no_tiddy_moves(seat: int) -> list[Event]:
+    """The Tiddy's pass."""
+    return [_NO_TIDDY[seat]]
+
+
+def claim_tiddy_moves(seat: int, hand: Sequence[int], four_slot: int) -> list[Event]:
+    """The Tiddy's claim, when ``seat`` holds the Four of trump (:func:`tiddy_moves`)."""
+    return tiddy_moves(seat, hand, four_slot)[1:]
+
+
+def play_moves(seat: int, hand: Sequence[int], cards: Sequence[int],
+               trick_plays: Sequence[int]) -> list[Event]:
+    """The tricks: the cards of the suit led if ``seat`` holds any, else every known card."""
+    plays = PLAYS[seat]
+    if trick_plays:
+        led = cards[trick_plays[0]] // _R
+        # An unknown slot (-1) has suit -1: never listed as following.
+        follow: list[Event] = [plays[x] for x in hand if cards[x] // _R == led]
+        if follow:
+            return follow
+    return [plays[x] for x in hand if cards[x] >= 0]

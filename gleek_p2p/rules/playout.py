@@ -40,8 +40,8 @@ from .events import (
     Vie,
 )
 from .legal import (
-    bid_moves,
-    declare_moves,
+    auction_moves,
+    declaring_moves,
     discard_moves,
     play_moves,
     ruff_moves,
@@ -284,7 +284,7 @@ class FastHand:
         if ph is _TRICKS:
             return play_moves(seat, self.holding[seat], self.cards, self.trick_plays)
         if ph is _AUCTION:
-            return bid_moves(seat, self.high_bid, self.f.top_bid)
+            return auction_moves(seat, self.high_bid, self.f.top_bid)
         if ph is _DISCARD:
             return discard_moves(seat, self.holding[seat])
         if ph is _RUFF:
@@ -292,7 +292,7 @@ class FastHand:
         if ph is _RUFF_SHOW:
             return show_moves(seat, self.holding[seat], self.cards)
         if ph is _DECLARE:
-            return declare_moves(seat, self.holding[seat], self.cards, self.declarations,
+            return declaring_moves(seat, self.holding[seat], self.cards, self.declarations,
                                  self.f.optional)
         if ph is _TRUMP:
             return trump_moves(seat, self.f.kiss)
@@ -684,7 +684,7 @@ def random_playout(hand: FastHand, random: Callable[[], float]) -> HandLedger:
                 discards.append(h.pop(int(random() * len(h))))
             hand._enter_ruff()
         elif ph is _DECLARE:
-            legal = declare_moves(seat, hand.holding[seat], hand.cards, hand.declarations,
+            legal = declaring_moves(seat, hand.holding[seat], hand.cards, hand.declarations,
                                   facts.optional)
             e = legal[int(random() * len(legal))]
             if type(e) is EndDeclare:
