@@ -135,28 +135,34 @@ def test_no_raise_on_a_weak_ruff_when_both_opponents_vie() -> None:
 
 def test_the_strong_bot_bids_to_the_mean_of_its_estimates_and_stops() -> None:
     # The search prices the lowest bid against passing (the margin, in
-    # halfpence); the worth it implies is averaged over the hand's turns, so
-    # one noisy estimate does not carry the bid on.
+    # halfpence); the worth it implies, raised by the playouts' measured
+    # shortfall, is averaged over the hand's turns, so one noisy estimate
+    # does not carry the bid on. An estimate made while nobody held a bid
+    # (passing then leaves the talon to nobody) is not averaged with those
+    # made against a bidder.
+    from gleek_p2p.bots.search import TALON_UNDERVALUED
     from gleek_p2p.rules import Bid
 
     bot = SearchStrategy(b"bids", budget_for(None, reproducible=True))
     s = _deal(_A, _A_TALON)
 
     def turn(s: State, worth: float) -> Event:
+        """The bot's move when its corrected estimate of the talon is ``worth``."""
         view = seat_view(s, 0)
         legal = legal_actions(s, 0)
         lowest = legal[1]
         assert isinstance(lowest, Bid)
-        margin = 2 * (worth - lowest.amount - view.high_bid / 2)
+        margin = 2 * (worth - TALON_UNDERVALUED - lowest.amount - view.high_bid / 2)
         return bot._bid(view, legal, lowest, margin)
 
     # Worth 100 at the opening: a third of the way from 13 to 100.
     assert turn(s, 100) == Bid(0, 42)
     s = _act(s, Bid(0, 42), Bid(1, 60), PassBid(2))
-    # A high estimate (160): the mean is 130, less the 30 passing would bring.
-    assert turn(s, 160) == Bid(0, 74)
-    s = _act(s, Bid(0, 74), Bid(1, 120))
-    # Worth 100 again: the mean, 120, less 60 from passing is below 121: pass.
+    # Against a bidder, 160, less the 30 passing would bring: a third of the way
+    # from 61 to 130 (averaged with the opening's 100, it would have stopped at 74).
+    assert turn(s, 160) == Bid(0, 84)
+    s = _act(s, Bid(0, 84), Bid(1, 120))
+    # Worth 100 again: the mean, 130, less 60 from passing is below 121: pass.
     assert turn(s, 100) == PassBid(0)
     # Another deal starts a new mean.
     other = _deal({0: _A[1], 1: _A[0], 2: _A[2]}, _A_TALON)
