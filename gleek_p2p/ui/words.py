@@ -12,9 +12,10 @@ from collections.abc import Sequence
 from gleek_p2p.base.i18n import N_, _, ngettext, pgettext
 from gleek_p2p.rules import State
 from gleek_p2p.rules.cards import RANK_LABELS, RANKS_PER_SUIT
+from gleek_p2p.rules.honours import honours as honour_takers
+from gleek_p2p.rules.honours import tib_card, tiddy_card, tom_card
 from gleek_p2p.rules.money import pence
 from gleek_p2p.rules.scoring import TIB, TOM, card_points, ruff_points
-from gleek_p2p.rules.summary import honour_takers, tib_card, tiddy_card, tom_card
 
 __all__ = [
     "RANK_PLURALS",
