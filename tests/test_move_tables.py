@@ -8,7 +8,7 @@ import pytest
 
 from gleek_p2p.rules import ACTION_FIELDS, EVENT_TYPES, event_declarations
 from gleek_p2p.tools import move_tables
-from gleek_p2p.tools.move_tables import BEGIN, DOCUMENTS, END, bot_table, splice, spec_table
+from gleek_p2p.tools.move_tables import BEGIN, DOCUMENTS, END, bot_table, spec_table, splice
 
 ROOT = Path(__file__).resolve().parent.parent
 
