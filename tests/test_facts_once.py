@@ -21,11 +21,14 @@ from gleek_p2p.rules.cards import (
     RANK_LETTERS,
     RANK_PLURALS,
     RANKS_PER_SUIT,
+    SUIT_LETTERS,
     SUIT_NAMES,
+    SUIT_SYMBOLS,
 )
 from gleek_p2p.rules.limits import OPENING_BID
 from gleek_p2p.rules.scoring import TIB, _trick_table, combination_value, ruff_points
 from gleek_p2p.rules.simulate import random_session
+from gleek_p2p.ui import words
 
 PACKAGE = Path(__file__).resolve().parent.parent / "gleek_p2p"
 ASKERS = ("bots/heuristic.py", "bots/search.py", "ui/render.py", "ui/rules_summary.py",
@@ -39,6 +42,8 @@ TABLES = {
     "rank labels": RANK_LABELS,
     "rank letters": RANK_LETTERS,
     "suit names": SUIT_NAMES,
+    "suit symbols": SUIT_SYMBOLS,
+    "suit letters": SUIT_LETTERS,
 }
 
 
@@ -74,6 +79,13 @@ def test_no_bare_ranks_per_suit_tib_or_opening_bid(path: str) -> None:
             words = node.value.replace("(", " ").replace(")", " ").split()
             said = [w for w in words if w.isdigit() and int(w) in facts]
             assert not said, f"{path}:{node.lineno} says {said} in {node.value!r}"
+
+
+def test_the_catalogs_names_are_the_rules_names() -> None:
+    """ui/words marks the names for the catalog (they must be literals there): the rules' own."""
+    assert words.RANK_PLURALS == RANK_PLURALS
+    assert words.SUIT_NAMES == SUIT_NAMES
+    assert words.SUIT_SYMBOLS is SUIT_SYMBOLS
 
 
 def _first_trick_states(variant_name: str, seeds: range) -> list[State]:
