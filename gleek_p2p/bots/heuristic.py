@@ -229,6 +229,11 @@ def _name_trump(mine: list[int], legal: Sequence[Event]) -> Event:
     return best
 
 
+def _honours_variant(view: SeatView) -> Variant:
+    """The switches that decide the honours' cards, as far as the view tells them."""
+    return Variant(players=view.players, whist_ranking="whist" in view.variant)
+
+
 class _TrickPlanner:
     """One decision in the trick phase, from what this seat has seen."""
 
@@ -250,8 +255,7 @@ class _TrickPlanner:
                 self.unseen_count[suit] += 1
                 if c < self.top_unseen[suit]:
                     self.top_unseen[suit] = c
-        whist = "whist" in view.variant
-        named = honour_cards(self.trump, Variant(players=view.players, whist_ranking=whist))
+        named = honour_cards(self.trump, _honours_variant(view))
         self.tib, self.tom = (-1 if c is None else c for c in (named["Tib"], named["Tom"]))
 
     def points(self, c: int) -> int:
