@@ -34,7 +34,7 @@ from .events import (
     ShowRuff,
     Vie,
 )
-from .limits import MAX_RAISE, OPENING_BID, lowest_bid, raise_top
+from .limits import MAX_RAISE, MIN_RAISE, OPENING_BID, lowest_bid, raise_top
 
 __all__ = [
     "DISCARDS",
@@ -66,7 +66,7 @@ PLAYS = tuple(tuple(Play(seat, x) for x in range(44)) for seat in range(3))
 DISCARDS = tuple(tuple(Discard(seat, x) for x in range(44)) for seat in range(3))
 """``DISCARDS[seat][slot]``: the shared ``Discard`` events."""
 VIES = tuple(tuple(Vie(seat, r) for r in range(MAX_RAISE + 1)) for seat in range(3))
-"""``VIES[seat][raise_by]``: the shared ``Vie`` events (index 0 unused)."""
+"""``VIES[seat][raise_by]``: the shared ``Vie`` events (under ``MIN_RAISE`` unused)."""
 _PASS_RUFF = tuple(PassRuff(seat) for seat in range(3))
 _SEE = tuple(See(seat) for seat in range(3))
 _END_DECLARE = tuple(EndDeclare(seat) for seat in range(3))
@@ -123,7 +123,7 @@ def ruff_moves(seat: int, put: int, stake: int) -> list[Event]:
     out: list[Event] = [_PASS_RUFF[seat]]
     if put < stake:
         out.append(_SEE[seat])
-    out.extend(VIES[seat][1 : raise_top(stake) + 1])
+    out.extend(VIES[seat][MIN_RAISE : raise_top(stake) + 1])
     return out
 
 
@@ -139,7 +139,7 @@ def see_moves(seat: int, put: int, stake: int) -> list[Event]:
 
 def vie_moves(seat: int, stake: int) -> list[Event]:
     """The vying's raises allowed at ``stake``."""
-    return list(VIES[seat][1 : raise_top(stake) + 1])
+    return list(VIES[seat][MIN_RAISE : raise_top(stake) + 1])
 
 
 def show_moves(seat: int, hand: Sequence[int], cards: Sequence[int]) -> list[Event]:

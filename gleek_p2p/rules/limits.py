@@ -26,9 +26,11 @@ from .state import State
 from .variant import RULINGS, Variant
 
 __all__ = [
+    "BID_STEP",
     "FIRST_MAX_BID",
     "MAX_RAISE",
     "MAX_STAKE",
+    "MIN_RAISE",
     "OPENING_BID",
     "WIRE_MAX_BID",
     "Limits",
@@ -43,11 +45,15 @@ __all__ = [
 ]
 
 OPENING_BID = 13
-"""The lowest first bid for the talon, in pence (each later bid at least one more)."""
+"""The lowest first bid for the talon, in pence (each later bid at least :data:`BID_STEP` more)."""
+BID_STEP = 1
+"""The least a bid for the talon must add to the last one, in pence."""
 FIRST_MAX_BID = 99
 """The table ceiling on bids of the logs written before ``open_auction`` (SPEC 1.5)."""
 WIRE_MAX_BID = 999
 """The largest bid the wire admits: three digits, above :func:`max_bid` of every variant."""
+MIN_RAISE = 1
+"""Smallest raise of the ruff stake, in pence."""
 MAX_RAISE = 5
 """Largest single raise of the ruff stake, in pence."""
 MAX_STAKE = 20
@@ -59,7 +65,9 @@ class Limits:
     """Every limit at once, for words and for bots."""
 
     opening_bid: int
+    bid_step: int
     max_bid: int
+    min_raise: int
     max_raise: int
     max_stake: int
     ante: int
@@ -72,7 +80,8 @@ class Limits:
 def limits(variant: Variant | None = None) -> Limits:
     """The table's limits under ``variant`` (the standard game of new sessions if None)."""
     v = Variant() if variant is None else variant
-    return Limits(OPENING_BID, max_bid(v), MAX_RAISE, MAX_STAKE, ANTE, TIDDY_PAYMENT, "penny")
+    return Limits(OPENING_BID, BID_STEP, max_bid(v), MIN_RAISE, MAX_RAISE, MAX_STAKE, ANTE,
+                  TIDDY_PAYMENT, "penny")
 
 
 def _best_combinations(cards: int, ranks: int) -> int:
@@ -133,7 +142,7 @@ def max_bid(v: Variant) -> int:
 
 def lowest_bid(high_bid: int) -> int:
     """The lowest bid allowed over ``high_bid`` (0: no bid yet): 13 to open, then one more."""
-    return OPENING_BID if high_bid == 0 else high_bid + 1
+    return OPENING_BID if high_bid == 0 else high_bid + BID_STEP
 
 
 def bid_range(state: State) -> tuple[int, int]:
@@ -148,7 +157,7 @@ def raise_top(stake: int) -> int:
 
 def raise_range(state: State) -> tuple[int, int]:
     """The smallest and largest raise allowed now on the ruff (empty once at the limit)."""
-    return 1, raise_top(state.ruff_stake)
+    return MIN_RAISE, raise_top(state.ruff_stake)
 
 
 def rulings_in_force(v: Variant) -> list[str]:

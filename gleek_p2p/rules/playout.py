@@ -49,7 +49,7 @@ from .legal import (
     tiddy_moves,
     trump_moves,
 )
-from .limits import MAX_RAISE, MAX_STAKE, OPENING_BID, max_bid
+from .limits import BID_STEP, MAX_RAISE, MAX_STAKE, MIN_RAISE, OPENING_BID, max_bid
 from .scoring import hand_ledger, ruff_value
 from .state import NO_SEAT, HandLedger, Phase, State
 from .variant import Variant
@@ -604,7 +604,7 @@ def random_playout(hand: FastHand, random: Callable[[], float]) -> HandLedger:
             bids, passed, n = hand.bids, hand.passed, hand.n
             high = hand.high_bid
             while True:
-                low = OPENING_BID if high == 0 else high + 1
+                low = OPENING_BID if high == 0 else high + BID_STEP
                 k = int(random() * (top_bid - low + 2))
                 if k:
                     high = low + k - 1
@@ -640,9 +640,9 @@ def random_playout(hand: FastHand, random: Callable[[], float]) -> HandLedger:
                 top = MAX_STAKE - stake
                 if top > MAX_RAISE:
                     top = MAX_RAISE
-                elif top < 0:
-                    top = 0
-                k = int(random() * (1 + can_see + top))
+                # The raises allowed, MIN_RAISE to top (ruff_moves' list).
+                vies = top - MIN_RAISE + 1 if top >= MIN_RAISE else 0
+                k = int(random() * (1 + can_see + vies))
                 if k == 0:
                     ruff_in[seat] = False
                     log.append((seat, "pass", stake))
@@ -651,7 +651,7 @@ def random_playout(hand: FastHand, random: Callable[[], float]) -> HandLedger:
                     acted[seat] = True
                     log.append((seat, "see", stake))
                 else:
-                    stake += k - can_see  # the raise of VIES[seat][k - can_see]
+                    stake += MIN_RAISE + k - can_see - 1  # the (k - can_see)th raise listed
                     hand.ruff_stake = put[seat] = stake
                     acted = [False] * n
                     acted[seat] = True
