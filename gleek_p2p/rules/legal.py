@@ -45,6 +45,7 @@ __all__ = [
     "bid_moves",
     "claim_tiddy_moves",
     "declare_moves",
+    "declare_options",
     "declaring_moves",
     "discard_moves",
     "end_declare_moves",
@@ -75,7 +76,7 @@ _TRUMPS = tuple(tuple(NameTrump(seat, suit) for suit in (0, 1, 2, 3, None)) for 
 _BIDS: dict[tuple[int, int], tuple[Event, ...]] = {}
 """Per (seat, highest bid): the pass, then every bid from the opening bid up."""
 _RANK_UNIT = (*(1 << 3 * (c % _R) for c in range(4 * _R)), 0)
-"""Per card id: one in its rank's field of three bits (``_declares``); -1 reads the 0."""
+"""Per card id: one in its rank's field of three bits (``declare_options``); -1 reads 0."""
 _ONES = sum(1 << 3 * rank for rank in range(_R))
 _TOPS = _ONES << 2
 
@@ -155,10 +156,15 @@ def show_moves(seat: int, hand: Sequence[int], cards: Sequence[int]) -> list[Eve
 # ---------------------------------------------------------------- declaring
 
 
-def _declares(seat: int, hand: Sequence[int], cards: Sequence[int],
-              declarations: Sequence[tuple[int, tuple[int, ...]]],
-              optional: bool) -> tuple[list[Event], bool]:
-    """The declarations open to ``seat``, and whether it may end declaring now."""
+def declare_options(seat: int, hand: Sequence[int], cards: Sequence[int],
+                    declarations: Sequence[tuple[int, tuple[int, ...]]],
+                    optional: bool) -> tuple[list[tuple[int, ...]], bool]:
+    """The slots of each declaration open to ``seat`` (in the order of
+    :func:`declaring_moves`), and whether it may end declaring now.
+
+    Without the events: the random playout picks one by index, and an
+    event costs more to build than the pick.
+    """
     # Each rank's count in a field of three bits, summed in one pass; adding
     # one to every field sets its top bit where the count is 3 or 4. An
     # unknown card (-1) reads the table's last entry, 0.
@@ -167,7 +173,7 @@ def _declares(seat: int, hand: Sequence[int], cards: Sequence[int],
     for x in hand:
         counts += unit[cards[x]]
     thrice = (counts + _ONES) & _TOPS
-    out: list[Event] = []
+    out: list[tuple[int, ...]] = []
     if thrice:
         for who, slots in declarations:
             if who == seat:
@@ -177,9 +183,9 @@ def _declares(seat: int, hand: Sequence[int], cards: Sequence[int],
             thrice ^= top
             rank = top.bit_length() // 3 - 1
             group = tuple([x for x in hand if cards[x] >= 0 and cards[x] % _R == rank])
-            out.append(Declare(seat, group))
+            out.append(group)
             if len(group) == 4 and optional:
-                out.extend(Declare(seat, three) for three in itertools.combinations(group, 3))
+                out.extend(itertools.combinations(group, 3))
     return out, optional or not out or any(cards[x] < 0 for x in hand)
 
 
@@ -193,7 +199,8 @@ def declaring_moves(seat: int, hand: Sequence[int], cards: Sequence[int],
     only once nothing is left to declare, or while a card of the hand is
     unknown (the full-information replay of the audit asks again).
     """
-    out, may_end = _declares(seat, hand, cards, declarations, optional)
+    groups, may_end = declare_options(seat, hand, cards, declarations, optional)
+    out: list[Event] = [Declare(seat, slots) for slots in groups]
     if may_end:
         out.append(_END_DECLARE[seat])
     return out
@@ -203,14 +210,16 @@ def declare_moves(seat: int, hand: Sequence[int], cards: Sequence[int],
                   declarations: Sequence[tuple[int, tuple[int, ...]]],
                   optional: bool) -> list[Event]:
     """Declaring's declarations (:func:`declaring_moves` without the end)."""
-    return _declares(seat, hand, cards, declarations, optional)[0]
+    return [Declare(seat, slots)
+            for slots in declare_options(seat, hand, cards, declarations, optional)[0]]
 
 
 def end_declare_moves(seat: int, hand: Sequence[int], cards: Sequence[int],
                       declarations: Sequence[tuple[int, tuple[int, ...]]],
                       optional: bool) -> list[Event]:
     """Declaring's end, when the rulings allow it now (:func:`declaring_moves`)."""
-    return [_END_DECLARE[seat]] if _declares(seat, hand, cards, declarations, optional)[1] else []
+    may_end = declare_options(seat, hand, cards, declarations, optional)[1]
+    return [_END_DECLARE[seat]] if may_end else []
 
 
 # ---------------------------------------------------------------- trump, Tiddy, tricks

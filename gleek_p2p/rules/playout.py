@@ -41,6 +41,7 @@ from .events import (
 )
 from .legal import (
     auction_moves,
+    declare_options,
     declaring_moves,
     discard_moves,
     play_moves,
@@ -452,7 +453,10 @@ class FastHand:
         self.declarations.append((e.seat, e.slots))
 
     def _end_declare(self, e: EndDeclare) -> None:
-        nxt = (e.seat + 1) % self.n
+        self._end_declare_by(e.seat)
+
+    def _end_declare_by(self, seat: int) -> None:
+        nxt = (seat + 1) % self.n
         if nxt != self._eldest():
             self.turn = nxt
             return
@@ -684,13 +688,14 @@ def random_playout(hand: FastHand, random: Callable[[], float]) -> HandLedger:
                 discards.append(h.pop(int(random() * len(h))))
             hand._enter_ruff()
         elif ph is _DECLARE:
-            legal = declaring_moves(seat, hand.holding[seat], hand.cards, hand.declarations,
-                                  facts.optional)
-            e = legal[int(random() * len(legal))]
-            if type(e) is EndDeclare:
-                hand._end_declare(e)
+            # declaring_moves' list without its events: the declarations, then the end.
+            groups, may_end = declare_options(seat, hand.holding[seat], hand.cards,
+                                              hand.declarations, facts.optional)
+            k = int(random() * (len(groups) + may_end))
+            if k < len(groups):
+                hand.declarations.append((seat, groups[k]))
             else:
-                hand.declarations.append((seat, e.slots))  # type: ignore[union-attr]
+                hand._end_declare_by(seat)
         elif ph is _TIDDY:
             # At most one claim: the seat's own Four of trump.
             four = hand._four_slot()
