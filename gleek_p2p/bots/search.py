@@ -202,7 +202,8 @@ Measured strong against strong (``--think 10``, 90 hands, twice): the
 taker's own estimate of its hand's worth to it, at its last bid, was 25
 and 30 pence under what it realised. Under-valuing the taker's hand
 over-values the two others' (the money sums to zero), so the estimate of
-taking over passing is short by about 1.5 times that."""
+taking over passing is short by about 1.5 times that. Measured at a table of
+three (Gleek for two was not measured and takes the same figure)."""
 
 
 @dataclass(frozen=True)
