@@ -246,9 +246,8 @@ class _TrickPlanner:
                 self.unseen_count[suit] += 1
                 if c < self.top_unseen[suit]:
                     self.top_unseen[suit] = c
-        whist = "whist" in view.variant
         t = self.trump
-        self.tib = -1 if t is None or whist else t * _R + _ACE
+        self.tib = -1 if t is None or view.variant.whist_ranking else t * _R + _ACE
         self.tom = -1 if t is None else t * _R + _JACK
 
     def points(self, c: int) -> int:
