@@ -76,15 +76,15 @@ def variant_text(text: str) -> str:
 
 
 def _add_variant(parser: argparse.ArgumentParser) -> None:
-    from gleek_p2p.rules import SWITCHES
+    from gleek_p2p.rules import STANDARD, VARIANT_EXAMPLE, VARIANT_WORDS
 
     parser.add_argument(
         "--variant",
-        default="standard",
+        default=STANDARD,
         type=variant_text,
         metavar="NAME",
         help=_("rules variant: {names}, or switches joined by + (e.g. {example})").format(
-            names=", ".join(["standard", *SWITCHES]), example="standard+" + list(SWITCHES)[-1]),
+            names=", ".join(VARIANT_WORDS), example=VARIANT_EXAMPLE),
     )
 
 

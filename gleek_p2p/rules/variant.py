@@ -13,8 +13,11 @@ __all__ = [
     "HAND_ORDER",
     "LEGACY_SWITCHES",
     "RULINGS",
+    "STANDARD",
     "SWITCHES",
     "VARIANTS",
+    "VARIANT_EXAMPLE",
+    "VARIANT_WORDS",
     "ClashingSwitches",
     "Ruling",
     "UnknownSwitch",
@@ -307,8 +310,17 @@ _ORDERS: tuple[tuple[str, str, Any, tuple[str, ...]], ...] = tuple(
 SWITCHES: dict[str, tuple[str, Any]] = {name: (f.name, on) for name, f, on in _SWITCHES}
 """Each game switch's name (``two``, ``whist``...): its field and the value that turns it on."""
 
+STANDARD = "standard"
+"""The standard game's name: the first word a variant's name may have."""
+
+VARIANT_WORDS: tuple[str, ...] = (STANDARD, *SWITCHES)
+"""Every word of a variant's name: ``standard`` and the switches (for help and errors)."""
+
+VARIANT_EXAMPLE = f"{STANDARD}+{_SWITCHES[-1][0]}"
+"""A name with ``+``, as the help and the errors show it (``standard+whist``)."""
+
 VARIANTS: dict[str, Variant] = {
-    "standard": Variant(),
+    STANDARD: Variant(),
     **{name: Variant(**{f: on}) for name, (f, on) in SWITCHES.items()},
 }
 """The presets: the standard game, and each switch alone under its name."""
@@ -321,7 +333,7 @@ def variant_name(v: Variant) -> str:
     :func:`parse_variant` reads every name this gives.
     """
     parts = [name for name, f, on in _SWITCHES if getattr(v, f.name) == on]
-    return "+".join(parts) if parts else "standard"
+    return "+".join(parts) if parts else STANDARD
 
 
 def parse_variant(text: str) -> Variant:
@@ -333,12 +345,12 @@ def parse_variant(text: str) -> Variant:
     for two switches that cannot be combined.
     """
     words = text.split("+")
-    if words[0] == "standard":
+    if words[0] == STANDARD:
         words = words[1:] if len(words) > 1 else []
     changes: dict[str, Any] = {}
     for word in words:
         if word not in SWITCHES:
-            raise UnknownSwitch(word, ("standard", *SWITCHES))
+            raise UnknownSwitch(word, VARIANT_WORDS)
         name, on = SWITCHES[word]
         changes[name] = on
     return Variant(**changes)

@@ -12,7 +12,13 @@ from pathlib import Path
 
 from gleek_p2p.base.errors import GleekError
 from gleek_p2p.base.i18n import _
-from gleek_p2p.rules import SWITCHES, ClashingSwitches, UnknownSwitch, Variant, parse_variant
+from gleek_p2p.rules import (
+    VARIANT_EXAMPLE,
+    ClashingSwitches,
+    UnknownSwitch,
+    Variant,
+    parse_variant,
+)
 
 __all__ = ["PeerConfig", "variant_named"]
 
@@ -26,7 +32,7 @@ def variant_named(text: str) -> Variant:
         raise GleekError(_("unknown variant or switch {name}; choose from {choices}, or join "
                            "switches with + (e.g. {example})").format(
             name=repr(exc.word), choices=", ".join(exc.known),
-            example="standard+" + list(SWITCHES)[-1])) from None
+            example=VARIANT_EXAMPLE)) from None
     except ClashingSwitches as exc:
         raise GleekError(_("the variant switches {first} and {second} cannot be played "
                            "together").format(first=exc.first, second=exc.second)) from None
