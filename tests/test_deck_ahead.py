@@ -1,0 +1,123 @@
+"""A seat makes its next pass beside its check of the pass before (SPEC 2.8, pipelining).
+
+The pass made ahead must be the pass made in turn, byte for byte; it must be
+used only on the deck it was made on, once that deck is accepted; and a
+forged pass before it must still be blamed, with nothing of this seat's sent.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import replace
+
+import pytest
+
+from gleek_p2p.base.errors import Cheating
+from gleek_p2p.deck import LockPass, ShufflePass
+from gleek_p2p.deck.group_v3 import Count, Point, mul
+from gleek_p2p.deck.harness import LocalHand
+
+PACK = list(range(44))
+SEEDS = [hashlib.sha256(b"ahead seat %d" % s).digest() for s in range(3)]
+ORDER = [1, 2, 0]
+
+
+def _hand(version: int = 3) -> LocalHand:
+    return LocalHand.new(SEEDS, PACK, b"ahead hand", ORDER, version=version)
+
+
+def _made_in_turn(target: tuple[str, int], version: int = 3) -> ShufflePass | LockPass:
+    hand = _hand(version)
+    hand.run_until(target)
+    kind, seat = target
+    made = hand.seats[seat].make_shuffle() if kind == "shuffle" else hand.seats[seat].make_lock()
+    return made
+
+
+def _make(hand: LocalHand, step: tuple[str, int]) -> ShufflePass | LockPass:
+    kind, seat = step
+    return hand.seats[seat].make_shuffle() if kind == "shuffle" else hand.seats[seat].make_lock()
+
+
+# Order [1, 2, 0]: each seat's pass and the pass just before it.
+@pytest.mark.parametrize(("before", "target"), [
+    (("shuffle", 1), ("shuffle", 2)), (("shuffle", 2), ("shuffle", 0)),
+    (("shuffle", 0), ("lock", 1)), (("lock", 2), ("lock", 0))])
+def test_the_pass_made_ahead_is_the_pass_made_in_turn_and_costs_no_multiplication(
+        before: tuple[str, int], target: tuple[str, int]) -> None:
+    hand = _hand()
+    hand.run_until(before)
+    previous = _make(hand, before)
+    job = hand.seats[target[1]].precheck(previous)
+    assert job is not None
+    job()  # as the peer does: the check, and beside it this seat's next pass
+    hand.broadcast(previous)
+    Count.reset()
+    made = _make(hand, target)
+    assert Count.variable == 0 and Count.base == 0  # made in the job, taken now
+    in_turn = _made_in_turn(target)
+    assert made == in_turn and made.to_wire() == in_turn.to_wire()
+    hand.broadcast(made)  # every seat and the observer accept it
+
+
+def test_a_pass_made_on_a_forged_deck_is_never_sent_and_the_forger_is_blamed() -> None:
+    hand = _hand()
+    hand.run_until(("lock", 1))  # seat 1 locks next, seat 2 right after it
+    honest = hand.seats[1].make_lock()
+    points = list(honest.points)
+    points[0] = mul(777, Point.decode(points[0])).encode()
+    forged = replace(honest, points=tuple(points))
+    job = hand.seats[2].precheck(forged)
+    assert job is not None
+    job()  # the check fails (records nothing); the pass on the forged deck is made
+    with pytest.raises(Cheating) as caught:
+        hand.seats[2].receive(forged)
+    assert caught.value.seat == 1
+    for obj in hand.everyone:
+        obj.receive(honest)
+    Count.reset()
+    made = hand.seats[2].make_lock()
+    assert Count.variable > 0  # the forged deck's pass was not taken: made anew
+    assert made == _made_in_turn(("lock", 2))
+
+
+def test_no_pass_is_made_ahead_for_a_seat_whose_turn_is_not_next() -> None:
+    hand = _hand()
+    hand.run_until(("shuffle", 2))
+    shuffle = hand.seats[2].make_shuffle()
+    # After seat 2's shuffle comes seat 0's: seat 1 only checks.
+    job = hand.seats[1].precheck(shuffle)
+    assert job is not None
+    job()
+    assert not hand.seats[1]._ahead._made
+    job = hand.seats[0].precheck(shuffle)
+    assert job is not None
+    job()
+    assert len(hand.seats[0]._ahead._made) == 1
+
+
+def test_version_2_makes_its_pass_ahead_too() -> None:
+    hand = _hand(version=2)
+    hand.run_until(("shuffle", 0))
+    previous = hand.seats[0].make_shuffle()
+    job = hand.seats[1].precheck(previous)
+    assert job is not None
+    job()
+    hand.broadcast(previous)
+    assert len(hand.seats[1]._ahead._made) == 1
+    assert hand.seats[1].make_lock() == _made_in_turn(("lock", 1), version=2)
+
+
+def test_the_first_shuffle_is_made_ahead_on_the_last_commit_before_it() -> None:
+    hand = _hand()
+    hand.run_until(("commit", 0))  # order [1, 2, 0]: seat 1 shuffles right after
+    commit = hand.seats[0].make_commit()
+    assert hand.seats[2].precheck(commit) is None  # seat 2 shuffles later: nothing
+    job = hand.seats[1].precheck(commit)
+    assert job is not None
+    job()
+    hand.broadcast(commit)
+    Count.reset()
+    made = hand.seats[1].make_shuffle()
+    assert Count.variable == 0 and Count.base == 0
+    assert made == _made_in_turn(("shuffle", 1))
