@@ -415,7 +415,7 @@ def analytic_counts(n: int) -> dict[str, tuple[int, int]]:
     lock's N key commitments ``K_j`` (base-point), which the proofs take as given.
     """
     return {
-        "shuffle_prove": (4 * n + 1, 3 * n + 4),
+        "shuffle_prove": (4 * n + 1, 3 * n + 3),
         "shuffle_verify": (6 * n + 4, n + 4),
         "lock_prove": (n, n + 1),
         "lock_verify": (3 * n + 1, n + 1),

@@ -10,13 +10,12 @@ protocol object, so a point is parsed once and serialized once.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Sequence
 
 from . import group, passes, proofs
 from .card_points import CARD_POINTS
 from .group_v3 import CARD_POINTS_V3, N, Point, base, mul, scalar_bytes, scalar_int
-from .kdf import frame, permutation
+from .kdf import permutation, prf_scalar
 from .proofs import V3, LockProof, ProofError, ShuffleProof
 
 LABEL_SHUFFLE_KEY_V3 = b"gleek-p2p/deck/v3/shuffle-key"
@@ -98,15 +97,9 @@ class Ed25519Suite:
 
 
 def _prf_scalar(seed: bytes, label: bytes, hand_id: bytes, seat: int, index: int) -> int:
-    # BLAKE2b-512 keyed with the seed, big-endian, mod N; 0 (2^-256) bumps ctr.
-    ctr = 0
-    while True:
-        data = frame(label, hand_id, seat.to_bytes(4, "big"), index.to_bytes(4, "big"),
-                     ctr.to_bytes(4, "big"))
-        s = int.from_bytes(hashlib.blake2b(data, digest_size=64, key=seed).digest(), "big") % N
-        if s:
-            return s
-        ctr += 1  # pragma: no cover
+    # BLAKE2b-512 keyed with the seed, read big-endian, mod N.
+    return prf_scalar(seed, label, hand_id, seat, index,
+                      lambda wide: int.from_bytes(wide, "big") % N, lambda s: s == 0)
 
 
 def shuffle_key_v3(seed: bytes, hand_id: bytes, seat: int) -> int:
