@@ -60,7 +60,9 @@ async def one_setup(log: list[Any], in_worker: bool) -> dict[str, float]:
         if step[1] == ME:
             ticker.doing = "prove"
             made = getattr(seat, f"make_{step[0]}")()
-            await asyncio.sleep(0)
+            # Long enough for the ticker to wake while this is still "prove"
+            # (after sleep(0) this task ran first and the stall counted as a check).
+            await asyncio.sleep(0.002)
             ticker.doing = "check"
             seat.receive(made)
         else:

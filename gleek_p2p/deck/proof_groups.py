@@ -26,7 +26,7 @@ class Ed25519Group:
 
     version = 2
     order = L
-    order_name = "L"
+    scalar_refusal = "{where} of its {proof} is not reduced below L"
     scalar_bytes = SCALAR_BYTES
     endian: Literal["little", "big"] = "little"
     # libsodium refuses a zero scalar, an identity result or a point off the
@@ -68,7 +68,7 @@ class Secp256k1Group:
 
     version = 3
     order = N
-    order_name = "N"
+    scalar_refusal = "a proof scalar is not canonical ({why})"
     scalar_bytes = group_v3.SCALAR_BYTES
     endian: Literal["little", "big"] = "big"
     # A zero scalar or a sum at the identity (which has no encoding).

@@ -63,7 +63,9 @@ class ProofGroup(Protocol[PointT]):
 
     version: int
     order: int
-    order_name: str
+    #: The reason given for a proof scalar out of range, from ``where``,
+    #: ``proof`` and ``why`` (it is signed into logs: it never changes).
+    scalar_refusal: str
     scalar_bytes: int
     endian: Literal["little", "big"]
     #: What the group's calls raise on an unusable value (a zero scalar, the identity...).
@@ -167,12 +169,15 @@ class ProofSystem(Generic[PointT]):
         for name, value in parts.items():
             scalars = (value,) if isinstance(value, bytes) else value
             for index, scalar in enumerate(scalars):
-                if (type(scalar) is not bytes or len(scalar) != g.scalar_bytes
-                        or int.from_bytes(scalar, g.endian) >= g.order):
-                    where = name if isinstance(value, bytes) else f"{name}[{index}]"
-                    raise UnreducedScalar(
-                        f"{where} of its {proof} is not reduced below {g.order_name}"
-                        " (not canonical)")
+                if type(scalar) is not bytes or len(scalar) != g.scalar_bytes:
+                    why = f"a scalar is {g.scalar_bytes} bytes"
+                elif int.from_bytes(scalar, g.endian) >= g.order:
+                    why = "a scalar is not below the group order"
+                else:
+                    continue
+                where = name if isinstance(value, bytes) else f"{name}[{index}]"
+                # The reason is signed into an abort event: each version keeps its words.
+                raise UnreducedScalar(g.scalar_refusal.format(where=where, proof=proof, why=why))
 
     def _ints(self, scalars: Sequence[bytes]) -> list[int]:
         return [int.from_bytes(s, self.group.endian) for s in scalars]
