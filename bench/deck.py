@@ -457,7 +457,9 @@ def proved_setup(rounds: int) -> dict[str, Any]:
     deal_keys3 = sum(len(m.keys) for m in sent3
                      if hasattr(m, "keys") and not isinstance(m, LockPass))
     analytic3 = analytic_v3(len(CARDS), N_SEATS, deal_keys3)
-    openings3 = 2 * 12 * N_SEATS + len(talon_slots(N_SEATS, len(CARDS)))
+    # Each seat opens its own 12 cards, the taker the talon: one multiplication each
+    # (the product of the three keys inverted, then one multiplication).
+    openings3 = 12 * N_SEATS + len(talon_slots(N_SEATS, len(CARDS)))
     mults3 = counted3["variable"] + counted3["base"]
     # The floor: the multiplications a proved set-up must make at the least
     # (each seat: its two passes, E, K and the two proofs; each other seat:
@@ -532,7 +534,7 @@ def proved_setup(rounds: int) -> dict[str, Any]:
             setup_counter.mults + setup_counter.base_mults + setup_counter.checks
         )
     deal_keys = sum(len(m.keys) for m in sent if hasattr(m, "keys") and not isinstance(m, LockPass))
-    openings = 2 * 12 * N_SEATS + len(talon_slots(N_SEATS, len(CARDS)))
+    openings = 12 * N_SEATS + len(talon_slots(N_SEATS, len(CARDS)))
     counted = counter.mults + counter.base_mults + counter.checks
     analytic = analytic_v2(len(CARDS), N_SEATS, deal_keys) + openings
     proof_bytes = 0
