@@ -121,3 +121,38 @@ def test_the_first_shuffle_is_made_ahead_on_the_last_commit_before_it() -> None:
     made = hand.seats[1].make_shuffle()
     assert Count.variable == 0 and Count.base == 0
     assert made == _made_in_turn(("shuffle", 1))
+
+
+def test_tables_prechecking_every_deck_event_make_every_pass_ahead_and_sign_the_same_log(
+) -> None:
+    # As the peer does with check_in_worker: each table runs the precheck job of
+    # every deck event before taking it. Every shuffle and lock is then made in
+    # a job (the first shuffle on the last commit), and the log is byte for
+    # byte the one of tables that never precheck.
+    from gleek_p2p.rules import VARIANTS
+    from gleek_p2p.table import events as ev
+    from gleek_p2p.table.drive import deliver, sign_next
+    from gleek_p2p.tools.selfplay import make_seats
+
+    def set_up(precheck: bool) -> tuple[list[bytes], int]:
+        tables = make_seats(VARIANTS["standard"], 1, b"ahead tables")
+        records, passes = [], 0
+        while (deck := tables[0]._m.deck) is None or not deck.setup_done:
+            expected = tables[0].expected()
+            assert expected is not None
+            Count.reset()
+            envelope = sign_next(tables[expected.seat])
+            if envelope.kind in (ev.SHUFFLE, ev.LOCK):
+                passes += 1
+                if precheck:
+                    assert Count.variable == Count.base == 0, envelope.kind
+            if precheck:
+                for table in tables:
+                    if table.seat != envelope.seat and (job := table.precheck(envelope)):
+                        job()
+            records.append(deliver(tables, envelope))
+        return records, passes
+
+    ahead, passes = set_up(precheck=True)
+    assert passes == 6
+    assert ahead == set_up(precheck=False)[0]
