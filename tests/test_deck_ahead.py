@@ -156,3 +156,14 @@ def test_tables_prechecking_every_deck_event_make_every_pass_ahead_and_sign_the_
     ahead, passes = set_up(precheck=True)
     assert passes == 6
     assert ahead == set_up(precheck=False)[0]
+
+
+def test_nothing_is_made_ahead_on_a_pass_of_the_wrong_size() -> None:
+    hand = _hand()
+    hand.run_until(("shuffle", 1))
+    honest = hand.seats[1].make_shuffle()
+    for points in (honest.points * 3, honest.points[:-1]):
+        job = hand.seats[2].precheck(replace(honest, points=points))
+        assert job is not None
+        job()  # the check fails; no pass of seat 2 is made on it
+        assert not hand.seats[2]._ahead._made

@@ -512,6 +512,11 @@ class DeckProtocol:
         """A job making this seat's pass of setup step ``step`` on ``deck`` (or None)."""
         if self.seat is None or self._seed is None or step >= len(self._schedule):
             return None
+        # Only a deck of the right size and form: a forger must not make this
+        # seat do more work than the check it will fail.
+        if (type(deck) is not tuple or len(deck) != self.n_slots
+                or any(type(p) is not bytes for p in deck)):
+            return None
         kind, seat = self._schedule[step]
         if seat != self.seat or kind not in ("shuffle", "lock") or self.version not in (2, 3):
             return None
