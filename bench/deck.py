@@ -665,6 +665,14 @@ def main() -> None:
         f" base-point), set-up / floor {result['ratio_setup_vs_floor_v3']}"
     )
     print(
+        f"in CPU time (load-independent): v3 set-up {result['setup_cpu_ms_with_proofs']} ms,"
+        f" {result['ratio_cpu_proofs_vs_unproven']} x v1; critical path"
+        f" {result['critical_path_cpu_ms_v3']} ms sequential,"
+        f" {result['critical_path_cpu_ms_v3_pipelined_model']} ms pipelined (model);"
+        f" floor {result['floor_cpu_ms_v3']} ms,"
+        f" set-up / floor {result['ratio_cpu_setup_vs_floor_v3']}"
+    )
+    print(
         f"v3 multiplications: {result['v3_mults_counted']} counted,"
         f" {result['v3_mults_analytic']} analytic,"
         f" ratio {result['ratio_v3_counted_vs_analytic']}; decodings"
