@@ -95,7 +95,8 @@ def _nods(s: State, seat: int) -> list[Any]:
 def test_a_kind_without_its_parts_is_found_out() -> None:
     nod = MoveKind(_Nod, (Phase.TRICKS,), lambda s, e: s, _nods)
     lacks = missing_parts((*MOVE_KINDS, nod))
-    assert lacks == ["_Nod: no narration", "_Nod: no choice label", "_Nod: not in the bot codec"]
+    assert [x for x in lacks if x.startswith("_Nod")] == [
+        "_Nod: no narration", "_Nod: no choice label", "_Nod: not in the bot codec"]
     odd = MoveKind(_Nod, (Phase.CUT,), lambda s, e: s, _nods)
     assert "_Nod: the heuristic bot has no policy for cut" in missing_parts((odd,))
     assert "_Nod: no prompt for cut" in missing_parts((odd,))
