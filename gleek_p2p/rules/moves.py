@@ -11,6 +11,14 @@ The shell's parts of a kind (its narration, its choice label, the bots'
 policy of its phase) live in the shell's rooms, keyed by the event class;
 ``tests/test_move_kinds.py`` enumerates ``MOVE_KINDS`` and fails when a kind
 lacks any of them.
+
+Adding a kind: declare its class in ``events.py`` (and in ``ActionEvent`` and
+``EVENT_TYPES``; the wire codec, the bot codec and ``protocol/events.json``
+derive from it); write its handler and generator in ``engine.py`` and
+register them in ``MOVE_KINDS``; give it its words in ``ui/narrate.py`` and
+its option in ``ui/choices.py``; let the playout hand (``playout.py``) list
+and apply it. The bots' policies are per phase: a bot only needs changing to
+prefer the new move.
 """
 
 from __future__ import annotations
