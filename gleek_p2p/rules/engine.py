@@ -47,16 +47,22 @@ from .events import (
     Vie,
 )
 from .legal import (
-    auction_moves,
-    declaring_moves,
+    bid_moves,
+    claim_tiddy_moves,
+    declare_moves,
     discard_moves,
+    end_declare_moves,
+    no_tiddy_moves,
+    pass_bid_moves,
+    pass_ruff_moves,
     play_moves,
-    ruff_moves,
+    see_moves,
     show_moves,
-    tiddy_moves,
     trump_moves,
+    vie_moves,
 )
 from .limits import MAX_RAISE, MAX_STAKE, OPENING_BID, bid_range, max_bid, raise_range
+from .moves import MoveKind
 from .scoring import hand_ledger, ruff_value
 from .state import NO_SEAT, Phase, State, new_session
 from .variant import Variant
@@ -64,37 +70,23 @@ from .variant import Variant
 __all__ = [
     "MAX_RAISE",
     "MAX_STAKE",
+    "MOVE_KINDS",
     "OPENING_BID",
+    "MoveKind",
     "apply",
     "apply_reveals",
     "cut_winner",
     "legal_actions",
+    "move_kind",
+    "phase_kinds",
     "replay",
     "to_act",
 ]
 
 
-# A tuple, not a frozenset: ``in`` then compares by identity, while hashing
-# an Enum member calls Python code (this is asked at every decision).
-_DECIDING = (
-    Phase.TRICKS,
-    Phase.AUCTION,
-    Phase.DISCARD,
-    Phase.RUFF,
-    Phase.RUFF_SHOW,
-    Phase.DECLARE,
-    Phase.TRUMP,
-    Phase.TIDDY,
-)
 # Enum members as module globals for the hot paths: ``Phase.X`` is a class
 # attribute lookup, several times slower than a global.
 _TRICKS = Phase.TRICKS
-_AUCTION = Phase.AUCTION
-_DISCARD = Phase.DISCARD
-_RUFF = Phase.RUFF
-_RUFF_SHOW = Phase.RUFF_SHOW
-_DECLARE = Phase.DECLARE
-_TRUMP = Phase.TRUMP
 _PHASE_WORDS = {
     Phase.CUT: "the cut",
     Phase.DEAL: "the deal",
@@ -206,12 +198,27 @@ def _next_seat(s: State, seat: int, ok: tuple[bool, ...]) -> int:
 
 def _start_hand(s: State) -> State:
     v = s.variant
-    if v.has_auction:
-        return _upd(s, phase=Phase.AUCTION, turn=_eldest(s))
-    if v.has_ruff:
-        return _enter_ruff(s)
-    # simplified: trump fixed by hand number, Tiddy known at once.
-    return _enter_tiddy(_upd(s, trump=s.hand_no % 4, trump_named=True))
+    if v.has_tricks and "trump" not in v.hand_order:
+        # Nobody names the trump (simplified): the hand number fixes it.
+        s = _upd(s, trump=s.hand_no % 4, trump_named=True)
+    return _enter_stage(s, 0)
+
+
+def _enter_stage(s: State, i: int) -> State:
+    """Stage ``i`` of the variant's hand (``Variant.hand_order``), or the end of the hand."""
+    order = s.variant.hand_order
+    if i >= len(order):
+        return _end_hand(s)
+    return _ENTER[order[i]](s)
+
+
+def _after(s: State, stage: str) -> State:
+    """What follows ``stage`` in the variant's order of the hand."""
+    return _enter_stage(s, s.variant.hand_order.index(stage) + 1)
+
+
+def _enter_auction(s: State) -> State:
+    return _upd(s, phase=Phase.AUCTION, turn=_eldest(s))
 
 
 def _enter_ruff(s: State) -> State:
@@ -230,31 +237,31 @@ def _enter_declare(s: State) -> State:
     return _upd(s, phase=Phase.DECLARE, turn=_eldest(s))
 
 
-def _after_declare(s: State) -> State:
-    v = s.variant
-    if not v.has_tricks:
-        return _end_hand(s)
-    if v.simplified:
-        return _enter_tricks(s)
+def _enter_trump(s: State) -> State:
     taker = s.talon_taker
     return _upd(s, phase=Phase.TRUMP, turn=taker if taker >= 0 else _eldest(s))
 
 
 def _enter_tiddy(s: State) -> State:
     if s.trump is None or not s.variant.has_fours:
-        return _after_tiddy(s)
+        return _after(s, "tiddy")
     return _upd(s, phase=Phase.TIDDY, turn=_eldest(s), tiddy_asked=0)
-
-
-def _after_tiddy(s: State) -> State:
-    if s.variant.simplified:
-        return _enter_declare(s)
-    return _enter_tricks(s)
 
 
 def _enter_tricks(s: State) -> State:
     e = _eldest(s)
     return _upd(s, phase=Phase.TRICKS, turn=e, trick_leader=e, trick_plays=())
+
+
+_ENTER: dict[str, Callable[[State], State]] = {
+    "auction": _enter_auction,
+    "ruff": _enter_ruff,
+    "declare": _enter_declare,
+    "trump": _enter_trump,
+    "tiddy": _enter_tiddy,
+    "tricks": _enter_tricks,
+}
+"""How each stage of ``Variant.hand_order`` begins."""
 
 
 def _end_hand(s: State) -> State:
@@ -424,7 +431,7 @@ def _auction_next(s: State, seat: int) -> State:
 def _end_auction(s: State) -> State:
     w = s.high_bidder
     if w < 0:
-        return _enter_ruff(s)  # all passed: the talon is dead
+        return _after(s, "auction")  # all passed: the talon is dead
     holding = _set(s.holding, w, tuple(sorted(s.holding[w] + s.talon)))
     return _upd(s, phase=Phase.DISCARD, turn=w, talon_taker=w, holding=holding)
 
@@ -438,7 +445,7 @@ def _discard(s: State, e: Discard) -> State:
         discards=(*s.discards, slot),
     )
     if len(s.discards) == s.variant.discard_count:
-        return _enter_ruff(s)
+        return _after(s, "auction")
     return s
 
 
@@ -493,7 +500,7 @@ def _pass_ruff(s: State, e: PassRuff) -> State:
 def _ruff_next(s: State, seat: int) -> State:
     ins = [i for i, x in enumerate(s.ruff_in) if x]
     if len(ins) == 1:
-        return _enter_declare(_upd(s, ruff_winner=ins[0]))
+        return _after(_upd(s, ruff_winner=ins[0]), "ruff")
     if all(s.ruff_acted[i] and s.ruff_put[i] == s.ruff_stake for i in ins):
         first = _next_seat(s, s.dealer, s.ruff_in)
         return _upd(s, phase=Phase.RUFF_SHOW, turn=first)
@@ -524,7 +531,7 @@ def _show_ruff(s: State, e: ShowRuff) -> State:
     nxt = _next_seat(s, seat, tuple(x and i not in shown for i, x in enumerate(s.ruff_in)))
     if nxt >= 0:
         return _upd(s, turn=nxt)
-    return _enter_declare(_upd(s, ruff_winner=_showdown_winner(s)))
+    return _after(_upd(s, ruff_winner=_showdown_winner(s)), "ruff")
 
 
 def _showdown_winner(s: State) -> int:
@@ -590,7 +597,7 @@ def _end_declare(s: State, e: EndDeclare) -> State:
                           "compulsory)", seat)
     nxt = (seat + 1) % s.variant.players
     if nxt == _eldest(s):
-        return _after_declare(s)
+        return _after(s, "declare")
     return _upd(s, turn=nxt)
 
 
@@ -605,7 +612,7 @@ def _name_trump(s: State, e: NameTrump) -> State:
             raise IllegalMove("Kiss (no trump) is not allowed in this game", seat)
     elif type(suit) is not int or not 0 <= suit <= 3:
         raise ProtocolError(f"no suit {suit!r}", code=ViolationCode.FORM_EVENT)
-    return _enter_tiddy(_upd(s, trump=suit, trump_named=True))
+    return _after(_upd(s, trump=suit, trump_named=True), "trump")
 
 
 def _claim_tiddy(s: State, e: ClaimTiddy) -> State:
@@ -615,14 +622,14 @@ def _claim_tiddy(s: State, e: ClaimTiddy) -> State:
     assert s.trump is not None  # no TIDDY phase under Kiss
     if c != s.trump * RANKS_PER_SUIT + Rank.FOUR:
         raise IllegalMove(f"{card_label(c)} is not the Four of trump", seat)
-    return _after_tiddy(_upd(s, tiddy_claimant=seat, tiddy_slot=slot))
+    return _after(_upd(s, tiddy_claimant=seat, tiddy_slot=slot), "tiddy")
 
 
 def _no_tiddy(s: State, e: NoTiddy) -> State:
     seat = _actor(s, e.seat, Phase.TIDDY, "pass on the Tiddy")
     asked = s.tiddy_asked + 1
     if asked == s.variant.players:
-        return _after_tiddy(_upd(s, tiddy_asked=asked))
+        return _after(_upd(s, tiddy_asked=asked), "tiddy")
     return _upd(s, tiddy_asked=asked, turn=(seat + 1) % s.variant.players)
 
 
@@ -657,7 +664,7 @@ def _play(s: State, e: Play) -> State:
     tricks = (*s.tricks, (s.trick_leader, plays, winner))
     s = _upd(s, holding=holding, trick_plays=(), tricks=tricks, trick_leader=winner, turn=winner)
     if len(tricks) == s.variant.tricks:
-        return _end_hand(s)
+        return _after(s, "tricks")
     return s
 
 
@@ -676,27 +683,124 @@ def _trick_winner(cards: tuple[int, ...], plays: tuple[int, ...], trump: int | N
     return best_i
 
 
-# ---------------------------------------------------------------- public API
+# ---------------------------------------------------------------- legal moves, per kind
+
+# Each kind's moves from the generators of ``rules.legal`` (shared with the
+# playout hand, ``rules.playout.FastHand``), given the fields they read.
+
+
+def _legal_pass_bids(s: State, seat: int) -> list[Event]:
+    return pass_bid_moves(seat)
+
+
+def _legal_bids(s: State, seat: int) -> list[Event]:
+    return bid_moves(seat, s.high_bid, max_bid(s.variant))
+
+
+def _legal_discards(s: State, seat: int) -> list[Event]:
+    return discard_moves(seat, s.holding[seat])
+
+
+def _legal_pass_ruffs(s: State, seat: int) -> list[Event]:
+    return pass_ruff_moves(seat)
+
+
+def _legal_sees(s: State, seat: int) -> list[Event]:
+    return see_moves(seat, s.ruff_put[seat], s.ruff_stake)
+
+
+def _legal_vies(s: State, seat: int) -> list[Event]:
+    return vie_moves(seat, s.ruff_stake)
+
+
+def _legal_shows(s: State, seat: int) -> list[Event]:
+    return show_moves(seat, s.holding[seat], s.cards)
+
+
+def _legal_declares(s: State, seat: int) -> list[Event]:
+    return declare_moves(seat, s.holding[seat], s.cards, s.declarations,
+                         s.variant.optional_declaring)
+
+
+def _legal_end_declares(s: State, seat: int) -> list[Event]:
+    return end_declare_moves(seat, s.holding[seat], s.cards, s.declarations,
+                             s.variant.optional_declaring)
+
+
+def _legal_trumps(s: State, seat: int) -> list[Event]:
+    return trump_moves(seat, s.variant.kiss)
+
+
+def _legal_no_tiddies(s: State, seat: int) -> list[Event]:
+    return no_tiddy_moves(seat)
+
+
+def _legal_tiddy_claims(s: State, seat: int) -> list[Event]:
+    assert s.trump is not None  # no TIDDY phase under Kiss
+    return claim_tiddy_moves(seat, s.holding[seat], s.where[s.trump * RANKS_PER_SUIT + Rank.FOUR])
+
+
+def _legal_plays(s: State, seat: int) -> list[Event]:
+    return play_moves(seat, s.holding[seat], s.cards, s.trick_plays)
+
+
+# ---------------------------------------------------------------- the move kinds
+
+MOVE_KINDS: tuple[MoveKind, ...] = (
+    MoveKind(PassBid, (Phase.AUCTION,), _pass_bid, _legal_pass_bids),
+    MoveKind(Bid, (Phase.AUCTION,), _bid, _legal_bids),
+    MoveKind(Discard, (Phase.DISCARD,), _discard, _legal_discards),
+    MoveKind(PassRuff, (Phase.RUFF,), _pass_ruff, _legal_pass_ruffs),
+    MoveKind(See, (Phase.RUFF,), _see, _legal_sees),
+    MoveKind(Vie, (Phase.RUFF,), _vie, _legal_vies),
+    MoveKind(ShowRuff, (Phase.RUFF_SHOW,), _show_ruff, _legal_shows),
+    MoveKind(Declare, (Phase.DECLARE,), _declare, _legal_declares),
+    MoveKind(EndDeclare, (Phase.DECLARE,), _end_declare, _legal_end_declares),
+    MoveKind(NameTrump, (Phase.TRUMP,), _name_trump, _legal_trumps),
+    MoveKind(NoTiddy, (Phase.TIDDY,), _no_tiddy, _legal_no_tiddies),
+    MoveKind(ClaimTiddy, (Phase.TIDDY,), _claim_tiddy, _legal_tiddy_claims),
+    MoveKind(Play, (Phase.TRICKS,), _play, _legal_plays),
+)
+"""Every move a seat can make, one registration per kind.
+
+Within a phase the order is the order of the legal list: ``legal_actions``
+concatenates the kinds' generators in this order (the pass before the bids,
+the declarations before "done").
+"""
 
 _HANDLERS: dict[type[Any], Callable[[State, Any], State]] = {
     Cut: _cut,
     Deal: _deal,
     Reveal: _reveal,
-    Bid: _bid,
-    PassBid: _pass_bid,
-    Discard: _discard,
-    Vie: _vie,
-    See: _see,
-    PassRuff: _pass_ruff,
-    ShowRuff: _show_ruff,
-    Declare: _declare,
-    EndDeclare: _end_declare,
-    NameTrump: _name_trump,
-    ClaimTiddy: _claim_tiddy,
-    NoTiddy: _no_tiddy,
-    Play: _play,
+    **{k.cls: k.apply for k in MOVE_KINDS},
 }
 
+# Keyed by the phase's value: a str hashes in C, an Enum member in Python.
+_LEGAL: dict[str, tuple[Callable[[State, int], list[Event]], ...]] = {}
+for _kind in MOVE_KINDS:
+    for _phase in _kind.phases:
+        _LEGAL[_phase.value] = (*_LEGAL.get(_phase.value, ()), _kind.legal)
+del _kind, _phase
+
+# A tuple, not a frozenset: ``in`` then compares by identity, while hashing
+# an Enum member calls Python code (this is asked at every decision).
+_DECIDING = tuple(p for p in Phase if p.value in _LEGAL)
+
+
+def move_kind(cls: type[Any]) -> MoveKind:
+    """The registration of the move kind ``cls`` (``KeyError`` for a system event)."""
+    return _KINDS[cls]
+
+
+_KINDS = {k.cls: k for k in MOVE_KINDS}
+
+
+def phase_kinds(phase: Phase) -> tuple[MoveKind, ...]:
+    """The kinds of move legal in ``phase``, in the order they are listed."""
+    return tuple(k for k in MOVE_KINDS if phase in k.phases)
+
+
+# ---------------------------------------------------------------- public API
 
 def apply(state: State, event: Event) -> State:
     """The state after ``event``. Pure: the input is never changed.
@@ -730,28 +834,17 @@ def legal_actions(state: State, seat: int) -> list[Event]:
 
     Moves that name cards (play, show, declare, claim) are listed only for
     slots whose identity this engine knows; in a seat's own run it knows its
-    whole hand, so the list is exact. Order is deterministic. The lists come
-    from the generators of ``rules.legal``, which the playout hand shares.
+    whole hand, so the list is exact. Order is deterministic: the phase's
+    kinds in ``MOVE_KINDS`` order. The kinds list with the generators of
+    ``rules.legal``, which the playout hand shares.
     """
     s = state
     if s.turn != seat or s.phase not in _DECIDING:
         return []
-    ph = s.phase
-    if ph is _TRICKS:
-        return play_moves(seat, s.holding[seat], s.cards, s.trick_plays)
-    if ph is _AUCTION:
-        return auction_moves(seat, s.high_bid, max_bid(s.variant))
-    if ph is _DISCARD:
-        return discard_moves(seat, s.holding[seat])
-    if ph is _RUFF:
-        return ruff_moves(seat, s.ruff_put[seat], s.ruff_stake)
-    if ph is _RUFF_SHOW:
-        return show_moves(seat, s.holding[seat], s.cards)
-    if ph is _DECLARE:
-        return declaring_moves(seat, s.holding[seat], s.cards, s.declarations,
-                             s.variant.optional_declaring)
-    if ph is _TRUMP:
-        return trump_moves(seat, s.variant.kiss)
-    # TIDDY
-    assert s.trump is not None
-    return tiddy_moves(seat, s.holding[seat], s.where[s.trump * RANKS_PER_SUIT + Rank.FOUR])
+    gens = _LEGAL[s.phase._value_]
+    if len(gens) == 1:
+        return gens[0](s, seat)
+    out: list[Event] = []
+    for gen in gens:
+        out += gen(s, seat)
+    return out
