@@ -68,6 +68,7 @@ DISCARDS = tuple(tuple(Discard(seat, x) for x in range(44)) for seat in range(3)
 """``DISCARDS[seat][slot]``: the shared ``Discard`` events."""
 VIES = tuple(tuple(Vie(seat, r) for r in range(MAX_RAISE + 1)) for seat in range(3))
 """``VIES[seat][raise_by]``: the shared ``Vie`` events (under ``MIN_RAISE`` unused)."""
+_PASS_BID = tuple(PassBid(seat) for seat in range(3))
 _PASS_RUFF = tuple(PassRuff(seat) for seat in range(3))
 _SEE = tuple(See(seat) for seat in range(3))
 _END_DECLARE = tuple(EndDeclare(seat) for seat in range(3))
@@ -84,14 +85,20 @@ _TOPS = _ONES << 2
 # ---------------------------------------------------------------- the auction
 
 
-def bid_events(seat: int, low: int, high: int) -> list[Event]:
-    """Pass, then every bid from ``low`` to ``high`` (shared instances: the search asks often)."""
+def _bids(seat: int, high: int) -> tuple[Event, ...]:
+    """The pass, then every bid from the opening bid to ``high`` (built once per pair)."""
     bids = _BIDS.get((seat, high))
     if bids is None:
         bids = _BIDS[seat, high] = (
             PassBid(seat),
             *(Bid(seat, a) for a in range(OPENING_BID, high + 1)),
         )
+    return bids
+
+
+def bid_events(seat: int, low: int, high: int) -> list[Event]:
+    """Pass, then every bid from ``low`` to ``high`` (shared instances: the search asks often)."""
+    bids = _bids(seat, high)
     return [bids[0], *bids[low - OPENING_BID + 1:]]
 
 
@@ -102,12 +109,12 @@ def auction_moves(seat: int, high_bid: int, top: int) -> list[Event]:
 
 def pass_bid_moves(seat: int) -> list[Event]:
     """The auction's pass."""
-    return auction_moves(seat, 0, OPENING_BID)[:1]
+    return [_PASS_BID[seat]]
 
 
 def bid_moves(seat: int, high_bid: int, top: int) -> list[Event]:
     """The auction's bids: every one above ``high_bid`` up to ``top``."""
-    return auction_moves(seat, high_bid, top)[1:]
+    return list(_bids(seat, top)[lowest_bid(high_bid) - OPENING_BID + 1:])
 
 
 # ---------------------------------------------------------------- the discard and the ruff
