@@ -53,8 +53,9 @@ def test_vector_verdict(entry: dict[str, object]) -> None:
 
 
 def test_vectors_match_the_code() -> None:
-    # Fixed seeds give fixed logs: the vectors on disk are what the code makes.
-    for vector in build():
+    # Fixed seeds give fixed logs: the vectors on disk are what the code makes
+    # (their verdicts are test_vector_verdict's: the logs need no verifying here).
+    for vector in build(expectations=False):
         records, tail = read_log(VECTORS / f"{vector.name}.gleeklog")
         assert records == vector.records and bool(tail) == bool(vector.tail), vector.name
         if vector.tail:
