@@ -10,7 +10,7 @@ the same letters.
 from __future__ import annotations
 
 from gleek_p2p.base.i18n import pgettext
-from gleek_p2p.rules.cards import RANK_LABELS, RANKS_PER_SUIT, SUIT_SYMBOLS
+from gleek_p2p.rules.cards import RANK_LABELS, RANKS_PER_SUIT, SUIT_SYMBOLS, Rank
 
 __all__ = ["card_label", "rank_label"]
 
@@ -21,13 +21,13 @@ def rank_label(rank: int) -> str:
     The rank itself is a game fact (``rules.cards``); its letter is a word of
     each language, as each original text ranks the cards.
     """
-    if rank == 0:
+    if rank == Rank.ACE:
         return pgettext("card", "A")
-    if rank == 1:
+    if rank == Rank.KING:
         return pgettext("card", "K")
-    if rank == 2:
+    if rank == Rank.QUEEN:
         return pgettext("card", "Q")
-    if rank == 3:
+    if rank == Rank.JACK:
         return pgettext("card", "J")
     return RANK_LABELS[rank]
 

@@ -11,9 +11,11 @@ from collections.abc import Sequence
 
 from gleek_p2p.base.i18n import N_, _, ngettext
 from gleek_p2p.rules import State
+from gleek_p2p.rules.cards import SUIT_SYMBOLS
+from gleek_p2p.rules.honours import honours as honour_takers
+from gleek_p2p.rules.honours import tib_card, tiddy_card, tom_card
 from gleek_p2p.rules.money import pence
 from gleek_p2p.rules.scoring import TIB, TOM, card_points, ruff_points
-from gleek_p2p.rules.summary import honour_takers, tib_card, tiddy_card, tom_card
 from gleek_p2p.tools.card_words import card_label, rank_label
 
 __all__ = [
@@ -38,7 +40,6 @@ __all__ = [
     "wrap_words",
 ]
 
-SUIT_SYMBOLS = ("♠", "♥", "♦", "♣")
 SUIT_NAMES = (N_("spades"), N_("hearts"), N_("diamonds"), N_("clubs"))
 """Marked for the catalog: show them through ``suit_name``."""
 RANK_PLURALS = (
