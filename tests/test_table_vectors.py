@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from adversary.vectors import build
@@ -52,6 +53,36 @@ def test_vector_verdict(entry: dict[str, object]) -> None:
     assert str(entry["says"]) in first.reason
 
 
+@pytest.fixture
+def proofs_checked_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A deck proof that checked out is not checked again on the same bytes.
+
+    In a self-played session every seat checks every other seat's shuffle and
+    lock proofs: the same pure check of the same bytes, twice, and half the
+    time of rebuilding the vectors. A proof that fails is checked each time;
+    what each seat decides, and so every byte of the logs, is unchanged.
+    """
+    from gleek_p2p.deck import proofs
+
+    for name in ("verify_shuffle", "verify_lock"):
+        check = getattr(proofs, name)
+        passed: set[object] = set()
+
+        def once(*args: Any, check: Any = check, passed: set[object] = passed) -> None:
+            key = tuple(tuple(a) if isinstance(a, list) else a for a in args)
+            try:
+                if key in passed:
+                    return
+            except TypeError:  # something unhashable: checked as usual
+                check(*args)
+                return
+            check(*args)
+            passed.add(key)
+
+        monkeypatch.setattr(proofs, name, once)
+
+
+@pytest.mark.usefixtures("proofs_checked_once")
 def test_vectors_match_the_code() -> None:
     # Fixed seeds give fixed logs: the vectors on disk are what the code makes
     # (their verdicts are test_vector_verdict's: the logs need no verifying here).
