@@ -9,16 +9,19 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import logging
 import os
+import sys
 from pathlib import Path
 
 from gleek_p2p.base.errors import GleekError
 from gleek_p2p.base.i18n import _
-from gleek_p2p.log.keys import load_or_create_identity
+from gleek_p2p.log.keys import Identity, load_or_create_identity
 from gleek_p2p.rules import VARIANTS
 from gleek_p2p.session.play import default_data_dir, parse_address, say
-from gleek_p2p.session.watch import NoWatchers, WatchConfig, watch
+from gleek_p2p.session.watch import NoWatchers, WatchConfig, WatchResult, watch, watched_log
 from gleek_p2p.table.session import Table
+from gleek_p2p.table.verify import verify_records
 from gleek_p2p.tools.report import text_report
 
 LIST_SECONDS = 3.0
@@ -58,18 +61,13 @@ def run_watch(args: argparse.Namespace) -> int:
         table, hands, variant, peers = _from_lan(args)
     data_dir = Path(args.data_dir) if args.data_dir else default_data_dir()
     identity = load_or_create_identity(data_dir, os.urandom)
-    from gleek_p2p.ui.narrate import hand_line
-
-    def on_hand(watched: Table, hand: int) -> None:
-        state = watched.hands[hand].state
-        if state.ledgers:
-            say(_("hand {number}: {line}").format(
-                number=hand + 1, line=hand_line(state, watched.roster.names)))
-
     config = WatchConfig(name=args.name, table=f"{table}/{hands}", variant=VARIANTS[variant],
                          peers=peers, data_dir=data_dir, timeout=args.timeout)
     say(_("watching table {table} as {name}").format(table=repr(table), name=args.name))
-    result = asyncio.run(watch(identity, config, say, on_hand))
+    if args.headless or not (sys.stdin.isatty() and sys.stdout.isatty()):
+        result = _headless(identity, config)
+    else:
+        result = _on_screen(identity, config)
     if result.reason:
         say(result.reason)
     if result.report is None or result.path is None:
@@ -78,3 +76,35 @@ def run_watch(args: argparse.Namespace) -> int:
     print(text_report(result.report), flush=True)
     print(result.path, flush=True)
     return result.report.exit_code
+
+
+def _headless(identity: Identity, config: WatchConfig) -> WatchResult:
+    """Watch with a line per hand on stderr."""
+    from gleek_p2p.ui.narrate import hand_line
+
+    def on_hand(watched: Table, hand: int) -> None:
+        state = watched.hands[hand].state
+        if state.ledgers:
+            say(_("hand {number}: {line}").format(
+                number=hand + 1, line=hand_line(state, watched.roster.names)))
+
+    return asyncio.run(watch(identity, config, say, on_hand))
+
+
+def _on_screen(identity: Identity, config: WatchConfig) -> WatchResult:
+    """Watch on the table screen until the end box is closed, or ``q``."""
+    from gleek_p2p.ui.app import UserQuit
+    from gleek_p2p.ui.watching import WatcherScreen
+
+    # Log lines would tear the full screen: they go to a file beside the identity.
+    logging.basicConfig(filename=str(config.data_dir / "gleek.log"), level=logging.INFO,
+                        format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    screen = WatcherScreen()
+    live = watched_log(config)
+    try:
+        return asyncio.run(screen.run_alongside(
+            watch(identity, config, screen.note, on_event=screen.follow, live=live)))
+    except UserQuit:
+        say(_("you stopped watching"))
+        report = verify_records(live.records) if live.records else None
+        return WatchResult(live.path, live.table, report, "")

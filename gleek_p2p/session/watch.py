@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -26,6 +26,7 @@ from gleek_p2p.log.store import LogStore
 from gleek_p2p.net.connection import Connection, Limits, Refused, connect
 from gleek_p2p.net.handshake import Offer
 from gleek_p2p.net.messages import Event, RefuseCode
+from gleek_p2p.rules import Event as Move
 from gleek_p2p.rules import Variant
 from gleek_p2p.table import events as ev
 from gleek_p2p.table.roster import Roster
@@ -33,7 +34,8 @@ from gleek_p2p.table.schema import KIND_BOUNDS
 from gleek_p2p.table.session import Table
 from gleek_p2p.table.verify import VerifyReport, verify_records
 
-__all__ = ["LiveLog", "NoWatchers", "WatchConfig", "WatchResult", "watch"]
+__all__ = ["LiveLog", "NoWatchers", "OnEvent", "WatchConfig", "WatchResult", "watch",
+           "watched_log"]
 
 Address = tuple[str, int]
 
@@ -75,6 +77,8 @@ class LiveLog:
         self.table: Table | None = None
         self.store: LogStore | None = None
         self.records: list[bytes] = []
+        self.applied: list[Move] = []
+        """The engine events the last new event caused (for a screen to narrate)."""
 
     @property
     def path(self) -> Path | None:
@@ -106,7 +110,7 @@ class LiveLog:
         elif feeder not in table.roster.publics:
             raise ProtocolError("the peer does not sit at the table watched")
         try:
-            table.receive(envelope, data)
+            applied = table.receive(envelope, data)
         except GleekError as exc:
             # A seat's table never sends what it did not take: this feed lies.
             raise ProtocolError(f"event {envelope.seq} does not verify: {exc}") from None
@@ -119,6 +123,7 @@ class LiveLog:
         assert self.store is not None
         self.store.append(data, sync=False)
         self.records.append(data)
+        self.applied = applied
         return True
 
     def close(self) -> None:
@@ -138,16 +143,28 @@ class WatchResult:
     reason: str
 
 
+OnEvent = Callable[[Table, Sequence[Move]], None]
+"""Told of each new event as the observer table took it, with the engine events it caused."""
+
+
 async def watch(identity: Identity, config: WatchConfig, notes: Callable[[str], None],
                 on_hand: Callable[[Table, int], None] = lambda table, hand: None,
-                random: Callable[[int], bytes] = os.urandom) -> WatchResult:
-    """Watch until the session ends (or nothing new comes for ``timeout``)."""
+                random: Callable[[int], bytes] = os.urandom,
+                on_event: OnEvent = lambda table, applied: None,
+                live: LiveLog | None = None) -> WatchResult:
+    """Watch until the session ends (or nothing new comes for ``timeout``).
+
+    ``on_event`` hears every new event (a screen follows the table with it);
+    ``live`` is the log to keep (by default one under ``data_dir/watched``):
+    whoever stops the watch early still holds what was kept.
+    """
     if not config.peers:
         raise GleekError(_("no peer to watch: give a seated peer's address with --peer"))
     v = config.variant
     offer = Offer(PROTOCOL_VERSION, config.table, tuple(v.to_wire()), v.players,
                   config.name, 0, watcher=True)
-    live = LiveLog(config.data_dir / "watched")
+    if live is None:
+        live = watched_log(config)
     loop = asyncio.get_running_loop()
     progress = loop.time()
     told = 0
@@ -180,8 +197,8 @@ async def watch(identity: Identity, config: WatchConfig, notes: Callable[[str], 
             notes(_("watching through {name} (key {key})").format(
                 name=conn.peer.name, key=fingerprint(conn.peer.public)))
             try:
-                progress, told = await _follow(conn, live, notes, on_hand, progress, told,
-                                               config.timeout)
+                progress, told = await _follow(conn, live, notes, on_hand, on_event,
+                                               progress, told, config.timeout)
             finally:
                 await conn.close("the watcher leaves")
             if not live.finished:
@@ -192,9 +209,14 @@ async def watch(identity: Identity, config: WatchConfig, notes: Callable[[str], 
     return WatchResult(live.path, live.table, report, reason)
 
 
+def watched_log(config: WatchConfig) -> LiveLog:
+    """Where ``watch`` keeps the log of ``config``'s table: ``data_dir/watched``."""
+    return LiveLog(config.data_dir / "watched")
+
+
 async def _follow(conn: Connection, live: LiveLog, notes: Callable[[str], None],
-                  on_hand: Callable[[Table, int], None], progress: float, told: int,
-                  timeout: float) -> tuple[float, int]:
+                  on_hand: Callable[[Table, int], None], on_event: OnEvent, progress: float,
+                  told: int, timeout: float) -> tuple[float, int]:
     """Take events from one seat until the session ends or the link does.
 
     Returns when progress was last made and how many hands were told.
@@ -224,6 +246,7 @@ async def _follow(conn: Connection, live: LiveLog, notes: Callable[[str], None],
                 assert table is not None
                 if len(live.records) == 1:
                     _seats(table.roster, notes)
+                on_event(table, live.applied)
                 while told < len(table.hands):
                     on_hand(table, told)
                     told += 1

@@ -101,6 +101,11 @@ class HumanPlayer:
     input and a ``DummyOutput``); ``color`` None follows NO_COLOR.
     """
 
+    help_lines: Sequence[str] = HELP
+    """The help box's lines (a watcher's screen has its own keys)."""
+    confirm_leave = True
+    """Whether ``q`` asks first (leaving a seat ends the session; a watcher loses nothing)."""
+
     def __init__(
         self,
         *,
@@ -111,11 +116,12 @@ class HumanPlayer:
     ) -> None:
         self.screen = TableScreen(
             self._on_key,
-            HELP,
+            self.help_lines,
             on_leave=self._leave,
             leave_question=self._leave_question,
             on_hand_over=self._bot_finishes,
             status=self._status_text,
+            confirm_leave=self.confirm_leave,
             input=input,
             output=output,
             color=color,
