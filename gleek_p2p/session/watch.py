@@ -34,14 +34,23 @@ from gleek_p2p.table.schema import KIND_BOUNDS
 from gleek_p2p.table.session import Table
 from gleek_p2p.table.verify import VerifyReport, verify_records
 
-__all__ = ["LiveLog", "NoWatchers", "OnEvent", "WatchConfig", "WatchResult", "watch",
-           "watched_log"]
+__all__ = ["Impersonated", "LiveLog", "NoWatchers", "NotAnnounced", "OnEvent", "WatchConfig",
+           "WatchResult", "watch", "watched_log"]
 
 Address = tuple[str, int]
 
 
 class NoWatchers(GleekError):
     """The table's players chose not to be watched (``--watchers no``)."""
+
+
+class NotAnnounced(ProtocolError):
+    """A seat fed the log of a table whose players are not those the LAN announced
+    for the table watched: another table using its name, or a seat lying about it."""
+
+
+class Impersonated(GleekError):
+    """No seat dialled fed the table the LAN announced: the watcher refuses to watch."""
 
 
 @dataclass(frozen=True)
@@ -61,6 +70,10 @@ class WatchConfig:
     retry: float = 1.0
     """Seconds between two rounds of dials."""
     limits: Limits = field(default_factory=Limits)
+    announced: frozenset[str] | None = None
+    """The key fingerprints the LAN's records announce for the table's seats (``gleek
+    tables`` lists them); a roster with other keys is not watched. None: not known
+    (``--peer``), any roster the seat sits at is taken."""
 
 
 class LiveLog:
@@ -72,8 +85,10 @@ class LiveLog:
     held: the feed is to blame, never the log.
     """
 
-    def __init__(self, directory: Path) -> None:
+    def __init__(self, directory: Path, announced: frozenset[str] | None = None) -> None:
         self.directory = directory
+        self.announced = announced
+        """The seats' key fingerprints the roster must carry (None: any)."""
         self.table: Table | None = None
         self.store: LogStore | None = None
         self.records: list[bytes] = []
@@ -106,6 +121,11 @@ class LiveLog:
             roster = Roster.from_body(envelope.body)
             if feeder not in roster.publics:
                 raise ProtocolError("the peer feeds the log of a table it does not sit at")
+            keys = frozenset(fingerprint(p) for p in roster.publics)
+            if self.announced is not None and keys != self.announced:
+                raise NotAnnounced(
+                    f"the roster's keys {', '.join(sorted(keys))} are not the keys "
+                    f"announced for the table ({', '.join(sorted(self.announced))})")
             table = Table(roster)
         elif feeder not in table.roster.publics:
             raise ProtocolError("the peer does not sit at the table watched")
@@ -170,14 +190,22 @@ async def watch(identity: Identity, config: WatchConfig, notes: Callable[[str], 
     told = 0
     reason = ""
     turn = 0
+    foreign: set[Address] = set()
+    """Seats that fed another table than the one announced: never dialled again."""
     try:
         while not live.finished:
             if loop.time() - progress > config.timeout:
                 reason = _("nothing new for {seconds} s: stopped watching").format(
                     seconds=f"{config.timeout:g}")
                 break
+            if len(foreign) == len(set(config.peers)):
+                raise Impersonated(_(
+                    "not watching: no seat of this table fed the table its players announce "
+                    "on the local network (another table may be using its name)"))
             host, port = config.peers[turn % len(config.peers)]
             turn += 1
+            if (host, port) in foreign:
+                continue
             try:
                 conn = await connect(host, port, identity=identity, offer=offer,
                                      nonce_commit=random(32), limits=config.limits)
@@ -197,10 +225,13 @@ async def watch(identity: Identity, config: WatchConfig, notes: Callable[[str], 
             notes(_("watching through {name} (key {key})").format(
                 name=conn.peer.name, key=fingerprint(conn.peer.public)))
             try:
-                progress, told = await _follow(conn, live, notes, on_hand, on_event,
-                                               progress, told, config.timeout)
+                progress, told, lied = await _follow(conn, live, notes, on_hand, on_event,
+                                                     progress, told, config.timeout)
             finally:
                 await conn.close("the watcher leaves")
+            if lied:
+                foreign.add((host, port))
+                continue
             if not live.finished:
                 await asyncio.sleep(config.retry)
     finally:
@@ -211,15 +242,16 @@ async def watch(identity: Identity, config: WatchConfig, notes: Callable[[str], 
 
 def watched_log(config: WatchConfig) -> LiveLog:
     """Where ``watch`` keeps the log of ``config``'s table: ``data_dir/watched``."""
-    return LiveLog(config.data_dir / "watched")
+    return LiveLog(config.data_dir / "watched", config.announced)
 
 
 async def _follow(conn: Connection, live: LiveLog, notes: Callable[[str], None],
                   on_hand: Callable[[Table, int], None], on_event: OnEvent, progress: float,
-                  told: int, timeout: float) -> tuple[float, int]:
+                  told: int, timeout: float) -> tuple[float, int, bool]:
     """Take events from one seat until the session ends or the link does.
 
-    Returns when progress was last made and how many hands were told.
+    Returns when progress was last made, how many hands were told, and whether
+    the seat fed another table than the one announced.
     """
     loop = asyncio.get_running_loop()
     if live.table is not None:
@@ -233,12 +265,21 @@ async def _follow(conn: Connection, live: LiveLog, notes: Callable[[str], None],
                     continue  # a seat has nothing else for a watcher
                 try:
                     new = live.take(message.data, conn.peer.public)
+                except NotAnnounced:
+                    assert live.announced is not None
+                    notes(_("{name} (key {key}) feeds a table whose seats are not those the "
+                            "local network announces for this table (announced keys: "
+                            "{announced}): it may be another table using its name; leaving "
+                            "it").format(name=conn.peer.name,
+                                         key=fingerprint(conn.peer.public),
+                                         announced=", ".join(sorted(live.announced))))
+                    return progress, told, True
                 except ProtocolError as exc:
                     notes(_("{name} (key {key}) sent a log that does not verify: {error}; "
                             "leaving it").format(name=conn.peer.name,
                                                  key=fingerprint(conn.peer.public),
                                                  error=exc.message))
-                    return progress, told
+                    return progress, told, False
                 if not new:
                     continue
                 progress = loop.time()
@@ -250,7 +291,7 @@ async def _follow(conn: Connection, live: LiveLog, notes: Callable[[str], None],
                 while told < len(table.hands):
                     on_hand(table, told)
                     told += 1
-    return progress, told
+    return progress, told, False
 
 
 def _seats(roster: Roster, notes: Callable[[str], None]) -> None:
