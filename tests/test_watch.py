@@ -416,3 +416,26 @@ def test_watchers_coming_back_at_once_are_refused_beyond_the_burst() -> None:
     watchers._taken.extend([1.0, 2.0])  # two taken (and gone again) lately
     assert watchers.admit(hello, 5.0) == "too many watchers came lately; try again soon"
     assert watchers.admit(hello, 11.5) is None  # the first has left the window
+
+
+@pytest.mark.parametrize("watchers", [True, False])
+def test_run_peer_takes_watchers_as_a_keyword(watchers: bool,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """A scripted bot's table says whether it accepts watchers, as ``--watchers`` does."""
+    from gleek_p2p.bots import run_peer
+    from gleek_p2p.session import play
+    from gleek_p2p.session.config import PeerConfig
+
+    seen: list[PeerConfig] = []
+
+    def session(strategy: object, config: PeerConfig) -> None:
+        seen.append(config)
+
+    monkeypatch.setattr(play, "run_bot_session", session)
+    run_peer(RandomStrategy("x"), name="bot", watchers=watchers)
+    (config,) = seen
+    assert config.watchers is watchers
+    # ... and it is what the lobby announces and answers watchers with.
+    assert play.lobby_config(config, config.rules()).watchers is watchers
+    default = PeerConfig(name="bot")
+    assert default.watchers is True
