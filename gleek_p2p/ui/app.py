@@ -569,7 +569,7 @@ def end_lines(
                        N_("{name} ended the session: {reason}"), reason=verdict.reason)
         lines.append(("class:error", said))
     # Each a signed fact of the log: who handed their seat to a bot, from where.
-    lines.extend(("", handover_sentence(h, names)) for h in table.handovers)
+    lines.extend(("", handover_sentence(h, names)) for h in table.seat_changes)
     if table.audit_failure is not None:
         failure = table.audit_failure
         lines.append(("class:error", _("A hand audit failed: {name} - {reason}").format(
