@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import itertools
 import re
+import sys
 from collections.abc import Iterator
 
 import pytest
 
 from gleek_p2p.base import i18n
+from gleek_p2p.rules import Variant, scoring
 from gleek_p2p.rules.engine import MAX_RAISE, MAX_STAKE, OPENING_BID
 from gleek_p2p.rules.scoring import ANTE, LAST_TRICK, TIB, TIDDY_PAYMENT, TOM
-from gleek_p2p.ui.rules_summary import SECTIONS, rules_summary
+from gleek_p2p.ui.rules_summary import SECTIONS, facts, rules_summary
 
 TERMS = {
     "en": ("auction", "tricks", "trump"),
@@ -41,7 +43,7 @@ def test_every_line_fits_and_no_word_is_cut(lang: str, width: int) -> None:
     shown = " ".join(lines).split()
     written = " ".join(
         [i18n._("Gleek: the rules in short")]
-        + [i18n._(text) for pair in SECTIONS for text in pair]
+        + [i18n._(text).format(**facts()) for pair in SECTIONS for text in pair]
     ).split()
     assert shown == written
 
@@ -80,14 +82,61 @@ def test_the_numbers_are_the_engines() -> None:
 
 @pytest.mark.parametrize("lang", [x for x in i18n.LANGUAGES if x != "en"])
 def test_translations_keep_every_number(lang: str) -> None:
+    """Every translation says the same numbers: the same fields, and no digit of its own."""
     for heading, paragraph in SECTIONS:
         for text in (heading, paragraph):
             i18n.set_language("en", {})
-            english = sorted(re.findall(r"\d+", text))
+            english = sorted(re.findall(r"\{\w+\}|\d+", text))
             i18n.set_language(lang, {})
-            assert sorted(re.findall(r"\d+", i18n._(text))) == english, (lang, text[:30])
+            assert sorted(re.findall(r"\{\w+\}|\d+", i18n._(text))) == english, (lang, text[:30])
 
 
+def test_the_paragraphs_write_no_game_number_of_their_own() -> None:
+    """Past the section numbers and the absent 2s and 3s, every number is a field of facts()."""
+    fields = set(facts())
+    for heading, paragraph in SECTIONS:
+        assert re.findall(r"\d+", paragraph) in ([], ["2", "3"]), paragraph[:30]
+        assert set(re.findall(r"\{(\w+)\}", paragraph)) <= fields
+        assert re.findall(r"\d+", heading) in ([], [heading[0]])
+
+
+@pytest.fixture
+def changed_rules(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """A copy of the rules with other numbers: the words must follow them."""
+    rules_limits = sys.modules["gleek_p2p.rules.limits"]
+    monkeypatch.setattr(rules_limits, "OPENING_BID", 17)
+    monkeypatch.setattr(rules_limits, "MAX_RAISE", 6)
+    monkeypatch.setattr(rules_limits, "MAX_STAKE", 24)
+    monkeypatch.setattr(rules_limits, "ANTE", 3)
+    monkeypatch.setattr(rules_limits, "TIDDY_PAYMENT", 5)
+    monkeypatch.setattr(scoring, "TIB", 16)
+    monkeypatch.setattr(scoring, "TOM", 10)
+    monkeypatch.setattr(scoring, "LAST_TRICK", 7)
+    monkeypatch.setattr(scoring, "_POINTS", (12, 2, 2, 2, 10, 9, 8, 7, 6, 5, 0))
+    monkeypatch.setattr(scoring, "_GLEEK", (9, 5, 5, 5, 10, 9, 8, 7, 6, 5, 4))
+    monkeypatch.setattr(Variant, "hand_size", property(lambda self: 11))
+    rules_limits.most_paid.cache_clear()
+    yield
+    rules_limits.most_paid.cache_clear()
+
+
+@pytest.mark.usefixtures("changed_rules")
+@pytest.mark.parametrize("lang", i18n.LANGUAGES)
+def test_the_words_follow_the_rules(lang: str) -> None:
+    """Change the numbers in rules/ and every language says the new ones."""
+    i18n.set_language(lang, {})
+    text = " ".join(" ".join(rules_summary(1000)).split()).replace("\u00a0", " ")
+    numbers = {int(x) for x in re.findall(r"\d+", text)}
+    # 11 cards each from 44: a talon of 11, 10 discarded, 11 tricks.
+    assert numbers >= {17, 24, 6, 3, 5, 16, 10, 7, 12, 2, 9, 18, 11}, lang
+    assert not numbers & {13, 20, 15, 8}, (lang, numbers & {13, 20, 15, 8})
+    assert "Tib 16" in text and "Tom 10" in text and "A 12" in text, lang
+    if lang == "en":
+        for fact in ("17 pence or more", "gets 11 cards and the other 11", "discards 10 cards",
+                     "There are 11 tricks", "antes 3 pence", "by 1 to 6, at most 24",
+                     "Aces 9, Kings", "Aces 18, Kings", "Jacks 10, others",
+                     "gets 5 pence", "7 for the last trick", "K Q J 2,"):
+            assert fact in text, fact
 @pytest.mark.parametrize(("lang", "words"), [
     ("en", "half from each opponent"), ("fr", "la moitié de chaque adversaire"),
     ("it", "metà da ciascun avversario"), ("pt", "metade de cada adversário"),

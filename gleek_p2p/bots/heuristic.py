@@ -28,14 +28,18 @@ from gleek_p2p.rules import (
     See,
     ShowRuff,
     Vie,
+    honour_cards,
 )
+from gleek_p2p.rules.cards import RANKS_PER_SUIT, Rank
+from gleek_p2p.rules.scoring import TIB, TOM, card_points, ruff_points
+from gleek_p2p.rules.variant import Variant
 
 __all__ = ["HeuristicStrategy", "bid_at", "bid_limit", "ruff_strength", "suit_strength",
            "talon_worth"]
 
-_R = 11  # ranks per suit; rank 0 is the Ace (highest), 10 the Four
-_ACE, _JACK, _FOUR = 0, 3, 10
-_RUFF_POINTS = (11, 3, 3, 3, 10, 9, 8, 7, 6, 5, 0)
+_R = RANKS_PER_SUIT  # rank 0 is the Ace (highest)
+_ACE, _KING = int(Rank.ACE), int(Rank.KING)
+_RUFF_POINTS = tuple(ruff_points(rank) for rank in range(_R))  # rank r of spades is card r
 # How much a card is worth keeping for later tricks, beyond its points.
 _RANK_POWER = (8, 6, 5, 4, 3, 2, 1, 1, 0, 0, 0)
 
@@ -219,10 +223,15 @@ def _name_trump(mine: list[int], legal: Sequence[Event]) -> Event:
     best = max(suits, key=strength)
     assert best.suit is not None
     length = sum(1 for c in mine if c // _R == best.suit)
-    has_top = any(c // _R == best.suit and c % _R <= 1 for c in mine)
+    has_top = any(c // _R == best.suit and c % _R <= _KING for c in mine)
     if kiss is not None and (length < 4 or (length < 5 and not has_top)):
         return kiss
     return best
+
+
+def _honours_variant(view: SeatView) -> Variant:
+    """The switches that decide the honours' cards, as far as the view tells them."""
+    return Variant(players=view.players, whist_ranking="whist" in view.variant)
 
 
 class _TrickPlanner:
@@ -232,7 +241,7 @@ class _TrickPlanner:
         self.view = view
         self.trump = view.trump
         self.cards = dict(view.hand)
-        lowest = _FOUR if view.players == 3 else 8
+        lowest = Variant(players=view.players).lowest_rank
         seen = {c for c in self.cards.values() if c is not None}
         seen.update(view.shown.values())
         seen.update(c for _x, c in view.discards if c is not None)
@@ -240,25 +249,22 @@ class _TrickPlanner:
         # Cards still out of sight (opponents' hands or discards): the best per suit.
         self.top_unseen = [99, 99, 99, 99]
         self.unseen_count = [0, 0, 0, 0]
-        for c in range(44):
+        for c in range(4 * _R):
             if c % _R <= lowest and c not in seen:
                 suit = c // _R
                 self.unseen_count[suit] += 1
                 if c < self.top_unseen[suit]:
                     self.top_unseen[suit] = c
-        whist = "whist" in view.variant
-        t = self.trump
-        self.tib = -1 if t is None or whist else t * _R + _ACE
-        self.tom = -1 if t is None else t * _R + _JACK
+        named = honour_cards(self.trump, _honours_variant(view))
+        self.tib, self.tom = (-1 if c is None else c for c in (named["Tib"], named["Tom"]))
 
     def points(self, c: int) -> int:
         """Trick points a card carries, honours included."""
-        r = c % _R
-        pts = (4 if c // _R == self.trump else 0) if r == _FOUR else _RUFF_POINTS[r]
+        pts = card_points(c, self.trump)
         if c == self.tib:
-            pts += 15
+            pts += TIB
         elif c == self.tom:
-            pts += 9
+            pts += TOM
         return pts
 
     def beats(self, c: int, best: int) -> bool:
@@ -300,7 +306,7 @@ class _TrickPlanner:
         suit = c // _R
         pts = self.points(c)
         if c == self.tib:
-            return 100.0  # Tib is the top trump: lead it and bank 15
+            return 100.0  # Tib is the top trump: lead it and bank its points
         sure = self.top_of_suit(c) and (
             self.trump is None or suit == self.trump or self.trumps_out() == 0
         )

@@ -58,18 +58,20 @@ from gleek_p2p.rules import (
     pack,
     variant_name,
 )
+from gleek_p2p.rules.cards import RANKS_PER_SUIT
 from gleek_p2p.rules.playout import FastHand
+from gleek_p2p.rules.scoring import ruff_points
 
 __all__ = ["PLAYOUTS_PER_MS", "Budget", "SearchStrategy", "Searched", "determinize", "search"]
 
-_R = 11
+_R = RANKS_PER_SUIT
 PLAYOUTS_PER_MS = 2
 """Playouts a millisecond of thinking buys where the budget must be reproducible.
 
 Measured on the 2-core reference machine (a playout of a whole hand from
 the auction costs about half a millisecond there)."""
 
-_VALUE = (11, 3, 3, 3, 10, 9, 8, 7, 6, 5, 0)
+_VALUE = tuple(ruff_points(rank) for rank in range(_R))  # rank r of spades is card r
 _POWER = (8, 6, 5, 4, 3, 2, 1, 1, 0, 0, 0)
 
 

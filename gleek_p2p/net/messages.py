@@ -12,7 +12,7 @@ import enum
 import ipaddress
 import unicodedata
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import MISSING, Field, dataclass, field, fields
 from typing import Any, ClassVar, TypeAlias, TypeVar
 
 from gleek_p2p.base.errors import ProtocolError
@@ -76,7 +76,12 @@ MAX_MESSAGE_SIZE = MAX_EVENT_SIZE + 64
 """Largest message payload; the frame limit must be at least this."""
 
 
-# -- field checks ---------------------------------------------------------------
+# -- field specs ----------------------------------------------------------------
+#
+# Each message declares its fields once, as in rules/events.py: a dataclass
+# field whose metadata holds its wire spec. The checks on building, the
+# encoder and the decoder are derived from the specs (``_Wire``), so no
+# message hand-writes its codec.
 
 
 def _int(value: Any, what: str, low: int, high: int) -> int:
@@ -120,15 +125,226 @@ def _seq(value: Any, what: str, max_items: int) -> Sequence[Any]:
     return value
 
 
+def _host(value: Any) -> str:
+    host = _text(value, "a host address", MAX_HOST_BYTES, allow_empty=False)
+    try:
+        ipaddress.ip_address(host)
+    except ValueError:
+        raise ProtocolError(f"{host!r} is not an IP address") from None
+    return host
+
+
+class Spec:
+    """The wire form of one message field: what it admits, and how it is written.
+
+    ``check`` validates a value given to the constructor and returns it in its
+    stored form (a list as a tuple, a code enum as its int); ``encode`` gives
+    the wire value; ``decode`` shapes a wire value for the constructor, which
+    then checks it. ``what`` names the field in error sentences.
+    """
+
+    what: str
+
+    def check(self, value: Any) -> Any:
+        """The value as stored; ``ProtocolError`` if the field does not admit it."""
+        raise NotImplementedError
+
+    def encode(self, value: Any) -> Any:
+        """The wire value (ints, bytes, str and lists only)."""
+        return value
+
+    def decode(self, wire: Any) -> Any:
+        """The constructor's argument from the wire value (checked by ``check`` after)."""
+        return wire
+
+
+@dataclass(frozen=True)
+class Int(Spec):
+    """An integer from ``lo`` to ``hi`` (a bool is not one)."""
+
+    what: str
+    lo: int
+    hi: int
+
+    def check(self, value: Any) -> int:
+        return _int(value, self.what, self.lo, self.hi)
+
+
+@dataclass(frozen=True)
+class Code(Spec):
+    """A code from 0 to :data:`MAX_CODE`; an ``IntEnum`` member is stored as its int."""
+
+    what: str
+
+    def check(self, value: Any) -> int:
+        if isinstance(value, enum.IntEnum):
+            value = int(value)  # equal and hashed as the plain int
+        return _int(value, self.what, 0, MAX_CODE)
+
+
+@dataclass(frozen=True)
+class Bytes(Spec):
+    """Bytes of exactly ``size`` or at most ``max_size``; ``optional``: also ``b""``."""
+
+    what: str
+    size: int | None = None
+    max_size: int | None = None
+    nonempty: bool = False
+    optional: bool = False
+
+    def check(self, value: Any) -> bytes:
+        if self.optional and value == b"" and type(value) is bytes:
+            return value
+        out = _bytes(value, self.what, self.size, self.max_size)
+        if self.nonempty and not out:
+            raise ProtocolError(f"{self.what} must not be empty")
+        return out
+
+
+@dataclass(frozen=True)
+class Text(Spec):
+    """A string of at most ``max_bytes`` of UTF-8 with no control character."""
+
+    what: str
+    max_bytes: int
+    allow_empty: bool = False
+
+    def check(self, value: Any) -> str:
+        return _text(value, self.what, self.max_bytes, allow_empty=self.allow_empty)
+
+
+@dataclass(frozen=True)
+class Host(Spec):
+    """An IP address literal; ``optional``: also ``""`` (no address said)."""
+
+    what: str = "a host address"
+    optional: bool = False
+
+    def check(self, value: Any) -> str:
+        return "" if self.optional and value == "" else _host(value)
+
+
+@dataclass(frozen=True)
+class ListOf(Spec):
+    """A list of at most ``max_items`` values of ``item``, stored as a tuple."""
+
+    item: Spec
+    what: str
+    max_items: int
+
+    def check(self, value: Any) -> tuple[Any, ...]:
+        return tuple(self.item.check(x) for x in _seq(value, self.what, self.max_items))
+
+    def encode(self, value: Any) -> list[Any]:
+        return [self.item.encode(x) for x in value]
+
+    def decode(self, wire: Any) -> tuple[Any, ...]:
+        return tuple(_seq(wire, self.what, self.max_items))
+
+
+@dataclass(frozen=True)
+class Flag(Spec):
+    """A boolean written only when true, as ``1`` (so a ``0`` there is malformed)."""
+
+    what: str
+    mark: str
+    """The field's name in the sentence about its wire form."""
+
+    def check(self, value: Any) -> bool:
+        if type(value) is not bool:
+            raise ProtocolError(f"{self.what} must be a boolean")
+        return value
+
+    def encode(self, value: Any) -> int:
+        return int(value)
+
+    def decode(self, wire: Any) -> bool:
+        # Only ``1``: one message has one encoding (a Hello's bytes go into the
+        # handshake hash), so a ``0`` or a ``True`` there is malformed.
+        if type(wire) is not int or wire != 1:
+            raise ProtocolError(f"{self.mark} must be 1")
+        return True
+
+
+def _f(spec: Spec, default: Any = MISSING) -> Any:
+    return field(default=default, metadata={"wire": spec})
+
+
 def _set(obj: object, name: str, value: object) -> None:
     object.__setattr__(obj, name, value)
+
+
+class _Wire:
+    """What every message derives from its declared fields: checks, encoder, decoder.
+
+    On the wire a message is ``[TAG, *fields]``. ``FORMS`` lists the field
+    counts the message may be written with (all of them if empty): a form
+    longer than the shortest is used only when its last field differs from
+    its default, and a decoder refuses that field at its default, so each
+    message has exactly one encoding.
+    """
+
+    TAG: ClassVar[int]
+    FORMS: ClassVar[tuple[int, ...]] = ()
+
+    def __post_init__(self) -> None:
+        for f in _specs(type(self)):
+            value = getattr(self, f.name)
+            checked = f.metadata["wire"].check(value)
+            if checked is not value:
+                _set(self, f.name, checked)
+        self._check()
+
+    def _check(self) -> None:
+        """Checks across fields (equal lengths, order); each field's own spec came first."""
+
+    def to_wire(self) -> list[Any]:
+        """The canonical list for this message (tag first)."""
+        specs = _specs(type(self))
+        values = [f.metadata["wire"].encode(getattr(self, f.name)) for f in specs]
+        forms = type(self).FORMS or (len(specs),)
+        n = next((n for n in reversed(forms[1:])
+                  if getattr(self, specs[n - 1].name) != specs[n - 1].default), forms[0])
+        return [self.TAG, *values[:n]]
+
+    @classmethod
+    def from_wire(cls, fields: Sequence[Any]) -> Any:
+        """Build from the list after the tag; ProtocolError if malformed."""
+        specs = _specs(cls)
+        forms = cls.FORMS or (len(specs),)
+        if len(fields) not in forms:
+            raise ProtocolError(f"a {cls.__name__} message has {forms[0]} fields, "
+                                f"got {len(fields)}")
+        args = [f.metadata["wire"].decode(x) for f, x in zip(specs, fields, strict=False)]
+        if len(fields) > forms[0]:
+            last = specs[len(fields) - 1]
+            value = args[-1]
+            if type(value) is type(last.default) and value == last.default:
+                raise ProtocolError(f"a {cls.__name__} message carries {last.name} "
+                                    f"{last.default!r} only by leaving it out")
+        return cls(*args)
+
+
+_SPECS: dict[type[Any], tuple[Field[Any], ...]] = {}
+
+
+def _specs(cls: type[Any]) -> tuple[Field[Any], ...]:
+    got = _SPECS.get(cls)
+    if got is None:
+        got = _SPECS[cls] = tuple(f for f in fields(cls) if "wire" in f.metadata)
+    return got
 
 
 # -- messages -------------------------------------------------------------------
 
 
+MAX_CODE = 0xFFFF
+_PORT = 0xFFFF
+_KEY = Bytes("a peer key", KEY_SIZE)
+
+
 @dataclass(frozen=True)
-class Hello:
+class Hello(_Wire):
     """The first message each side sends: who it is and which table it wants.
 
     ``nonce_commit`` is sha256 of the peer's formation nonce (the same on all
@@ -140,103 +356,31 @@ class Hello:
     """
 
     TAG: ClassVar[int] = 1
-    version: int
-    table: str
-    variant: tuple[int, ...]
-    seats: int
-    public: bytes
-    name: str
-    nonce_commit: bytes
-    listen_port: int
-    challenge: bytes
-    attempt: int = 0
+    FORMS: ClassVar[tuple[int, ...]] = (10, 11)
+    version: int = _f(Int("the protocol version", 0, 0xFFFF))
+    table: str = _f(Text("the table name", MAX_TABLE_BYTES))
+    variant: tuple[int, ...] = _f(ListOf(Int("a variant option", 0, MAX_VARIANT_VALUE),
+                                         "the variant", MAX_VARIANT_ITEMS))
+    seats: int = _f(Int("the seat count", MIN_SEATS, MAX_SEATS))
+    public: bytes = _f(Bytes("the public key", KEY_SIZE))
+    name: str = _f(Text("the player name", MAX_NAME_BYTES))
+    nonce_commit: bytes = _f(Bytes("the nonce commitment", DIGEST_SIZE))
+    listen_port: int = _f(Int("the listen port", 0, _PORT))
+    challenge: bytes = _f(Bytes("the connection challenge", CHALLENGE_SIZE))
+    attempt: int = _f(Int("the formation attempt", 0, MAX_ATTEMPT), 0)
     """The formation attempt ``nonce_commit`` belongs to (formation.py)."""
-    watcher: bool = False
+    watcher: bool = _f(Flag("the watcher flag", "a Hello's watcher mark"), False)
     """The sender comes to watch, not to sit (SPEC 5.x): it never counts in a
     formation. On the wire a trailing ``1``, absent for a player, so a
     player's Hello (and every handshake hash) is what it always was."""
 
-    def __post_init__(self) -> None:
-        _int(self.version, "the protocol version", 0, 0xFFFF)
-        _text(self.table, "the table name", MAX_TABLE_BYTES, allow_empty=False)
-        variant = _seq(self.variant, "the variant", MAX_VARIANT_ITEMS)
-        _set(
-            self,
-            "variant",
-            tuple(_int(v, "a variant option", 0, MAX_VARIANT_VALUE) for v in variant),
-        )
-        _int(self.seats, "the seat count", MIN_SEATS, MAX_SEATS)
-        _bytes(self.public, "the public key", KEY_SIZE)
-        _text(self.name, "the player name", MAX_NAME_BYTES, allow_empty=False)
-        _bytes(self.nonce_commit, "the nonce commitment", DIGEST_SIZE)
-        _int(self.listen_port, "the listen port", 0, 0xFFFF)
-        _bytes(self.challenge, "the connection challenge", CHALLENGE_SIZE)
-        _int(self.attempt, "the formation attempt", 0, MAX_ATTEMPT)
-        if type(self.watcher) is not bool:
-            raise ProtocolError("the watcher flag must be a boolean")
-
-    def to_wire(self) -> list[Any]:
-        """The canonical list for this message (tag first)."""
-        return [
-            self.TAG,
-            self.version,
-            self.table,
-            list(self.variant),
-            self.seats,
-            self.public,
-            self.name,
-            self.nonce_commit,
-            self.listen_port,
-            self.challenge,
-            self.attempt,
-        ] + ([1] if self.watcher else [])
-
-    @classmethod
-    def from_wire(cls, fields: Sequence[Any]) -> Hello:
-        """Build from the list after the tag; ProtocolError if malformed."""
-        watcher = False
-        if len(fields) == 11:
-            # Only ``1`` is a watcher's mark: one Hello has one encoding (its
-            # bytes go into the handshake hash), so a ``0`` there is malformed.
-            if type(fields[10]) is not int or fields[10] != 1:
-                raise ProtocolError("a Hello's watcher mark must be 1")
-            fields, watcher = fields[:10], True
-        _arity(cls, fields, 10)
-        (version, table, variant, seats, public, name, commit, port, challenge, attempt) = fields
-        return cls(
-            version,
-            table,
-            tuple(_seq(variant, "the variant", MAX_VARIANT_ITEMS)),
-            seats,
-            public,
-            name,
-            commit,
-            port,
-            challenge,
-            attempt,
-            watcher,
-        )
-
 
 @dataclass(frozen=True)
-class Proof:
+class Proof(_Wire):
     """A signature over the handshake transcript (see handshake.py)."""
 
     TAG: ClassVar[int] = 2
-    signature: bytes
-
-    def __post_init__(self) -> None:
-        _bytes(self.signature, "the proof signature", SIGNATURE_SIZE)
-
-    def to_wire(self) -> list[Any]:
-        """The canonical list for this message (tag first)."""
-        return [self.TAG, self.signature]
-
-    @classmethod
-    def from_wire(cls, fields: Sequence[Any]) -> Proof:
-        """Build from the list after the tag; ProtocolError if malformed."""
-        _arity(cls, fields, 1)
-        return cls(fields[0])
+    signature: bytes = _f(Bytes("the proof signature", SIGNATURE_SIZE))
 
 
 class RefuseCode(enum.IntEnum):
@@ -270,29 +414,7 @@ class ByeCode(enum.IntEnum):
     again with a new commitment; a peer that revealed with it moves on at once too."""
 
 
-MAX_CODE = 0xFFFF
-
 _Code = TypeVar("_Code", RefuseCode, ByeCode)
-
-
-def _check_code(msg: Refuse | Bye) -> None:
-    if isinstance(msg.code, enum.IntEnum):
-        _set(msg, "code", int(msg.code))  # equal and hashed as the plain int
-    _int(msg.code, f"the {type(msg).__name__} code", 0, MAX_CODE)
-
-
-def _coded_wire(msg: Refuse | Bye) -> list[Any]:
-    # Code 0 is left off the wire: an uncoded message keeps its one-field form.
-    return [msg.TAG, msg.reason] if msg.code == 0 else [msg.TAG, msg.reason, msg.code]
-
-
-def _coded_fields(cls: type[Message], fields: Sequence[Any]) -> tuple[Any, int]:
-    if len(fields) == 2:
-        if type(fields[1]) is int and fields[1] == 0:
-            raise ProtocolError(f"a {cls.__name__} message carries code 0 only by leaving it out")
-        return fields[0], _int(fields[1], f"the {cls.__name__} code", 1, MAX_CODE)
-    _arity(cls, fields, 1)
-    return fields[0], 0
 
 
 def _meaning(code: int, kind: type[_Code]) -> _Code:
@@ -306,7 +428,7 @@ REFUSE_DOMAIN = b"gleek-p2p/refuse/v1\x00"
 
 
 @dataclass(frozen=True)
-class Refuse:
+class Refuse(_Wire):
     """The sender will not go on with this connection; ``reason`` is for the user.
 
     ``code`` (a ``RefuseCode`` value) is what the program acts on. A refusal
@@ -320,33 +442,24 @@ class Refuse:
     """
 
     TAG: ClassVar[int] = 3
-    reason: str
-    code: int = RefuseCode.NONE
-    seated: tuple[bytes, ...] = ()
-    hosts: tuple[str, ...] = ()
-    ports: tuple[int, ...] = ()
-    signature: bytes = b""
+    # [reason], [reason, code] (code not 0) or the signed form with every field.
+    FORMS: ClassVar[tuple[int, ...]] = (1, 2, 6)
+    reason: str = _f(Text("the refusal reason", MAX_REASON_BYTES))
+    code: int = _f(Code("the Refuse code"), int(RefuseCode.NONE))
+    seated: tuple[bytes, ...] = _f(ListOf(Bytes("a seated key", KEY_SIZE), "the seated keys",
+                                          MAX_SEATS), ())
+    hosts: tuple[str, ...] = _f(ListOf(Host(optional=True), "the seated hosts", MAX_SEATS), ())
+    ports: tuple[int, ...] = _f(ListOf(Int("a seated port", 0, _PORT), "the seated ports",
+                                       MAX_SEATS), ())
+    signature: bytes = _f(Bytes("the refusal signature", SIGNATURE_SIZE, optional=True), b"")
 
-    def __post_init__(self) -> None:
-        _text(self.reason, "the refusal reason", MAX_REASON_BYTES, allow_empty=False)
-        _check_code(self)
-        seated = tuple(_bytes(k, "a seated key", KEY_SIZE)
-                       for k in _seq(self.seated, "the seated keys", MAX_SEATS))
-        if list(seated) != sorted(set(seated)):
+    def _check(self) -> None:
+        if list(self.seated) != sorted(set(self.seated)):
             raise ProtocolError("the seated keys must be distinct and sorted")
-        hosts = _seq(self.hosts, "the seated hosts", MAX_SEATS)
-        ports = _seq(self.ports, "the seated ports", MAX_SEATS)
-        if not len(seated) == len(hosts) == len(ports):
+        if not len(self.seated) == len(self.hosts) == len(self.ports):
             raise ProtocolError("a refusal needs as many seated keys, hosts and ports")
-        hosts = tuple("" if h == "" else _host(h) for h in hosts)
-        ports = tuple(_int(p, "a seated port", 0, 0xFFFF) for p in ports)
-        if any((h == "") != (p == 0) for h, p in zip(hosts, ports, strict=True)):
+        if any((h == "") != (p == 0) for h, p in zip(self.hosts, self.ports, strict=True)):
             raise ProtocolError("a seated address is a host and a port, or neither")
-        if self.signature != b"":
-            _bytes(self.signature, "the refusal signature", SIGNATURE_SIZE)
-        _set(self, "seated", seated)
-        _set(self, "hosts", hosts)
-        _set(self, "ports", ports)
 
     @property
     def signed(self) -> bool:
@@ -363,26 +476,6 @@ class Refuse:
         return [(k, (h, p)) for k, h, p in zip(self.seated, self.hosts, self.ports, strict=True)
                 if p]
 
-    def to_wire(self) -> list[Any]:
-        """The canonical list for this message (tag first)."""
-        if not self.signed:
-            return _coded_wire(self)
-        return [self.TAG, self.reason, self.code, list(self.seated), list(self.hosts),
-                list(self.ports), self.signature]
-
-    @classmethod
-    def from_wire(cls, fields: Sequence[Any]) -> Refuse:
-        """Build from the list after the tag; ProtocolError if malformed."""
-        if len(fields) == 6:
-            reason, code, seated, hosts, ports, signature = fields
-            if type(signature) is not bytes or len(signature) != SIGNATURE_SIZE:
-                raise ProtocolError("the refusal signature must be 64 bytes")
-            return cls(reason, _int(code, "the Refuse code", 0, MAX_CODE),
-                       tuple(_seq(seated, "the seated keys", MAX_SEATS)),
-                       tuple(_seq(hosts, "the seated hosts", MAX_SEATS)),
-                       tuple(_seq(ports, "the seated ports", MAX_SEATS)), signature)
-        return cls(*_coded_fields(cls, fields))
-
     @property
     def meaning(self) -> RefuseCode:
         """The code as a ``RefuseCode`` (``NONE`` for a code this version does not know)."""
@@ -395,7 +488,7 @@ MAX_HELLO_BYTES = 1024
 
 
 @dataclass(frozen=True)
-class Reveal:
+class Reveal(_Wire):
     """Formation: the sender's nonce and the whole table as the sender saw it, signed.
 
     ``peers`` is the sorted list of the table's public keys (the sender's
@@ -410,118 +503,55 @@ class Reveal:
     """
 
     TAG: ClassVar[int] = 4
-    sender: bytes
-    nonce: bytes
-    attempt: int
-    peers: tuple[bytes, ...]
-    hellos: tuple[bytes, ...]
-    mine: tuple[bytes, ...]
-    proofs: tuple[bytes, ...]
-    signature: bytes
+    sender: bytes = _f(Bytes("the revealing key", KEY_SIZE))
+    nonce: bytes = _f(Bytes("the formation nonce", NONCE_SIZE))
+    attempt: int = _f(Int("the formation attempt", 0, MAX_ATTEMPT))
+    peers: tuple[bytes, ...] = _f(ListOf(_KEY, "the peer list", MAX_SEATS))
+    hellos: tuple[bytes, ...] = _f(ListOf(Bytes("a seen Hello", max_size=MAX_HELLO_BYTES),
+                                          "the hellos list", MAX_SEATS))
+    mine: tuple[bytes, ...] = _f(ListOf(Bytes("a sent Hello", max_size=MAX_HELLO_BYTES),
+                                        "the mine list", MAX_SEATS))
+    proofs: tuple[bytes, ...] = _f(ListOf(Bytes("a handshake proof", max_size=SIGNATURE_SIZE),
+                                          "the proofs list", MAX_SEATS))
+    signature: bytes = _f(Bytes("the reveal signature", SIGNATURE_SIZE))
 
-    def __post_init__(self) -> None:
-        _bytes(self.sender, "the revealing key", KEY_SIZE)
-        _bytes(self.nonce, "the formation nonce", NONCE_SIZE)
-        _int(self.attempt, "the formation attempt", 0, MAX_ATTEMPT)
-        peers = _seq(self.peers, "the peer list", MAX_SEATS)
-        _set(self, "peers", tuple(_bytes(p, "a peer key", KEY_SIZE) for p in peers))
-        for name, what, size in (("hellos", "a seen Hello", MAX_HELLO_BYTES),
-                                 ("mine", "a sent Hello", MAX_HELLO_BYTES),
-                                 ("proofs", "a handshake proof", SIGNATURE_SIZE)):
-            items = _seq(getattr(self, name), f"the {name} list", MAX_SEATS)
-            if len(items) != len(peers):
+    def _check(self) -> None:
+        for name in ("hellos", "mine", "proofs"):
+            if len(getattr(self, name)) != len(self.peers):
                 raise ProtocolError(f"a Reveal needs as many {name} as peers")
-            _set(self, name, tuple(_bytes(i, what, max_size=size) for i in items))
-        _bytes(self.signature, "the reveal signature", SIGNATURE_SIZE)
 
     def signed_bytes(self) -> bytes:
         """What the sender signs: the domain, then every other field, canonically."""
         return REVEAL_DOMAIN + canonical.encode(self.to_wire()[1:-1])
 
-    def to_wire(self) -> list[Any]:
-        """The canonical list for this message (tag first)."""
-        return [self.TAG, self.sender, self.nonce, self.attempt, list(self.peers),
-                list(self.hellos), list(self.mine), list(self.proofs), self.signature]
-
-    @classmethod
-    def from_wire(cls, fields: Sequence[Any]) -> Reveal:
-        """Build from the list after the tag; ProtocolError if malformed."""
-        _arity(cls, fields, 8)
-        sender, nonce, attempt, peers, hellos, mine, proofs, signature = fields
-        def listed(items: Any) -> tuple[Any, ...]:
-            return tuple(_seq(items, "a Reveal list", MAX_SEATS))
-
-        return cls(sender, nonce, attempt, listed(peers), listed(hellos), listed(mine),
-                   listed(proofs), signature)
-
 
 @dataclass(frozen=True)
-class Event:
+class Event(_Wire):
     """One encoded, signed log envelope; the network layer never looks inside."""
 
     TAG: ClassVar[int] = 5
-    data: bytes
-
-    def __post_init__(self) -> None:
-        _bytes(self.data, "the event", max_size=MAX_EVENT_SIZE)
-        if not self.data:
-            raise ProtocolError("the event must not be empty")
-
-    def to_wire(self) -> list[Any]:
-        """The canonical list for this message (tag first)."""
-        return [self.TAG, self.data]
-
-    @classmethod
-    def from_wire(cls, fields: Sequence[Any]) -> Event:
-        """Build from the list after the tag; ProtocolError if malformed."""
-        _arity(cls, fields, 1)
-        return cls(fields[0])
+    data: bytes = _f(Bytes("the event", max_size=MAX_EVENT_SIZE, nonempty=True))
 
 
 @dataclass(frozen=True)
-class Sync:
+class Sync(_Wire):
     """Ask the peer to send every event from sequence number ``from_seq`` on."""
 
     TAG: ClassVar[int] = 6
-    from_seq: int
-
-    def __post_init__(self) -> None:
-        _int(self.from_seq, "the sync start", 0, MAX_U63)
-
-    def to_wire(self) -> list[Any]:
-        """The canonical list for this message (tag first)."""
-        return [self.TAG, self.from_seq]
-
-    @classmethod
-    def from_wire(cls, fields: Sequence[Any]) -> Sync:
-        """Build from the list after the tag; ProtocolError if malformed."""
-        _arity(cls, fields, 1)
-        return cls(fields[0])
+    from_seq: int = _f(Int("the sync start", 0, MAX_U63))
 
 
 @dataclass(frozen=True)
-class Bye:
+class Bye(_Wire):
     """The sender is closing the connection; ``reason`` is for the user.
 
     ``code`` (a ``ByeCode`` value) is what the program acts on.
     """
 
     TAG: ClassVar[int] = 7
-    reason: str
-    code: int = ByeCode.NONE
-
-    def __post_init__(self) -> None:
-        _text(self.reason, "the goodbye reason", MAX_REASON_BYTES, allow_empty=True)
-        _check_code(self)
-
-    def to_wire(self) -> list[Any]:
-        """The canonical list for this message (tag first)."""
-        return _coded_wire(self)
-
-    @classmethod
-    def from_wire(cls, fields: Sequence[Any]) -> Bye:
-        """Build from the list after the tag; ProtocolError if malformed."""
-        return cls(*_coded_fields(cls, fields))
+    FORMS: ClassVar[tuple[int, ...]] = (1, 2)  # code 0 is left off the wire
+    reason: str = _f(Text("the goodbye reason", MAX_REASON_BYTES, allow_empty=True))
+    code: int = _f(Code("the Bye code"), int(ByeCode.NONE))
 
     @property
     def meaning(self) -> ByeCode:
@@ -530,58 +560,23 @@ class Bye:
 
 
 @dataclass(frozen=True)
-class Ping:
+class Ping(_Wire):
     """Keepalive; the receiver answers ``Pong`` with the same token."""
 
     TAG: ClassVar[int] = 8
-    token: int
-
-    def __post_init__(self) -> None:
-        _int(self.token, "the ping token", 0, MAX_U63)
-
-    def to_wire(self) -> list[Any]:
-        """The canonical list for this message (tag first)."""
-        return [self.TAG, self.token]
-
-    @classmethod
-    def from_wire(cls, fields: Sequence[Any]) -> Ping:
-        """Build from the list after the tag; ProtocolError if malformed."""
-        _arity(cls, fields, 1)
-        return cls(fields[0])
+    token: int = _f(Int("the ping token", 0, MAX_U63))
 
 
 @dataclass(frozen=True)
-class Pong:
+class Pong(_Wire):
     """The answer to ``Ping``."""
 
     TAG: ClassVar[int] = 9
-    token: int
-
-    def __post_init__(self) -> None:
-        _int(self.token, "the pong token", 0, MAX_U63)
-
-    def to_wire(self) -> list[Any]:
-        """The canonical list for this message (tag first)."""
-        return [self.TAG, self.token]
-
-    @classmethod
-    def from_wire(cls, fields: Sequence[Any]) -> Pong:
-        """Build from the list after the tag; ProtocolError if malformed."""
-        _arity(cls, fields, 1)
-        return cls(fields[0])
-
-
-def _host(value: Any) -> str:
-    host = _text(value, "a host address", MAX_HOST_BYTES, allow_empty=False)
-    try:
-        ipaddress.ip_address(host)
-    except ValueError:
-        raise ProtocolError(f"{host!r} is not an IP address") from None
-    return host
+    token: int = _f(Int("the pong token", 0, MAX_U63))
 
 
 @dataclass(frozen=True)
-class Addresses:
+class Addresses(_Wire):
     """Formation: where the sender's other peers listen, so one address per person is enough.
 
     Entry ``i`` says the peer with key ``publics[i]`` accepts connections at
@@ -590,40 +585,25 @@ class Addresses:
     """
 
     TAG: ClassVar[int] = 10
-    publics: tuple[bytes, ...]
-    hosts: tuple[str, ...]
-    ports: tuple[int, ...]
+    publics: tuple[bytes, ...] = _f(ListOf(_KEY, "the address keys", MAX_SEATS))
+    hosts: tuple[str, ...] = _f(ListOf(Host(), "the address hosts", MAX_SEATS))
+    ports: tuple[int, ...] = _f(ListOf(Int("a listen port", 1, _PORT), "the address ports",
+                                       MAX_SEATS))
 
-    def __post_init__(self) -> None:
-        publics = _seq(self.publics, "the address keys", MAX_SEATS)
-        hosts = _seq(self.hosts, "the address hosts", MAX_SEATS)
-        ports = _seq(self.ports, "the address ports", MAX_SEATS)
-        if not len(publics) == len(hosts) == len(ports):
+    def _check(self) -> None:
+        if not len(self.publics) == len(self.hosts) == len(self.ports):
             raise ProtocolError("an Addresses message needs as many keys, hosts and ports")
-        _set(self, "publics", tuple(_bytes(p, "a peer key", KEY_SIZE) for p in publics))
-        _set(self, "hosts", tuple(_host(h) for h in hosts))
-        _set(self, "ports", tuple(_int(p, "a listen port", 1, 0xFFFF) for p in ports))
 
     def entries(self) -> list[tuple[bytes, tuple[str, int]]]:
         """(key, (host, port)) for each peer listed."""
         return [(k, (h, p)) for k, h, p in zip(self.publics, self.hosts, self.ports, strict=True)]
-
-    def to_wire(self) -> list[Any]:
-        """The canonical list for this message (tag first)."""
-        return [self.TAG, list(self.publics), list(self.hosts), list(self.ports)]
-
-    @classmethod
-    def from_wire(cls, fields: Sequence[Any]) -> Addresses:
-        """Build from the list after the tag; ProtocolError if malformed."""
-        _arity(cls, fields, 3)
-        return cls(*(tuple(_seq(f, "an address list", MAX_SEATS)) for f in fields))
 
 
 LEAVE_DOMAIN = b"gleek-p2p/leave/v1\x00"
 
 
 @dataclass(frozen=True)
-class Leave:
+class Leave(_Wire):
     """"I leave this session on purpose", signed by the leaver's identity key.
 
     ``signature`` is Ed25519 over ``LEAVE_DOMAIN || session``; the receiver
@@ -633,27 +613,13 @@ class Leave:
     """
 
     TAG: ClassVar[int] = 11
-    session: bytes
-    signature: bytes
-
-    def __post_init__(self) -> None:
-        _bytes(self.session, "the session id", DIGEST_SIZE)
-        _bytes(self.signature, "the leave signature", SIGNATURE_SIZE)
+    session: bytes = _f(Bytes("the session id", DIGEST_SIZE))
+    signature: bytes = _f(Bytes("the leave signature", SIGNATURE_SIZE))
 
     @staticmethod
     def signed_bytes(session: bytes) -> bytes:
         """What the leaver signs."""
         return LEAVE_DOMAIN + session
-
-    def to_wire(self) -> list[Any]:
-        """The canonical list for this message (tag first)."""
-        return [self.TAG, self.session, self.signature]
-
-    @classmethod
-    def from_wire(cls, fields: Sequence[Any]) -> Leave:
-        """Build from the list after the tag; ProtocolError if malformed."""
-        _arity(cls, fields, 2)
-        return cls(fields[0], fields[1])
 
 
 Message: TypeAlias = (
@@ -664,11 +630,6 @@ _BY_TAG: dict[int, type[Message]] = {
     cls.TAG: cls
     for cls in (Hello, Proof, Refuse, Reveal, Event, Sync, Bye, Ping, Pong, Addresses, Leave)
 }
-
-
-def _arity(cls: type[Message], fields: Sequence[Any], n: int) -> None:
-    if len(fields) != n:
-        raise ProtocolError(f"a {cls.__name__} message has {n} fields, got {len(fields)}")
 
 
 def encode_message(msg: Message) -> bytes:
@@ -688,4 +649,5 @@ def decode_message(payload: bytes) -> Message:
     tag = value[0]
     if type(tag) is not int or tag not in _BY_TAG:
         raise ProtocolError(f"unknown message tag {tag!r}")
-    return _BY_TAG[tag].from_wire(value[1:])
+    msg: Message = _BY_TAG[tag].from_wire(value[1:])
+    return msg

@@ -17,6 +17,7 @@ from typing import Any
 from gleek_p2p.base.errors import IllegalMove, ProtocolError, ViolationCode
 
 from .cards import (
+    RANK_PLURALS,
     RANKS_PER_SUIT,
     SUIT_NAMES,
     TALON,
@@ -574,8 +575,7 @@ def _end_declare(s: State, e: EndDeclare) -> State:
     seat = _actor(s, e.seat, Phase.DECLARE, "end declaring")
     pending = [] if s.variant.optional_declaring else _undeclared(s, seat)
     if pending:
-        name = ("Aces", "Kings", "Queens", "Jacks", "Tens", "Nines", "Eights", "Sevens",
-                "Sixes", "Fives", "Fours")[pending[0]]
+        name = RANK_PLURALS[pending[0]]
         raise IllegalMove(f"you must declare your combination of {name} (declaring is "
                           "compulsory)", seat)
     nxt = (seat + 1) % s.variant.players

@@ -24,7 +24,7 @@ from typing import Any, ClassVar
 
 from gleek_p2p.base.errors import ProtocolError, ViolationCode
 
-from .limits import MAX_RAISE, MAX_STAKE, OPENING_BID, WIRE_MAX_BID
+from .limits import FIRST_MAX_BID, MAX_RAISE, MAX_STAKE, OPENING_BID, WIRE_MAX_BID
 
 __all__ = [
     "ACTION_FIELDS",
@@ -170,7 +170,8 @@ class Bid:
     amount: int = _f(FieldSpec(
         "int", 1, WIRE_MAX_BID, "a bid",
         doc=f"pence; the engine requires {OPENING_BID} or more to open, then more than the "
-            "last bid, and at most the variant's bound (99 in logs before open_auction)"))
+            f"last bid, and at most the variant's bound ({FIRST_MAX_BID} in logs before "
+            "open_auction)"))
 
 
 @dataclass(frozen=True, slots=True)

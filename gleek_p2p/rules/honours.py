@@ -18,6 +18,7 @@ __all__ = [
     "HONOURS",
     "HonourTaken",
     "honour_cards",
+    "honour_names",
     "honours",
     "honours_taken",
     "tib_card",
@@ -39,6 +40,12 @@ def honour_cards(trump: int | None, variant: Variant) -> dict[str, int | None]:
         "Tom": base + Rank.JACK,
         "Tiddy": base + Rank.FOUR if variant.has_fours else None,
     }
+
+
+def honour_names(variant: Variant) -> tuple[str, ...]:
+    """The honours a hand of ``variant`` can have once a suit is trump (no Tib under
+    the whist ranking, no Tiddy without Fours), in order of worth."""
+    return tuple(name for name, c in honour_cards(0, variant).items() if c is not None)
 
 
 def _named(state: State) -> dict[str, int | None]:

@@ -26,9 +26,11 @@ from .state import State
 from .variant import RULINGS, Variant
 
 __all__ = [
+    "BID_STEP",
     "FIRST_MAX_BID",
     "MAX_RAISE",
     "MAX_STAKE",
+    "MIN_RAISE",
     "OPENING_BID",
     "WIRE_MAX_BID",
     "Limits",
@@ -41,11 +43,15 @@ __all__ = [
 ]
 
 OPENING_BID = 13
-"""The lowest first bid for the talon, in pence (each later bid at least one more)."""
+"""The lowest first bid for the talon, in pence (each later bid at least :data:`BID_STEP` more)."""
+BID_STEP = 1
+"""The least a bid for the talon must add to the last one, in pence."""
 FIRST_MAX_BID = 99
 """The table ceiling on bids of the logs written before ``open_auction`` (SPEC 1.5)."""
 WIRE_MAX_BID = 999
 """The largest bid the wire admits: three digits, above :func:`max_bid` of every variant."""
+MIN_RAISE = 1
+"""Smallest raise of the ruff stake, in pence."""
 MAX_RAISE = 5
 """Largest single raise of the ruff stake, in pence."""
 MAX_STAKE = 20
@@ -57,7 +63,9 @@ class Limits:
     """Every limit at once, for words and for bots."""
 
     opening_bid: int
+    bid_step: int
     max_bid: int
+    min_raise: int
     max_raise: int
     max_stake: int
     ante: int
@@ -70,7 +78,8 @@ class Limits:
 def limits(variant: Variant | None = None) -> Limits:
     """The table's limits under ``variant`` (the standard game of new sessions if None)."""
     v = Variant() if variant is None else variant
-    return Limits(OPENING_BID, max_bid(v), MAX_RAISE, MAX_STAKE, ANTE, TIDDY_PAYMENT, "penny")
+    return Limits(OPENING_BID, BID_STEP, max_bid(v), MIN_RAISE, MAX_RAISE, MAX_STAKE, ANTE,
+                  TIDDY_PAYMENT, "penny")
 
 
 def _best_combinations(cards: int, ranks: int) -> int:
@@ -131,13 +140,13 @@ def max_bid(v: Variant) -> int:
 
 def bid_range(state: State) -> tuple[int, int]:
     """The lowest and highest bid allowed now: 13 to open, then one more than the last."""
-    low = OPENING_BID if state.high_bid == 0 else state.high_bid + 1
+    low = OPENING_BID if state.high_bid == 0 else state.high_bid + BID_STEP
     return low, max_bid(state.variant)
 
 
 def raise_range(state: State) -> tuple[int, int]:
     """The smallest and largest raise allowed now on the ruff (empty once at the limit)."""
-    return 1, min(MAX_RAISE, MAX_STAKE - state.ruff_stake)
+    return MIN_RAISE, min(MAX_RAISE, MAX_STAKE - state.ruff_stake)
 
 
 def rulings_in_force(v: Variant) -> list[str]:

@@ -14,7 +14,7 @@ from typing import NamedTuple
 
 from .variant import Variant
 
-__all__ = ["NO_SEAT", "PHASE_NAMES", "HandLedger", "Phase", "State", "new_session"]
+__all__ = ["NO_SEAT", "PHASE_NAMES", "SESSION_HANDS", "HandLedger", "Phase", "State", "new_session"]
 
 NO_SEAT = -1
 PHASE_NAMES = ("tiddy", "auction", "ruff", "combinations", "tricks")
@@ -109,7 +109,11 @@ class State(NamedTuple):
     totals: tuple[int, ...]
 
 
-def new_session(variant: Variant | None = None, hands: int = 12) -> State:
+SESSION_HANDS = 12
+"""Hands in a session unless the players agree otherwise."""
+
+
+def new_session(variant: Variant | None = None, hands: int = SESSION_HANDS) -> State:
     """A session of ``hands`` hands waiting for the ``Cut``."""
     v = variant if variant is not None else Variant()
     if type(hands) is not int or not 1 <= hands <= 1_000_000:

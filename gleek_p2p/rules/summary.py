@@ -2,7 +2,8 @@
 
 Screens and reports read a finished hand through :func:`hand_summary` so
 that no rule (which card is Tib, who takes the last trick's bonus, what a
-suit is worth in the ruff) is computed outside the rules package.
+suit is worth in the ruff) is computed outside the rules package. The
+honours are :mod:`.honours`'s: this module asks it.
 """
 
 from __future__ import annotations
@@ -10,7 +11,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from .cards import RANKS_PER_SUIT, Rank
+from .cards import RANKS_PER_SUIT
+from .honours import honour_names, honours
 from .queries import ruff_pot
 from .scoring import LAST_TRICK, ruff_value
 from .state import PHASE_NAMES, Phase, State
@@ -18,50 +20,10 @@ from .state import PHASE_NAMES, Phase, State
 __all__ = [
     "HandSummary",
     "hand_summary",
-    "honour_takers",
     "last_trick_winner",
     "running_totals",
     "suit_ruff_values",
-    "tib_card",
-    "tiddy_card",
-    "tom_card",
 ]
-
-
-def tib_card(state: State) -> int | None:
-    """The Ace of trump when it is Tib (not under whist ranking or Kiss)."""
-    if not state.trump_named or state.trump is None or state.variant.whist_ranking:
-        return None
-    return state.trump * RANKS_PER_SUIT + Rank.ACE
-
-
-def tom_card(state: State) -> int | None:
-    """The Knave of trump."""
-    if not state.trump_named or state.trump is None:
-        return None
-    return state.trump * RANKS_PER_SUIT + Rank.JACK
-
-
-def tiddy_card(state: State) -> int | None:
-    """The Four of trump, when the pack has Fours."""
-    if not state.trump_named or state.trump is None or not state.variant.has_fours:
-        return None
-    return state.trump * RANKS_PER_SUIT + Rank.FOUR
-
-
-def honour_takers(state: State) -> dict[str, int | None]:
-    """Who took Tib, Tom and Tiddy this hand (Tiddy: claimed or captured); None: nobody yet."""
-    out: dict[str, int | None] = {"Tib": None, "Tom": None, "Tiddy": None}
-    wanted = {"Tib": tib_card(state), "Tom": tom_card(state), "Tiddy": tiddy_card(state)}
-    for _leader, plays, winner in state.tricks:
-        for slot in plays:
-            c = state.cards[slot]
-            for name, honour in wanted.items():
-                if honour is not None and c == honour:
-                    out[name] = winner
-    if state.tiddy_claimant >= 0:
-        out["Tiddy"] = state.tiddy_claimant
-    return out
 
 
 def last_trick_winner(state: State) -> int | None:
@@ -132,11 +94,7 @@ def hand_summary(state: State, hand: int = -1) -> HandSummary:
     won = [0] * n
     for _leader, _plays, winner in state.tricks:
         won[winner] += 1
-    honours = honour_takers(state)
-    if state.variant.whist_ranking:
-        honours.pop("Tib")
-    if not state.variant.has_fours:
-        honours.pop("Tiddy")
+    took = honours(state)
     ruff = None
     if state.ruff_played and state.ruff_winner >= 0:
         suit = next((s for seat, s, _x in state.ruff_shows if seat == state.ruff_winner), None)
@@ -150,7 +108,7 @@ def hand_summary(state: State, hand: int = -1) -> HandSummary:
         totals=running_totals(state)[hand],
         tricks_won=tuple(won),
         trick_points=ledger.trick_points,
-        honours=tuple(honours.items()),
+        honours=tuple((name, took[name]) for name in honour_names(state.variant)),
         last_trick=state.tricks[-1] if state.tricks else None,
         last_trick_bonus=LAST_TRICK,
         auction=(state.talon_taker, state.high_bid) if state.talon_taker >= 0 else None,

@@ -19,6 +19,8 @@ from gleek_p2p.rules import (
     PHASE_NAMES,
     Phase,
     State,
+    card,
+    card_rank,
     card_suit,
     ruff_pot,
     running_ledger,
@@ -26,6 +28,8 @@ from gleek_p2p.rules import (
     tricks_won,
     variant_name,
 )
+from gleek_p2p.rules.honours import honour_names
+from gleek_p2p.rules.limits import OPENING_BID
 from gleek_p2p.rules.summary import suit_ruff_values
 from gleek_p2p.session.link_words import table_words
 from gleek_p2p.session.lobby_status import LobbyStatus
@@ -346,7 +350,7 @@ def _bidding_lines(s: State, namer: Namer, width: int) -> list[Fragments]:
                             N_("{name} took the talon at {bid}"), bid=s.high_bid)
                     if s.talon_taker >= 0 else _("everybody passed: the talon is dead"))
         if not calls and s.phase is Phase.AUCTION:
-            calls = [_("no bid yet (13 opens)")]
+            calls = [_("no bid yet ({bid} opens)").format(bid=OPENING_BID)]
         lines.append([*_label(N_("Auction"), lw), ("", fit("", calls, tail, width - lw))])
     if v.has_ruff:
         if s.ruff_played:
@@ -380,7 +384,7 @@ def _bidding_lines(s: State, namer: Namer, width: int) -> list[Fragments]:
         combos = []
         for seat, slots in s.declarations:
             c = _known(s, slots[0])
-            rank = rank_plural(c % 11) if c is not None else "?"
+            rank = rank_plural(card_rank(c)) if c is not None else "?"
             kind = (N_("{name} mournival of {ranks}") if len(slots) == 4
                     else N_("{name} gleek of {ranks}"))
             combos.append(_(kind).format(name=who(seat), ranks=rank))
@@ -391,9 +395,8 @@ def _bidding_lines(s: State, namer: Namer, width: int) -> list[Fragments]:
                  else f"{SUIT_SYMBOLS[s.trump]} {suit_name(s.trump)}")
         took = honours(s)
         names = "  ".join(
-            f"{h} {who(seat) if seat is not None else '-'}" for h, seat in took.items()
-            if not (h == "Tib" and s.variant.whist_ranking) and not (
-                h == "Tiddy" and not s.variant.has_fours)
+            f"{h} {who(seat) if seat is not None else '-'}"
+            for h in honour_names(s.variant) for seat in (took[h],)
         )
         body = trump if s.trump is None else f"{trump}   {names}"
         lines.append(clip([*_label(N_("Trump"), lw), ("class:trump", body)], width))
@@ -597,7 +600,8 @@ def _ruff_line(s: State, viewer: int, label: int) -> Fragments:
     values = suit_ruff_values(c for x in s.holding[viewer] if (c := _known(s, x)) is not None)
     line: Fragments = _label(N_("Ruff"), label)
     for suit, value in enumerate(values):
-        line += [(_card_style(suit * 11), SUIT_SYMBOLS[suit]), ("class:total", f" {value:<3}  ")]
+        line += [(_card_style(card(suit, 0)), SUIT_SYMBOLS[suit]),
+                 ("class:total", f" {value:<3}  ")]
     best = max(values)
     line.append(("class:hint", _("a suit's ruff value; your best show is {best}").format(
         best=best)))

@@ -11,10 +11,11 @@ from collections.abc import Sequence
 
 from gleek_p2p.base.i18n import N_, _, ngettext, pgettext
 from gleek_p2p.rules import State
-from gleek_p2p.rules.cards import RANK_LABELS, RANKS_PER_SUIT
+from gleek_p2p.rules.cards import RANK_LABELS, RANKS_PER_SUIT, SUIT_SYMBOLS, Rank
+from gleek_p2p.rules.honours import honours as honour_takers
+from gleek_p2p.rules.honours import tib_card, tiddy_card, tom_card
 from gleek_p2p.rules.money import pence
 from gleek_p2p.rules.scoring import TIB, TOM, card_points, ruff_points
-from gleek_p2p.rules.summary import honour_takers, tib_card, tiddy_card, tom_card
 
 __all__ = [
     "RANK_PLURALS",
@@ -38,7 +39,6 @@ __all__ = [
     "wrap_words",
 ]
 
-SUIT_SYMBOLS = ("♠", "♥", "♦", "♣")
 SUIT_NAMES = (N_("spades"), N_("hearts"), N_("diamonds"), N_("clubs"))
 """Marked for the catalog: show them through ``suit_name``."""
 RANK_PLURALS = (
@@ -115,13 +115,13 @@ def rank_label(rank: int) -> str:
     The rank itself is a game fact (``rules.cards``); its letter is a word of
     each language, as each original text ranks the cards.
     """
-    if rank == 0:
+    if rank == Rank.ACE:
         return pgettext("card", "A")
-    if rank == 1:
+    if rank == Rank.KING:
         return pgettext("card", "K")
-    if rank == 2:
+    if rank == Rank.QUEEN:
         return pgettext("card", "Q")
-    if rank == 3:
+    if rank == Rank.JACK:
         return pgettext("card", "J")
     return RANK_LABELS[rank]
 
