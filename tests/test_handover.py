@@ -48,6 +48,7 @@ class Person:
     def __init__(self) -> None:
         self.runner: SessionRunner | None = None
         self.asked = 0
+        self.notes: list[str] = []
 
     async def decide(self, table: Table, decision: Decision) -> Event:
         self.asked += 1
@@ -58,7 +59,8 @@ class Person:
         return decision.legal[0]
 
     def update(self, table: Table, applied: Sequence[Event], note: str | None) -> None:
-        pass
+        if note:
+            self.notes.append(note)
 
 
 def successor(table: Table) -> tuple[Player, str]:
@@ -156,6 +158,9 @@ async def test_the_person_takes_the_seat_back_by_running_again(tmp_path: Path) -
     envelopes = run[0].table.envelopes
     assert envelopes[retake.seq].kind == ev.RETAKE and envelopes[retake.seq].seat == 1
     assert envelopes[retake.seq + 1].kind == ev.ACT and envelopes[retake.seq + 1].seat == 1
+    # The person is told, on their screen.
+    assert (f"You play your seat again: every log records it from event {retake.seq}, "
+            "signed by you.") in again.notes
     acts_between = [e for e in envelopes[retake.seq:second.seq]
                     if e.kind == ev.ACT and e.seat == 1]
     assert acts_between

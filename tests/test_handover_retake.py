@@ -34,6 +34,18 @@ TAKEN = {
     "nl": "Vanaf gebeurtenis {n} nam Ben de plaats terug van de bot (ondertekend door Ben).",
 }
 
+#: What the person's screen says when their peer signs the retake.
+NOTE = {
+    "en": "You play your seat again: every log records it from event 7, signed by you.",
+    "fr": "Vous jouez de nouveau votre place\u00a0: chaque journal l'enregistre à partir de "
+          "l'événement 7, signé par vous.",
+    "it": "Giochi di nuovo il tuo posto: ogni registro lo annota dall'evento 7, firmato da te.",
+    "pt": "Você joga seu lugar de novo: cada registro anota isso a partir do evento 7, "
+          "assinado por você.",
+    "nl": "Je speelt je plaats weer zelf: elk logboek legt het vast vanaf gebeurtenis 7, "
+          "ondertekend door jou.",
+}
+
 
 def _everyone(tables: list[Table], envelope: Envelope) -> None:
     for table in tables:
@@ -209,5 +221,7 @@ def test_verify_the_replay_and_the_end_box_say_the_retake(lang: str) -> None:
         assert text.index(f"{handover['event']}") < text.index(said)
         assert said in Replay.load(records).verdict()
         assert said in [words for _style, words in end_lines(table, None)]
+        assert i18n._("You play your seat again: every log records it from event {event}, "
+                      "signed by you.").format(event=7) == NOTE[lang]
     finally:
         i18n.set_language("en", {})

@@ -598,7 +598,11 @@ class SessionRunner:
                 self._take_over()
                 return
             if self._retake_due():
-                self._commit(table.retake_event())
+                retake = table.retake_event()
+                self._commit(retake)
+                self._note(_("You play your seat again: every log records it from event "
+                             "{event}, signed by you.").format(event=retake.seq),
+                           Severity.INFO)
                 return
             decision = table.decision()
             assert decision is not None
