@@ -4,9 +4,15 @@ The table takes a ``retake`` only from the seat to sign next and only while a bo
 plays it (its last ``handover`` has no retake after it); it changes nothing in
 the game. Every forged or misplaced one is refused with its code, the table
 unchanged. ``gleek verify``, the replay and the end box say it in every language.
+And end to end: a person's ``play_session`` stopped while its bot plays, run again
+with the same data folder, signs the retake at the seat's turn.
 """
 
 from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from pathlib import Path
 
 import pytest
 from test_handover import _started
@@ -16,9 +22,14 @@ from gleek_p2p.base.errors import Cheating, ProtocolError
 from gleek_p2p.base.violation_codes import ViolationCode
 from gleek_p2p.bots.strategy import RandomStrategy, choose_now
 from gleek_p2p.log.envelope import Envelope, sign_envelope
+from gleek_p2p.log.keys import Identity
 from gleek_p2p.rules import VARIANTS
+from gleek_p2p.rules import Event as Move
+from gleek_p2p.session.lobby import LobbyConfig
+from gleek_p2p.session.peer import BotPlayer, SessionRunner
+from gleek_p2p.session.play import play_session
 from gleek_p2p.table import events as ev
-from gleek_p2p.table.session import Handover, Retake, Table
+from gleek_p2p.table.session import Decision, Handover, Retake, Table
 from gleek_p2p.table.verify import Judgement, verify_records
 from gleek_p2p.tools.report import json_report, text_report
 from gleek_p2p.tools.selfplay import make_seats
@@ -225,3 +236,103 @@ def test_verify_the_replay_and_the_end_box_say_the_retake(lang: str) -> None:
                       "signed by you.").format(event=7) == NOTE[lang]
     finally:
         i18n.set_language("en", {})
+
+
+# ------------------------------------------------------------ the same command again
+
+
+class _Person:
+    """A person's player for ``play_session``: hands over at its second decision (or,
+    ``again``, plays every decision by hand)."""
+
+    def __init__(self, again: bool = False) -> None:
+        self.again = again
+        self.asked = 0
+        self.runner: SessionRunner | None = None
+        self.notes: list[str] = []
+
+    def attach_runner(self, runner: SessionRunner) -> None:
+        self.runner = runner
+
+    async def decide(self, table: Table, decision: Decision) -> Move:
+        self.asked += 1
+        if not self.again and self.asked == 2:
+            assert self.runner is not None and self.runner.hand_over()
+            await asyncio.Event().wait()  # the runner drops this decision
+        return decision.legal[0]
+
+    def update(self, table: Table, applied: Sequence[Move], note: str | None) -> None:
+        if note:
+            self.notes.append(note)
+
+
+class _StoppedBot(BotPlayer):
+    """The bot the seat is handed to: it moves twice, then waits (to be stopped)."""
+
+    def __init__(self, moved: asyncio.Event) -> None:
+        super().__init__(RandomStrategy(7), worker="inline")
+        self.moves = 0
+        self.moved = moved
+
+    async def decide(self, table: Table, decision: Decision) -> Move:
+        self.moves += 1
+        if self.moves > 2:
+            self.moved.set()
+            await asyncio.Event().wait()
+        return await super().decide(table, decision)
+
+
+async def test_the_same_command_again_takes_the_seat_back_signed(tmp_path: Path) -> None:
+    """Three ``play_session`` peers on 127.0.0.1: Anne hands over, her peer is stopped
+    while the bot plays (Ctrl-C), and the same call with the same data folder resumes
+    the seat, signs the retake at her turn and plays to the end."""
+    variant = VARIANTS["standard"]
+    moved = asyncio.Event()
+    ports: list[int] = []
+    tasks = []
+
+    def config(name: str) -> LobbyConfig:
+        return LobbyConfig(name=name, table="back/1", variant=variant,
+                           listen=("127.0.0.1", 0),
+                           peers=tuple(("127.0.0.1", p) for p in ports), dial_interval=0.2)
+
+    for i, name in enumerate(("ben", "cat")):
+        up: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+        tasks.append(asyncio.create_task(play_session(
+            identity=Identity.generate(bytes([i + 1]) * 32), config=config(name), hands=1,
+            data_dir=tmp_path / name, player=BotPlayer(RandomStrategy(i), worker="inline"),
+            timeout=120.0, on_ready=up.set_result)))
+        ports.append(await up)
+    anne = Identity.generate(b"\x09" * 32)
+    first = _Person()
+    stopped = asyncio.create_task(play_session(
+        identity=anne, config=config("anne"), hands=1, data_dir=tmp_path / "anne",
+        player=first, timeout=120.0,
+        successor=lambda table: (_StoppedBot(moved), "random")))
+    await asyncio.wait_for(moved.wait(), 120)
+    stopped.cancel()  # Ctrl-C while the bot plays: no leave, the seat stays hers
+    with pytest.raises(asyncio.CancelledError):
+        await stopped
+    again = _Person(again=True)
+    result = await asyncio.wait_for(play_session(
+        identity=anne, config=config("anne"), hands=1, data_dir=tmp_path / "anne",
+        player=again, timeout=120.0,
+        successor=lambda table: (BotPlayer(RandomStrategy(8)), "random")), 180)
+    others = await asyncio.wait_for(asyncio.gather(*tasks), 120)
+    logs = [r.log_path.read_bytes() for r in (result, *others)]
+    assert logs[0] == logs[1] == logs[2] and result.outcome.finished
+    table = result.table
+    seat = table.roster.seat_of(anne.public)
+    handover, retake = table.seat_changes
+    assert isinstance(handover, Handover) and isinstance(retake, Retake)
+    assert handover.seat == retake.seat == seat and handover.seq < retake.seq
+    # The bot's two moves between them; then the person's, right after the retake.
+    bot_moves = [e for e in table.envelopes[handover.seq:retake.seq]
+                 if e.kind == ev.ACT and e.seat == seat]
+    assert len(bot_moves) == 2
+    assert table.envelopes[retake.seq + 1].kind == ev.ACT
+    assert table.envelopes[retake.seq + 1].seat == seat and again.asked >= 1
+    assert any(f"from event {retake.seq}, signed by you" in n for n in again.notes)
+    report = verify_records([*table.encoded])
+    assert report.judgement is Judgement.FAIR and report.complete
+    assert json_report(report)["retakes"] == [{"event": retake.seq, "seat": seat}]
