@@ -168,6 +168,21 @@ async def _until(check: object, seconds: float) -> None:
             await asyncio.sleep(0.05)
 
 
+def test_the_watcher_is_told_each_seat_handed_to_a_bot_and_taken_back(
+        tmp_path: Path) -> None:
+    from gleek_p2p.log.store import read_log_file
+
+    vectors = Path(__file__).resolve().parent.parent / "protocol" / "vectors" / "sessions"
+    records = read_log_file(vectors / "taken-back.gleeklog")[0]
+    live, screen, _drawn = _feed(records, tmp_path)
+    assert live.table is not None
+    handover, retake = live.table.seat_changes
+    told = [text for style, text in screen.screen.log if style == "class:note"]
+    assert told == [
+        f"From event {handover.seq}, Ben's seat was played by a bot (signed by Ben).",
+        f"From event {retake.seq}, Ben took the seat back from the bot (signed by Ben)."]
+
+
 WORDS = {
     "en": ("Gleek, watching", "watching: waiting for ", "stop watching"),
     "fr": ("Gleek, en spectateur", "spectateur\u00a0: on attend ", "cesser de regarder"),

@@ -19,7 +19,7 @@ from gleek_p2p.base.i18n import N_, _
 from gleek_p2p.rules import Event
 from gleek_p2p.session.watch import WatchResult
 from gleek_p2p.table.session import Table
-from gleek_p2p.tools.report import verdict_lines
+from gleek_p2p.tools.report import handover_sentence, verdict_lines
 
 from .app import HumanPlayer, end_lines
 
@@ -48,10 +48,17 @@ class WatcherScreen(HumanPlayer):
         super().__init__(input=input, output=output, color=color)
         self.screen.scene.title = _("Gleek, watching")
         self.screen.scene.public = True
+        self._changes = 0
+        """The seats' signed hand-overs and retakes told so far."""
 
     def follow(self, table: Table, applied: Sequence[Event]) -> None:
         """One more event taken by the watcher's table (``watch``'s ``on_event``)."""
         self.update(table, applied, None)
+        # A seat handed to a bot (or taken back) changes nothing in the game, so the
+        # narration never tells it: the watcher reads it from the signed event.
+        for change in table.seat_changes[self._changes:]:
+            self.screen.add_log(handover_sentence(change, table.roster.names), "class:note")
+        self._changes = len(table.seat_changes)
 
     def _on_key(self, key: str) -> None:
         if key == "v":
