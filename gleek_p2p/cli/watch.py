@@ -20,7 +20,7 @@ from gleek_p2p.base.i18n import _
 from gleek_p2p.base.text import printable
 from gleek_p2p.log.keys import Identity, load_or_create_identity
 from gleek_p2p.net.tables import TableListing
-from gleek_p2p.rules import VARIANTS
+from gleek_p2p.rules import parse_variant
 from gleek_p2p.session.play import default_data_dir, parse_address, say
 from gleek_p2p.session.watch import (
     Impersonated,
@@ -56,7 +56,7 @@ def choose_watched(tables: Sequence[TableListing], name: str | None) -> TableLis
         # What the records announce; a seat dialled anyway would refuse too (code 2).
         raise NoWatchers(_("the players of this table do not accept watchers"))
     playing = [t for t in tables if t.playing and t.watchers is not False
-               and t.hands is not None and t.variant in VARIANTS
+               and t.hands is not None and t.variant != ""
                and (name is None or t.table == name)]
     if len(playing) != 1:
         if name is not None and playing:
@@ -92,7 +92,7 @@ def run_watch(args: argparse.Namespace) -> int:
         announced = frozenset(s.fingerprint for s in chosen.seated)
     data_dir = Path(args.data_dir) if args.data_dir else default_data_dir()
     identity = load_or_create_identity(data_dir, os.urandom)
-    config = WatchConfig(name=args.name, table=f"{table}/{hands}", variant=VARIANTS[variant],
+    config = WatchConfig(name=args.name, table=f"{table}/{hands}", variant=parse_variant(variant),
                          peers=peers, data_dir=data_dir, timeout=args.timeout,
                          announced=announced)
     say(_("watching table {table} as {name}").format(table=repr(table), name=args.name))

@@ -47,6 +47,7 @@ from .events import (
     Vie,
 )
 from .limits import MAX_RAISE, MAX_STAKE, OPENING_BID, bid_range, raise_range
+from .moves import MoveKind
 from .scoring import hand_ledger, ruff_value
 from .state import NO_SEAT, Phase, State, new_session
 from .variant import Variant
@@ -54,37 +55,23 @@ from .variant import Variant
 __all__ = [
     "MAX_RAISE",
     "MAX_STAKE",
+    "MOVE_KINDS",
     "OPENING_BID",
+    "MoveKind",
     "apply",
     "apply_reveals",
     "cut_winner",
     "legal_actions",
+    "move_kind",
+    "phase_kinds",
     "replay",
     "to_act",
 ]
 
 
-# A tuple, not a frozenset: ``in`` then compares by identity, while hashing
-# an Enum member calls Python code (this is asked at every decision).
-_DECIDING = (
-    Phase.TRICKS,
-    Phase.AUCTION,
-    Phase.DISCARD,
-    Phase.RUFF,
-    Phase.RUFF_SHOW,
-    Phase.DECLARE,
-    Phase.TRUMP,
-    Phase.TIDDY,
-)
 # Enum members as module globals for the hot paths: ``Phase.X`` is a class
 # attribute lookup, several times slower than a global.
 _TRICKS = Phase.TRICKS
-_AUCTION = Phase.AUCTION
-_DISCARD = Phase.DISCARD
-_RUFF = Phase.RUFF
-_RUFF_SHOW = Phase.RUFF_SHOW
-_DECLARE = Phase.DECLARE
-_TRUMP = Phase.TRUMP
 _PHASE_WORDS = {
     Phase.CUT: "the cut",
     Phase.DEAL: "the deal",
@@ -196,12 +183,27 @@ def _next_seat(s: State, seat: int, ok: tuple[bool, ...]) -> int:
 
 def _start_hand(s: State) -> State:
     v = s.variant
-    if v.has_auction:
-        return _upd(s, phase=Phase.AUCTION, turn=_eldest(s))
-    if v.has_ruff:
-        return _enter_ruff(s)
-    # simplified: trump fixed by hand number, Tiddy known at once.
-    return _enter_tiddy(_upd(s, trump=s.hand_no % 4, trump_named=True))
+    if v.has_tricks and "trump" not in v.hand_order:
+        # Nobody names the trump (simplified): the hand number fixes it.
+        s = _upd(s, trump=s.hand_no % 4, trump_named=True)
+    return _enter_stage(s, 0)
+
+
+def _enter_stage(s: State, i: int) -> State:
+    """Stage ``i`` of the variant's hand (``Variant.hand_order``), or the end of the hand."""
+    order = s.variant.hand_order
+    if i >= len(order):
+        return _end_hand(s)
+    return _ENTER[order[i]](s)
+
+
+def _after(s: State, stage: str) -> State:
+    """What follows ``stage`` in the variant's order of the hand."""
+    return _enter_stage(s, s.variant.hand_order.index(stage) + 1)
+
+
+def _enter_auction(s: State) -> State:
+    return _upd(s, phase=Phase.AUCTION, turn=_eldest(s))
 
 
 def _enter_ruff(s: State) -> State:
@@ -220,31 +222,31 @@ def _enter_declare(s: State) -> State:
     return _upd(s, phase=Phase.DECLARE, turn=_eldest(s))
 
 
-def _after_declare(s: State) -> State:
-    v = s.variant
-    if not v.has_tricks:
-        return _end_hand(s)
-    if v.simplified:
-        return _enter_tricks(s)
+def _enter_trump(s: State) -> State:
     taker = s.talon_taker
     return _upd(s, phase=Phase.TRUMP, turn=taker if taker >= 0 else _eldest(s))
 
 
 def _enter_tiddy(s: State) -> State:
     if s.trump is None or not s.variant.has_fours:
-        return _after_tiddy(s)
+        return _after(s, "tiddy")
     return _upd(s, phase=Phase.TIDDY, turn=_eldest(s), tiddy_asked=0)
-
-
-def _after_tiddy(s: State) -> State:
-    if s.variant.simplified:
-        return _enter_declare(s)
-    return _enter_tricks(s)
 
 
 def _enter_tricks(s: State) -> State:
     e = _eldest(s)
     return _upd(s, phase=Phase.TRICKS, turn=e, trick_leader=e, trick_plays=())
+
+
+_ENTER: dict[str, Callable[[State], State]] = {
+    "auction": _enter_auction,
+    "ruff": _enter_ruff,
+    "declare": _enter_declare,
+    "trump": _enter_trump,
+    "tiddy": _enter_tiddy,
+    "tricks": _enter_tricks,
+}
+"""How each stage of ``Variant.hand_order`` begins."""
 
 
 def _end_hand(s: State) -> State:
@@ -414,7 +416,7 @@ def _auction_next(s: State, seat: int) -> State:
 def _end_auction(s: State) -> State:
     w = s.high_bidder
     if w < 0:
-        return _enter_ruff(s)  # all passed: the talon is dead
+        return _after(s, "auction")  # all passed: the talon is dead
     holding = _set(s.holding, w, tuple(sorted(s.holding[w] + s.talon)))
     return _upd(s, phase=Phase.DISCARD, turn=w, talon_taker=w, holding=holding)
 
@@ -428,7 +430,7 @@ def _discard(s: State, e: Discard) -> State:
         discards=(*s.discards, slot),
     )
     if len(s.discards) == s.variant.discard_count:
-        return _enter_ruff(s)
+        return _after(s, "auction")
     return s
 
 
@@ -483,7 +485,7 @@ def _pass_ruff(s: State, e: PassRuff) -> State:
 def _ruff_next(s: State, seat: int) -> State:
     ins = [i for i, x in enumerate(s.ruff_in) if x]
     if len(ins) == 1:
-        return _enter_declare(_upd(s, ruff_winner=ins[0]))
+        return _after(_upd(s, ruff_winner=ins[0]), "ruff")
     if all(s.ruff_acted[i] and s.ruff_put[i] == s.ruff_stake for i in ins):
         first = _next_seat(s, s.dealer, s.ruff_in)
         return _upd(s, phase=Phase.RUFF_SHOW, turn=first)
@@ -514,7 +516,7 @@ def _show_ruff(s: State, e: ShowRuff) -> State:
     nxt = _next_seat(s, seat, tuple(x and i not in shown for i, x in enumerate(s.ruff_in)))
     if nxt >= 0:
         return _upd(s, turn=nxt)
-    return _enter_declare(_upd(s, ruff_winner=_showdown_winner(s)))
+    return _after(_upd(s, ruff_winner=_showdown_winner(s)), "ruff")
 
 
 def _showdown_winner(s: State) -> int:
@@ -580,7 +582,7 @@ def _end_declare(s: State, e: EndDeclare) -> State:
                           "compulsory)", seat)
     nxt = (seat + 1) % s.variant.players
     if nxt == _eldest(s):
-        return _after_declare(s)
+        return _after(s, "declare")
     return _upd(s, turn=nxt)
 
 
@@ -595,7 +597,7 @@ def _name_trump(s: State, e: NameTrump) -> State:
             raise IllegalMove("Kiss (no trump) is not allowed in this game", seat)
     elif type(suit) is not int or not 0 <= suit <= 3:
         raise ProtocolError(f"no suit {suit!r}", code=ViolationCode.FORM_EVENT)
-    return _enter_tiddy(_upd(s, trump=suit, trump_named=True))
+    return _after(_upd(s, trump=suit, trump_named=True), "trump")
 
 
 def _claim_tiddy(s: State, e: ClaimTiddy) -> State:
@@ -605,14 +607,14 @@ def _claim_tiddy(s: State, e: ClaimTiddy) -> State:
     assert s.trump is not None  # no TIDDY phase under Kiss
     if c != s.trump * RANKS_PER_SUIT + Rank.FOUR:
         raise IllegalMove(f"{card_label(c)} is not the Four of trump", seat)
-    return _after_tiddy(_upd(s, tiddy_claimant=seat, tiddy_slot=slot))
+    return _after(_upd(s, tiddy_claimant=seat, tiddy_slot=slot), "tiddy")
 
 
 def _no_tiddy(s: State, e: NoTiddy) -> State:
     seat = _actor(s, e.seat, Phase.TIDDY, "pass on the Tiddy")
     asked = s.tiddy_asked + 1
     if asked == s.variant.players:
-        return _after_tiddy(_upd(s, tiddy_asked=asked))
+        return _after(_upd(s, tiddy_asked=asked), "tiddy")
     return _upd(s, tiddy_asked=asked, turn=(seat + 1) % s.variant.players)
 
 
@@ -647,7 +649,7 @@ def _play(s: State, e: Play) -> State:
     tricks = (*s.tricks, (s.trick_leader, plays, winner))
     s = _upd(s, holding=holding, trick_plays=(), tricks=tricks, trick_leader=winner, turn=winner)
     if len(tricks) == s.variant.tricks:
-        return _end_hand(s)
+        return _after(s, "tricks")
     return s
 
 
@@ -666,109 +668,77 @@ def _trick_winner(cards: tuple[int, ...], plays: tuple[int, ...], trump: int | N
     return best_i
 
 
-# ---------------------------------------------------------------- public API
+# ---------------------------------------------------------------- legal moves, per kind
 
-_HANDLERS: dict[type[Any], Callable[[State, Any], State]] = {
-    Cut: _cut,
-    Deal: _deal,
-    Reveal: _reveal,
-    Bid: _bid,
-    PassBid: _pass_bid,
-    Discard: _discard,
-    Vie: _vie,
-    See: _see,
-    PassRuff: _pass_ruff,
-    ShowRuff: _show_ruff,
-    Declare: _declare,
-    EndDeclare: _end_declare,
-    NameTrump: _name_trump,
-    ClaimTiddy: _claim_tiddy,
-    NoTiddy: _no_tiddy,
-    Play: _play,
-}
-
-
-def apply(state: State, event: Event) -> State:
-    """The state after ``event``. Pure: the input is never changed.
-
-    Raises ``IllegalMove`` (a rule forbids it; ``seat`` set) or
-    ``ProtocolError`` (the event cannot fit the protocol).
-    """
-    handler = _HANDLERS.get(type(event))
-    if handler is None:
-        raise ProtocolError(f"not an event: {event!r}", code=ViolationCode.FORM_EVENT)
-    return handler(state, event)
-
-
-def replay(events: Iterable[Event], variant: Variant | None = None, hands: int = 12) -> State:
-    """Apply ``events`` in order to a new session."""
-    s = new_session(variant, hands)
-    for e in events:
-        s = apply(s, e)
-    return s
-
-
-def to_act(state: State) -> int | None:
-    """The seat that must decide now, or None while waiting for a system event."""
-    if state.phase in _DECIDING:
-        return state.turn
-    return None
-
-
-def legal_actions(state: State, seat: int) -> list[Event]:
-    """Exactly the moves ``seat`` may make now (empty if it is not its turn).
-
-    Moves that name cards (play, show, declare, claim) are listed only for
-    slots whose identity this engine knows; in a seat's own run it knows its
-    whole hand, so the list is exact. Order is deterministic.
-    """
-    s = state
-    if s.turn != seat or s.phase not in _DECIDING:
-        return []
-    ph = s.phase
-    if ph is _TRICKS:
-        return _legal_plays(s, seat)
-    if ph is _AUCTION:
-        return bid_events(seat, *bid_range(s))
-    if ph is _DISCARD:
-        return [_DISCARDS[seat][x] for x in s.holding[seat]]
-    if ph is _RUFF:
-        out: list[Event] = [PassRuff(seat)]
-        if s.ruff_put[seat] < s.ruff_stake:
-            out.append(See(seat))
-        top = raise_range(s)[1]
-        out.extend(_VIES[seat][1 : top + 1])
-        return out
-    if ph is _RUFF_SHOW:
-        shows: list[Event] = []
-        for suit in range(4):
-            slots = _suit_slots(s, seat, suit)
-            if slots:
-                shows.append(ShowRuff(seat, suit, slots))
-        return shows
-    if ph is _DECLARE:
-        return _legal_declares(s, seat)
-    if ph is _TRUMP:
-        trumps: list[Event] = [NameTrump(seat, suit) for suit in range(4)]
-        if s.variant.kiss:
-            trumps.append(NameTrump(seat, None))
-        return trumps
-    # TIDDY
-    tiddy: list[Event] = [NoTiddy(seat)]
-    assert s.trump is not None
-    four = s.trump * RANKS_PER_SUIT + Rank.FOUR
-    slot = s.where[four]
-    if slot >= 0 and slot in s.holding[seat]:
-        tiddy.append(ClaimTiddy(seat, slot))
-    return tiddy
-
-
-# Events are immutable, so legal_actions hands out shared instances.
+# Events are immutable, so the generators hand out shared instances.
 _BIDS: dict[tuple[int, int], tuple[Event, ...]] = {}
 """Per (seat, highest bid): the pass, then every bid from the opening bid up."""
 _PLAYS = tuple(tuple(Play(seat, x) for x in range(44)) for seat in range(3))
 _DISCARDS = tuple(tuple(Discard(seat, x) for x in range(44)) for seat in range(3))
 _VIES = tuple(tuple(Vie(seat, r) for r in range(MAX_RAISE + 1)) for seat in range(3))
+_PASS_BIDS = tuple(PassBid(seat) for seat in range(3))
+_PASS_RUFFS = tuple(PassRuff(seat) for seat in range(3))
+_SEES = tuple(See(seat) for seat in range(3))
+_END_DECLARES = tuple(EndDeclare(seat) for seat in range(3))
+_NO_TIDDIES = tuple(NoTiddy(seat) for seat in range(3))
+
+
+def _legal_pass_bids(s: State, seat: int) -> list[Event]:
+    return [_PASS_BIDS[seat]]
+
+
+def _legal_bids(s: State, seat: int) -> list[Event]:
+    return bid_events(seat, *bid_range(s))[1:]
+
+
+def _legal_discards(s: State, seat: int) -> list[Event]:
+    return [_DISCARDS[seat][x] for x in s.holding[seat]]
+
+
+def _legal_pass_ruffs(s: State, seat: int) -> list[Event]:
+    return [_PASS_RUFFS[seat]]
+
+
+def _legal_sees(s: State, seat: int) -> list[Event]:
+    return [_SEES[seat]] if s.ruff_put[seat] < s.ruff_stake else []
+
+
+def _legal_vies(s: State, seat: int) -> list[Event]:
+    return list(_VIES[seat][1 : raise_range(s)[1] + 1])
+
+
+def _legal_shows(s: State, seat: int) -> list[Event]:
+    shows: list[Event] = []
+    for suit in range(4):
+        slots = _suit_slots(s, seat, suit)
+        if slots:
+            shows.append(ShowRuff(seat, suit, slots))
+    return shows
+
+
+def _legal_end_declares(s: State, seat: int) -> list[Event]:
+    if s.variant.optional_declaring or not _undeclared(s, seat):
+        return [_END_DECLARES[seat]]
+    return []
+
+
+def _legal_trumps(s: State, seat: int) -> list[Event]:
+    trumps: list[Event] = [NameTrump(seat, suit) for suit in range(4)]
+    if s.variant.kiss:
+        trumps.append(NameTrump(seat, None))
+    return trumps
+
+
+def _legal_no_tiddies(s: State, seat: int) -> list[Event]:
+    return [_NO_TIDDIES[seat]]
+
+
+def _legal_tiddy_claims(s: State, seat: int) -> list[Event]:
+    assert s.trump is not None  # no TIDDY phase under Kiss
+    slot = s.where[s.trump * RANKS_PER_SUIT + Rank.FOUR]
+    if slot >= 0 and slot in s.holding[seat]:
+        return [ClaimTiddy(seat, slot)]
+    return []
 
 
 def _legal_plays(s: State, seat: int) -> list[Event]:
@@ -815,6 +785,110 @@ def _legal_declares(s: State, seat: int) -> list[Event]:
         if len(group) == 4 and optional:
             # A seat may show three of its four: they are paid as a gleek.
             out.extend(Declare(seat, three) for three in itertools.combinations(group, 3))
-    if optional or not _undeclared(s, seat):
-        out.append(EndDeclare(seat))
+    return out
+
+
+# ---------------------------------------------------------------- the move kinds
+
+MOVE_KINDS: tuple[MoveKind, ...] = (
+    MoveKind(PassBid, (Phase.AUCTION,), _pass_bid, _legal_pass_bids),
+    MoveKind(Bid, (Phase.AUCTION,), _bid, _legal_bids),
+    MoveKind(Discard, (Phase.DISCARD,), _discard, _legal_discards),
+    MoveKind(PassRuff, (Phase.RUFF,), _pass_ruff, _legal_pass_ruffs),
+    MoveKind(See, (Phase.RUFF,), _see, _legal_sees),
+    MoveKind(Vie, (Phase.RUFF,), _vie, _legal_vies),
+    MoveKind(ShowRuff, (Phase.RUFF_SHOW,), _show_ruff, _legal_shows),
+    MoveKind(Declare, (Phase.DECLARE,), _declare, _legal_declares),
+    MoveKind(EndDeclare, (Phase.DECLARE,), _end_declare, _legal_end_declares),
+    MoveKind(NameTrump, (Phase.TRUMP,), _name_trump, _legal_trumps),
+    MoveKind(NoTiddy, (Phase.TIDDY,), _no_tiddy, _legal_no_tiddies),
+    MoveKind(ClaimTiddy, (Phase.TIDDY,), _claim_tiddy, _legal_tiddy_claims),
+    MoveKind(Play, (Phase.TRICKS,), _play, _legal_plays),
+)
+"""Every move a seat can make, one registration per kind.
+
+Within a phase the order is the order of the legal list: ``legal_actions``
+concatenates the kinds' generators in this order (the pass before the bids,
+the declarations before "done").
+"""
+
+_HANDLERS: dict[type[Any], Callable[[State, Any], State]] = {
+    Cut: _cut,
+    Deal: _deal,
+    Reveal: _reveal,
+    **{k.cls: k.apply for k in MOVE_KINDS},
+}
+
+# Keyed by the phase's value: a str hashes in C, an Enum member in Python.
+_LEGAL: dict[str, tuple[Callable[[State, int], list[Event]], ...]] = {}
+for _kind in MOVE_KINDS:
+    for _phase in _kind.phases:
+        _LEGAL[_phase.value] = (*_LEGAL.get(_phase.value, ()), _kind.legal)
+del _kind, _phase
+
+# A tuple, not a frozenset: ``in`` then compares by identity, while hashing
+# an Enum member calls Python code (this is asked at every decision).
+_DECIDING = tuple(p for p in Phase if p.value in _LEGAL)
+
+
+def move_kind(cls: type[Any]) -> MoveKind:
+    """The registration of the move kind ``cls`` (``KeyError`` for a system event)."""
+    return _KINDS[cls]
+
+
+_KINDS = {k.cls: k for k in MOVE_KINDS}
+
+
+def phase_kinds(phase: Phase) -> tuple[MoveKind, ...]:
+    """The kinds of move legal in ``phase``, in the order they are listed."""
+    return tuple(k for k in MOVE_KINDS if phase in k.phases)
+
+
+# ---------------------------------------------------------------- public API
+
+
+def apply(state: State, event: Event) -> State:
+    """The state after ``event``. Pure: the input is never changed.
+
+    Raises ``IllegalMove`` (a rule forbids it; ``seat`` set) or
+    ``ProtocolError`` (the event cannot fit the protocol).
+    """
+    handler = _HANDLERS.get(type(event))
+    if handler is None:
+        raise ProtocolError(f"not an event: {event!r}", code=ViolationCode.FORM_EVENT)
+    return handler(state, event)
+
+
+def replay(events: Iterable[Event], variant: Variant | None = None, hands: int = 12) -> State:
+    """Apply ``events`` in order to a new session."""
+    s = new_session(variant, hands)
+    for e in events:
+        s = apply(s, e)
+    return s
+
+
+def to_act(state: State) -> int | None:
+    """The seat that must decide now, or None while waiting for a system event."""
+    if state.phase in _DECIDING:
+        return state.turn
+    return None
+
+
+def legal_actions(state: State, seat: int) -> list[Event]:
+    """Exactly the moves ``seat`` may make now (empty if it is not its turn).
+
+    Moves that name cards (play, show, declare, claim) are listed only for
+    slots whose identity this engine knows; in a seat's own run it knows its
+    whole hand, so the list is exact. Order is deterministic: the phase's
+    kinds in ``MOVE_KINDS`` order.
+    """
+    s = state
+    if s.turn != seat or s.phase not in _DECIDING:
+        return []
+    gens = _LEGAL[s.phase._value_]
+    if len(gens) == 1:
+        return gens[0](s, seat)
+    out: list[Event] = []
+    for gen in gens:
+        out += gen(s, seat)
     return out
