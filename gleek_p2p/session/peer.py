@@ -36,6 +36,7 @@ from gleek_p2p.log.store import LogStore
 from gleek_p2p.net.messages import Bye, ByeCode, Event, Message, Sync
 from gleek_p2p.rules import Event as Move
 from gleek_p2p.rules import HandLedger, SeatView
+from gleek_p2p.session.error_words import rejection_words
 from gleek_p2p.session.notes import Note, Severity
 from gleek_p2p.table import events as ev
 from gleek_p2p.table.schema import KIND_BOUNDS
@@ -665,8 +666,10 @@ class SessionRunner:
                 await self._precheck(message)
                 self._handle(seat, message)
             except GleekError as exc:
+                # The English detail is for the log; the screen says its code.
+                log.debug("ignored a message from seat %s: %s", seat, exc)
                 self._drop("rejected", _("ignored a message from seat {seat}: {error}").format(
-                    seat=seat, error=exc))
+                    seat=seat, error=rejection_words(exc)))
             except Exception:
                 if not tolerant:
                     raise
@@ -803,8 +806,9 @@ class SessionRunner:
             if self._crossed_leave(envelope) or self._forked_abort(envelope):
                 return
             # Not provable against anyone (it may be a stale relay); drop it.
+            log.debug("rejected event %s relayed by seat %s: %s", envelope.seq, sender, exc)
             self._drop("rejected", _("rejected event {number} relayed by seat {seat}: {error}")
-                       .format(number=envelope.seq, seat=sender, error=exc))
+                       .format(number=envelope.seq, seat=sender, error=rejection_words(exc)))
             return
         if not new:
             return

@@ -32,6 +32,7 @@ from prompt_toolkit.output import Output
 
 from gleek_p2p.base.errors import GleekError
 from gleek_p2p.base.i18n import N_, _, ngettext
+from gleek_p2p.base.os_words import os_error_words
 from gleek_p2p.base.text import printable
 from gleek_p2p.log.keys import fingerprint
 from gleek_p2p.rules import (
@@ -207,7 +208,9 @@ class HumanPlayer:
                     await self.closed()
                     return result
                 if isinstance(error, GleekError | OSError):
-                    self.show_end(self._end_of(None, str(error)))
+                    # An OSError's own text is the system's English: worded by its number.
+                    said = os_error_words(error) if isinstance(error, OSError) else str(error)
+                    self.show_end(self._end_of(None, said))
                     await self.closed()
                 raise error
             if app_task.done() and not quit_task.done():
