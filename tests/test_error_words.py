@@ -13,19 +13,24 @@ import asyncio
 import errno
 import os
 import socket
+import struct
 import sys
 from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 from test_net_formation import add, hello, ident, reveal_of, table
 
 from gleek_p2p.base import i18n
 from gleek_p2p.base.errors import Cheating, IllegalMove, ProtocolError
+from gleek_p2p.base.i18n import _
 from gleek_p2p.base.os_words import os_error_words
 from gleek_p2p.base.violation_codes import ViolationCode
 from gleek_p2p.cli import gleek as cli
+from gleek_p2p.cli.commands import verify_file
 from gleek_p2p.log.keys import Identity
+from gleek_p2p.log.store import HEADER, MAGIC, LogFault
 from gleek_p2p.net.connection import Limits, Listener, Refused, connect
 from gleek_p2p.net.failures import Failure, LinkError
 from gleek_p2p.net.formation import (
@@ -46,6 +51,7 @@ from gleek_p2p.session.link_words import (
     handshake_failure,
     refusal_words,
 )
+from gleek_p2p.tools.report import LOG_FAULT_WORDS, json_report, text_report
 
 LIMITS = Limits(read_timeout=5.0, write_timeout=5.0, ping_interval=None, hello_timeout=2.0,
                 connect_timeout=5.0)
@@ -330,3 +336,30 @@ def test_a_rejected_message_is_said_by_its_code() -> None:
     said_everywhere(lambda: rejection_words(caught), ["does not verify", "cheated"])
     said_everywhere(lambda: rejection_words(ProtocolError("raw English")), ["raw English"])
     said_everywhere(lambda: rejection_words(IllegalMove("not your turn")), ["not your turn"])
+
+
+# --- a file that is not a session log ------------------------------------------------------
+
+
+@pytest.mark.parametrize(("content", "fault"), [
+    (None, LogFault.NOT_A_FILE),
+    (b"hello, world\n", LogFault.NOT_A_LOG),
+    (MAGIC + struct.pack(">I", 9), LogFault.BAD_VERSION),
+    (HEADER + b"\xff" * 8 + b"more data", LogFault.CORRUPT),
+])
+def test_an_unreadable_log_is_said_by_its_fault(tmp_path: Path, content: bytes | None,
+                                                  fault: LogFault) -> None:
+    path = tmp_path / "session.log"
+    if content is None:
+        path.mkdir()
+    else:
+        path.write_bytes(content)
+    report = verify_file(path)
+    assert not report.readable and report.log_fault is fault
+    assert str(path) in report.error  # English, with the path: for --json and the logs
+    # The English words of a fault ("not a regular file") are for translations to lose.
+    said_everywhere(lambda: text_report(report), [report.error, "is corrupt", "format version 9"],
+                    ["not a regular file", "gleek-p2p log file"])
+    i18n.set_language("fr", {})
+    assert _(LOG_FAULT_WORDS[fault]) in text_report(report)
+    assert json_report(report)["error"] == report.error  # machine output: never translated
