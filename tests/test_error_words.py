@@ -363,3 +363,18 @@ def test_an_unreadable_log_is_said_by_its_fault(tmp_path: Path, content: bytes |
     i18n.set_language("fr", {})
     assert _(LOG_FAULT_WORDS[fault]) in text_report(report)
     assert json_report(report)["error"] == report.error  # machine output: never translated
+
+
+def test_a_seat_caught_cheating_is_named_with_its_code_on_this_screen() -> None:
+    from types import SimpleNamespace
+
+    from gleek_p2p.session.peer import SessionRunner
+
+    runner = SimpleNamespace(table=SimpleNamespace(roster=SimpleNamespace(
+        names=("ann", "ben", "cat"))))
+    caught = Cheating(1, "the shuffle proof of pass 2 does not verify",
+                      code=ViolationCode.CHAIN_BAD_SIGNATURE)
+    said = said_everywhere(lambda: SessionRunner._caught_words(runner, caught),  # type: ignore[arg-type]
+                           ["shuffle proof", "does not verify", "seat 1"])
+    assert all(text.startswith("ben ") and "chain.bad-signature" in text
+               for text in said.values())

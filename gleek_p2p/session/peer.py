@@ -541,7 +541,8 @@ class SessionRunner:
                 last_call = False
             if table.audit_failure is not None:
                 failure = table.audit_failure
-                self._abort(failure.seat, failure.reason, failure.evidence)
+                self._abort(failure.seat, failure.reason, failure.evidence,
+                            said=self._caught_words(failure))
                 return
             if self._leave_overdue():
                 return
@@ -644,16 +645,25 @@ class SessionRunner:
             self.mesh.send(seat, Event(data))
         self._update(applied, None)
 
+    def _caught_words(self, caught: Cheating) -> str:
+        """A seat caught breaking the protocol, for this screen: its name and the code
+        (the reason is English: it goes into the signed abort, for every peer and verify)."""
+        return _("{name} broke the protocol (violation {code})").format(
+            name=printable(self.table.roster.names[caught.seat]), code=caught.code.value)
+
     def _abort(self, blamed: int | None, reason: str, evidence: Sequence[bytes] = (),
-               cause: str | None = None) -> None:
+               cause: str | None = None, said: str | None = None) -> None:
+        """End the session, signing ``reason``; ``said`` is what this screen reads instead,
+        when the reason is English (a violation's)."""
         if self.table.finished:
             return
+        shown = said if said is not None else printable(reason)
         if not self.table.envelopes:
             # The roster opens the log: before it there is nothing to sign an abort into.
-            self._note(_("giving up: {reason}").format(reason=printable(reason)))
+            self._note(_("giving up: {reason}").format(reason=shown))
             self._gave_up = reason
             return
-        self._note(_("ending the session: {reason}").format(reason=printable(reason)))
+        self._note(_("ending the session: {reason}").format(reason=shown))
         self._commit(self.table.abort_event(blamed, reason, tuple(evidence), cause))
 
     async def _receive_loop(self, tolerant: bool = False) -> None:
@@ -800,7 +810,7 @@ class SessionRunner:
             applied = table.receive(envelope, data)
         except Cheating as exc:
             evidence = exc.evidence or (data,)
-            self._abort(exc.seat, exc.reason, evidence)
+            self._abort(exc.seat, exc.reason, evidence, said=self._caught_words(exc))
             return
         except ProtocolError as exc:
             if self._crossed_leave(envelope) or self._forked_abort(envelope):

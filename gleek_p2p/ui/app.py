@@ -569,8 +569,10 @@ def end_lines(
     lines.extend(("", handover_sentence(h, names)) for h in table.handovers)
     if table.audit_failure is not None:
         failure = table.audit_failure
-        lines.append(("class:error", _("A hand audit failed: {name} - {reason}").format(
-            name=who(failure.seat), reason=failure.reason)))
+        # Its reason is the English evidence of the log: the screen says its code.
+        lines.append(("class:error", _("A hand audit failed: {name} broke the protocol "
+                                       "(violation {code}).").format(
+            name=who(failure.seat), code=failure.code.value)))
     if verdict is None and table.audit_failure is None and outcome is not None \
             and outcome.finished:
         lines.append(("", _("Every hand was audited: the deals were fair.")))
