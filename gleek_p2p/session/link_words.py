@@ -60,8 +60,9 @@ REFUSAL_WORDS = {
     RefuseWhy.BAD_PROOF: N_("its proof of identity does not verify"),
     RefuseWhy.TABLE_FULL: N_("the table is full"),
     RefuseWhy.NO_WATCHERS: N_("this table takes no watchers"),
-    RefuseWhy.NOT_ADMITTED: N_("this table does not take it now (full, or it was dropped "
-                               "from the formation)"),
+    # The lobby's or the watchers' own refusals (full for now, kept out, too many
+    # watchers): all say "not now".
+    RefuseWhy.NOT_ADMITTED: N_("this table does not take it now; it may try again later"),
 }
 """Why this program refused a peer, in a few words: the Refuse's sentence is English, for the
 peer and the logs."""
