@@ -479,8 +479,6 @@ below raises ``ProtocolError``, English: worded by its code)."""
 DETAIL_ALLOWED = {
     ("cli/gleek.py", "f'{type(exc).__name__}: {exc}'"),  # a bug's report: the traceback's file
 }
-DETAIL_LANE_ELSEWHERE = {"session/watch.py"}
-"""The watcher's module, reworded in its own lane (s24-watch) at the time of this lint."""
 DETAIL_ATTRIBUTES = {"message", "strerror", "args"}
 """An exception's parts that hold its English (its ``reason`` may be a peer's words: quoted)."""
 
@@ -525,8 +523,6 @@ def _english_details(tree: ast.AST) -> list[tuple[int, str]]:
 @pytest.mark.parametrize("module", WRAPPED_MODULES)
 def test_no_exceptions_english_reaches_the_screen(module: str) -> None:
     """An error reaches the screen worded from its code (issue 23), never by its own text."""
-    if module in DETAIL_LANE_ELSEWHERE:
-        pytest.skip("reworded in its own lane")
     tree = ast.parse((ROOT / "gleek_p2p" / module).read_text())
     bad = [(line, text) for line, text in _english_details(tree)
            if (module, text) not in DETAIL_ALLOWED]
