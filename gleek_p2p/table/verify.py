@@ -21,9 +21,10 @@ from enum import Enum
 from gleek_p2p.base.errors import Cheating, GleekError, ProtocolError, ViolationCode
 from gleek_p2p.base.text import printable
 from gleek_p2p.log.envelope import decode_envelope, event_hash, verify_envelope
+from gleek_p2p.log.store import LogFault
 from gleek_p2p.table import events as ev
 from gleek_p2p.table.roster import Roster
-from gleek_p2p.table.session import Handover, HandRecord, Stage, Table, Verdict
+from gleek_p2p.table.session import Handover, HandRecord, SeatChange, Stage, Table, Verdict
 
 
 @dataclass(frozen=True)
@@ -117,11 +118,18 @@ class VerifyReport:
     """In an incomplete log: the seat whose event the log stops waiting for."""
     error_code: ViolationCode | None = None
     """For an unreadable log: why (``log.empty``, ``log.not-a-log``, ``log.no-roster``)."""
+    log_fault: LogFault | None = None
+    """For a file that is not a log (``log.not-a-log``): why, for a screen to word."""
 
     @property
     def handovers(self) -> tuple[Handover, ...]:
         """Every seat's signed hand-over to a bot, in log order (none if unreadable)."""
         return () if self.table is None else self.table.handovers
+
+    @property
+    def seat_changes(self) -> tuple[SeatChange, ...]:
+        """Every signed hand-over and retake, in log order (none if unreadable)."""
+        return () if self.table is None else self.table.seat_changes
 
     @property
     def hands(self) -> list[HandRecord]:

@@ -10,9 +10,11 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from gleek_p2p.base.errors import ViolationCode
 from gleek_p2p.base.i18n import N_, _, ngettext
 from gleek_p2p.base.text import printable
 from gleek_p2p.log.keys import fingerprint
+from gleek_p2p.log.store import LogFault
 from gleek_p2p.rules import (
     PHASE_NAMES,
     SUIT_SYMBOLS,
@@ -25,7 +27,7 @@ from gleek_p2p.rules import (
 )
 from gleek_p2p.rules.money import pence
 from gleek_p2p.table import events as ev
-from gleek_p2p.table.session import Handover
+from gleek_p2p.table.session import Retake, SeatChange
 from gleek_p2p.table.verify import Ending, Judgement, VerifyReport, Violation
 from gleek_p2p.tools.card_words import card_label
 
@@ -210,11 +212,33 @@ DECK_CHECKS = {
 }
 
 
+LOG_FAULT_WORDS = {
+    LogFault.TOO_BIG: N_("it is larger than any session log can be, so it was not read"),
+    LogFault.NOT_A_FILE: N_("it is not a regular file"),
+    LogFault.NOT_A_LOG: N_("it is not a gleek-p2p log file"),
+    LogFault.BAD_VERSION: N_("its log format version is one this program cannot read"),
+    LogFault.CORRUPT: N_("a record inside it is damaged"),
+}
+"""Why a file is not a readable log, in a few words (the report's ``error`` is English)."""
+
+
+def unreadable_words(report: VerifyReport) -> str:
+    """Why ``report``'s log cannot be read, in the chosen language: never its English."""
+    if report.log_fault is not None:
+        return _(LOG_FAULT_WORDS[report.log_fault])
+    if report.error_code is ViolationCode.LOG_EMPTY:
+        return _("it holds no event")
+    if report.error_code is ViolationCode.LOG_NO_ROSTER:
+        return _("it does not open with a table's roster")
+    code = report.error_code.value if report.error_code is not None else "?"
+    return _("it cannot be read (violation {code})").format(code=code)
+
+
 def text_report(report: VerifyReport) -> str:
     """The full human report: per hand, totals, verdict, chart."""
     if not report.readable:
-        error = printable(report.error)
-        return (_("Not a readable session log: {error}").format(error=error) + "\n"
+        return (_("Not a readable session log: {error}").format(error=unreadable_words(report))
+                + "\n"
                 + _("Verdict: UNREADABLE"))
     assert report.roster is not None
     names = report.roster.names
@@ -311,17 +335,22 @@ def ending_sentence(ending: Ending, names: Sequence[str]) -> str:
 
 
 def handover_lines(report: VerifyReport) -> list[str]:
-    """Who handed their seat to a bot, from which event (each a signed ``handover``)."""
+    """Who handed their seat to a bot, and took it back, from which event (each a
+    signed ``handover`` or ``retake``), in log order."""
     if report.roster is None:
         return []
-    return ["  - " + handover_sentence(h, report.roster.names) for h in report.handovers]
+    return ["  - " + handover_sentence(h, report.roster.names) for h in report.seat_changes]
 
 
-def handover_sentence(handover: Handover, names: Sequence[str]) -> str:
-    """'From event 57, Anne's seat was played by a bot (signed by Anne).'"""
-    name = _name(names, handover.seat)
+def handover_sentence(change: SeatChange, names: Sequence[str]) -> str:
+    """'From event 57, Anne's seat was played by a bot (signed by Anne).', or for a
+    ``retake`` 'From event 80, Anne took the seat back from the bot (signed by Anne).'"""
+    name = _name(names, change.seat)
+    if isinstance(change, Retake):
+        return _("From event {event}, {name} took the seat back from the bot (signed by "
+                 "{name}).").format(event=change.seq, name=name)
     return _("From event {event}, {name}'s seat was played by a bot (signed by "
-             "{name}).").format(event=handover.seq, name=name)
+             "{name}).").format(event=change.seq, name=name)
 
 
 def claim_sentence(claim: Violation, names: Sequence[str]) -> str:
@@ -395,6 +424,8 @@ def json_report(report: VerifyReport) -> dict[str, Any]:
         },
         "handovers": [{"event": h.seq, "seat": h.seat, "bot": h.bot}
                       for h in report.handovers],
+        "retakes": [{"event": r.seq, "seat": r.seat} for r in report.seat_changes
+                    if isinstance(r, Retake)],
     }
     if report.code is not None:
         data["code"] = report.code.value

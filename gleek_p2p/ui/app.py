@@ -32,6 +32,7 @@ from prompt_toolkit.output import Output
 
 from gleek_p2p.base.errors import GleekError
 from gleek_p2p.base.i18n import N_, _, ngettext
+from gleek_p2p.base.os_words import os_error_words
 from gleek_p2p.base.text import printable
 from gleek_p2p.log.keys import fingerprint
 from gleek_p2p.rules import (
@@ -100,6 +101,11 @@ class HumanPlayer:
     input and a ``DummyOutput``); ``color`` None follows NO_COLOR.
     """
 
+    help_lines: Sequence[str] = HELP
+    """The help box's lines (a watcher's screen has its own keys)."""
+    confirm_leave = True
+    """Whether ``q`` asks first (leaving a seat ends the session; a watcher loses nothing)."""
+
     def __init__(
         self,
         *,
@@ -110,11 +116,12 @@ class HumanPlayer:
     ) -> None:
         self.screen = TableScreen(
             self._on_key,
-            HELP,
+            self.help_lines,
             on_leave=self._leave,
             leave_question=self._leave_question,
             on_hand_over=self._bot_finishes,
             status=self._status_text,
+            confirm_leave=self.confirm_leave,
             input=input,
             output=output,
             color=color,
@@ -207,7 +214,9 @@ class HumanPlayer:
                     await self.closed()
                     return result
                 if isinstance(error, GleekError | OSError):
-                    self.show_end(self._end_of(None, str(error)))
+                    # An OSError's own text is the system's English: worded by its number.
+                    said = os_error_words(error) if isinstance(error, OSError) else str(error)
+                    self.show_end(self._end_of(None, said))
                     await self.closed()
                 raise error
             if app_task.done() and not quit_task.done():
@@ -563,11 +572,13 @@ def end_lines(
                        N_("{name} ended the session: {reason}"), reason=verdict.reason)
         lines.append(("class:error", said))
     # Each a signed fact of the log: who handed their seat to a bot, from where.
-    lines.extend(("", handover_sentence(h, names)) for h in table.handovers)
+    lines.extend(("", handover_sentence(h, names)) for h in table.seat_changes)
     if table.audit_failure is not None:
         failure = table.audit_failure
-        lines.append(("class:error", _("A hand audit failed: {name} - {reason}").format(
-            name=who(failure.seat), reason=failure.reason)))
+        # Its reason is the English evidence of the log: the screen says its code.
+        lines.append(("class:error", _("A hand audit failed: {name} broke the protocol "
+                                       "(violation {code}).").format(
+            name=who(failure.seat), code=failure.code.value)))
     if verdict is None and table.audit_failure is None and outcome is not None \
             and outcome.finished:
         lines.append(("", _("Every hand was audited: the deals were fair.")))
