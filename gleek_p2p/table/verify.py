@@ -19,7 +19,7 @@ from dataclasses import dataclass, field, replace
 from enum import Enum
 
 from gleek_p2p.base.errors import Cheating, GleekError, ProtocolError, ViolationCode
-from gleek_p2p.base.text import printable
+from gleek_p2p.base.text import one_line
 from gleek_p2p.log.envelope import decode_envelope, event_hash, verify_envelope
 from gleek_p2p.table import events as ev
 from gleek_p2p.table.roster import Roster
@@ -53,9 +53,9 @@ class Violation:
             signer = -1 if self.signer is None else self.signer
             name = names[signer] if names and 0 <= signer < len(names) else ""
             return (f"{where}seat {signer}{f' ({name})' if name else ''} says: "
-                    f"{printable(self.reason)}. The log cannot prove it.")
+                    f"{one_line(self.reason)}. The log cannot prove it.")
         # The reason may be a peer's words (an abort's): shown inert, on one line.
-        return f"{where}{who}{printable(self.reason)}"
+        return f"{where}{who}{one_line(self.reason)}"
 
 
 class Judgement(Enum):
@@ -218,9 +218,14 @@ def verify_records(
     if progress is not None:
         progress(len(records), len(records))
     verdict = table.verdict
-    if verdict is not None:
+    played_on = None if verdict is None else _signed_after_own_end(records, table, verdict)
+    if played_on is not None:
+        # The seat whose own end the abort carries signed on in this log: it
+        # signed two branches of the chain; that proves it, whoever aborted.
+        report.violations.append(played_on)
+    elif verdict is not None:
         report.ending = _ending_of(records, table, verdict)
-    if verdict is not None and report.ending is None:
+    if verdict is not None and report.ending is None and played_on is None:
         # A proof found in an abort's evidence is reported as abort.proven, a
         # claim the log cannot prove as abort.claim.
         for v in _judge_abort(roster, records, verdict, report):
@@ -267,6 +272,53 @@ def _ending_of(records: Sequence[bytes], table: Table, verdict: Verdict) -> Endi
         if leave.prev != event_hash(decode_envelope(records[at - 1])):
             return None
     return Ending(verdict.left, at, table.hand_at(at), ev.LEFT)
+
+
+def _signed_after_own_end(records: Sequence[bytes], table: Table,
+                          verdict: Verdict) -> Violation | None:
+    """The seat whose own end an abort carries (a ``leave`` as the first evidence of
+    an abort of cause ``left``, or a ``local-failure`` abort as the first evidence
+    of an abort blaming nobody), if this log also holds an event that seat signed
+    at the position of that end or later; else None.
+
+    That end is at a position this log holds with another event (the two
+    crossed). An honest seat signs nothing after its own leave or failure, and
+    nothing at all once its log holds it, so an event it signed here at that
+    position or later is on another branch of the chain: it signed both. At
+    the same position that is equivocation; later, it played on after ending
+    the session toward another seat (``chain.signed-after-own-end``). The
+    leave's or abort's own ``prev`` does not matter: either way the seat
+    signed two events that no single chain of its own can hold.
+    """
+    roster = table.roster
+    end: tuple[int, int, bytes] | None = None
+    if verdict.left is not None and verdict.left_at is not None and verdict.evidence:
+        end = (verdict.left, verdict.left_at, verdict.evidence[0])
+    elif verdict.blamed is None and verdict.cause is None and verdict.evidence:
+        try:
+            other = decode_envelope(verdict.evidence[0])
+            if (other.kind == ev.ABORT and other.session_id == roster.session_id
+                    and 0 < other.seq <= verdict.seq and 0 <= other.seat < roster.seats
+                    and ev.Abort.from_body(other.body).cause == ev.LOCAL_FAILURE):
+                verify_envelope(other, roster.publics[other.seat])
+                end = (other.seat, other.seq, verdict.evidence[0])
+        except ProtocolError:
+            end = None
+    if end is None:
+        return None
+    seat, at, item = end
+    for seq in range(at, verdict.seq):
+        mine = decode_envelope(records[seq])
+        if mine.seat != seat or records[seq] == item:
+            continue
+        name = "its leave" if verdict.left is not None else "its own failure"
+        if seq == at:
+            return Violation(seq, seat, f"signed two different events at position {seq}",
+                             (records[seq], item), code=ViolationCode.CHAIN_EQUIVOCATION)
+        return Violation(seq, seat, f"signed event {seq} of this log after ending the session "
+                         f"at event {at} ({name}) on another branch", (records[seq], item),
+                         code=ViolationCode.CHAIN_SIGNED_AFTER_OWN_END)
+    return None
 
 
 def _failure_in(records: Sequence[bytes], table: Table, item: bytes,
