@@ -173,3 +173,83 @@ def test_a_claim_padded_to_look_like_a_line_of_the_report_stays_on_its_line() ->
         assert "  " not in claim and "\u2800" not in claim, (lang, claim)
     assert one_line(PADDED).count(" - ") == 2 and "\u2800" not in one_line(PADDED)
     assert report.claims[0].sentence(NAMES).count("  ") == 0
+
+
+def test_the_proof_holds_whatever_the_abort_carrying_it_says(left: splits.Split) -> None:
+    # Anne's abort, however worded: blaming Ben, or blaming Cat (a false claim
+    # beside the proof), with Ben's leave as its only evidence.
+    leave = next(decode_envelope(r) for r in left.cat if decode_envelope(r).kind == ev.LEAVE)
+    anne = make_seats(VARIANTS["standard"], 2, b"split-leave", NAMES)[ANNE]
+    log = left.anne[:-1]
+    for record in log:
+        anne.receive(decode_envelope(record), record)
+    for blamed in (BEN, CAT):
+        abort = anne.abort_event(blamed, "Ben left and played on", (leave.encode(),))
+        report = verify_records([*log, abort.encode()])
+        assert [(v.seq, v.seat, v.code) for v in report.violations] == [
+            (left.ben_after, BEN, ViolationCode.CHAIN_SIGNED_AFTER_OWN_END)]
+        # Cat is only ever the subject of Anne's claim, never proven.
+        assert [(c.seat, c.proven) for c in report.claims] == ([] if blamed == BEN
+                                                              else [(CAT, False)])
+
+
+def test_an_old_leave_or_handover_replayed_moves_nothing() -> None:
+    # A signed leave or handover, replayed at another position or into another
+    # session, is refused with nobody blamed; the table is unchanged.
+    tables = make_seats(VARIANTS["standard"].rulings_of(21), 1, b"replayed", NAMES)
+    other = make_seats(VARIANTS["standard"].rulings_of(21), 1, b"replayed-other", NAMES)
+    from gleek_p2p.bots.strategy import RandomStrategy, choose_now
+
+    bots = [RandomStrategy(bytes([s])) for s in range(3)]
+    handover = None
+    while handover is None or len(tables[0].envelopes) < handover.seq + 6:
+        exp = tables[0].expected()
+        assert exp is not None
+        table = tables[exp.seat]
+        envelope = table.auto_event()
+        if envelope is None and handover is None and exp.seat == BEN:
+            envelope = handover = table.handover_event("strong")
+        elif envelope is None:
+            decision = table.decision()
+            assert decision is not None
+            envelope = table.act(choose_now(bots[exp.seat], decision.view, decision.legal))
+        for t in tables:
+            t.receive(envelope)
+    for _ in range(12):  # the other session's cut and shuffle: no decision
+        exp = other[0].expected()
+        assert exp is not None
+        envelope = other[exp.seat].auto_event()
+        assert envelope is not None
+        for t in other:
+            t.receive(envelope)
+    foreign_leave = other[BEN].leave_event()
+    foreign_handover = other[BEN]._sign(ev.HANDOVER, ["strong"])
+    before = (len(tables[0].envelopes), tables[0].handovers, tables[0].stage)
+    assert tables[0].receive(handover) == []  # its own position: a re-delivery, ignored
+    for stranger in (foreign_leave, foreign_handover):
+        with pytest.raises(ProtocolError) as info:
+            tables[0].receive(stranger)
+        assert not isinstance(info.value, Cheating)
+    assert (len(tables[0].envelopes), tables[0].handovers, tables[0].stage) == before
+    assert [h.seat for h in tables[0].handovers] == [BEN]
+    assert verify_records(tables[0].encoded).violations == []
+
+
+def test_the_peer_commands_exit_code_reads_the_log_as_verify_does(left: splits.Split) -> None:
+    # gleek play/bot exit 0 on a fair early end: the leave Cat took, not the one
+    # Anne's abort carries while her log proves Ben played on after it.
+    from gleek_p2p.table.roster import Roster
+    from gleek_p2p.table.session import Table
+    from gleek_p2p.table.verify import early_end
+
+    def replayed(log: list[bytes]) -> Table:
+        table = Table(Roster.from_body(decode_envelope(log[0]).body))
+        for record in log:
+            table.receive(decode_envelope(record), record)
+        return table
+
+    anne, cat = replayed(left.anne), replayed(left.cat)
+    assert anne.verdict is not None and anne.verdict.left == BEN  # the table alone would say so
+    assert early_end(anne) is None
+    ending = early_end(cat)
+    assert ending is not None and (ending.seat, ending.seq, ending.cause) == (BEN, left.at, ev.LEFT)

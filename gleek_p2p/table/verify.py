@@ -225,7 +225,9 @@ def verify_records(
         report.violations.append(played_on)
     elif verdict is not None:
         report.ending = _ending_of(records, table, verdict)
-    if verdict is not None and report.ending is None and played_on is None:
+    if verdict is not None and report.ending is None and (
+            played_on is None or verdict.blamed not in (None, played_on.seat)):
+        # (An abort that blames yet another seat is still judged: its claim stays one.)
         # A proof found in an abort's evidence is reported as abort.proven, a
         # claim the log cannot prove as abort.claim.
         for v in _judge_abort(roster, records, verdict, report):
@@ -242,6 +244,20 @@ def verify_records(
         report.stopped = (f"it stops waiting for {roster.names[exp.seat]} ({exp.what})"
                           if exp else "it stops before the end")
     return report
+
+
+def early_end(table: Table) -> Ending | None:
+    """How a finished table's session ended by a seat's own signed word, as ``gleek
+    verify`` would say it of that table's log (no violation found before), or None.
+
+    Cheap (no replay): the peer commands read their exit code from it. A
+    seat's leave carried by an abort counts only on this chain and only if
+    that seat signed nothing after it here (SPEC 4.4).
+    """
+    verdict = table.verdict
+    if verdict is None or _signed_after_own_end(table.encoded, table, verdict) is not None:
+        return None
+    return _ending_of(table.encoded, table, verdict)
 
 
 def _ending_of(records: Sequence[bytes], table: Table, verdict: Verdict) -> Ending | None:
@@ -276,48 +292,46 @@ def _ending_of(records: Sequence[bytes], table: Table, verdict: Verdict) -> Endi
 
 def _signed_after_own_end(records: Sequence[bytes], table: Table,
                           verdict: Verdict) -> Violation | None:
-    """The seat whose own end an abort carries (a ``leave`` as the first evidence of
-    an abort of cause ``left``, or a ``local-failure`` abort as the first evidence
-    of an abort blaming nobody), if this log also holds an event that seat signed
-    at the position of that end or later; else None.
+    """A seat proven to have signed on after its own end, from an abort's evidence and
+    this log; else None.
 
-    That end is at a position this log holds with another event (the two
-    crossed). An honest seat signs nothing after its own leave or failure, and
-    nothing at all once its log holds it, so an event it signed here at that
-    position or later is on another branch of the chain: it signed both. At
-    the same position that is equivocation; later, it played on after ending
-    the session toward another seat (``chain.signed-after-own-end``). The
-    leave's or abort's own ``prev`` does not matter: either way the seat
-    signed two events that no single chain of its own can hold.
+    A seat's own end is its ``leave``, or its abort of cause ``local-failure``
+    (validly signed, of this session, at a position p no later than the
+    abort). An honest seat signs nothing after it, and nothing at all once
+    its log holds it; so if this log holds another event at p and an event
+    that seat signed at p or later, the seat signed two branches of the
+    chain. At p itself that is equivocation; later, it ended the session
+    toward one seat and played on toward another
+    (``chain.signed-after-own-end``). The end's own ``prev`` does not matter:
+    no single chain of the seat's can hold both. Whatever the abort says
+    (its cause, whom it blames), the two signatures prove it.
     """
     roster = table.roster
-    end: tuple[int, int, bytes] | None = None
-    if verdict.left is not None and verdict.left_at is not None and verdict.evidence:
-        end = (verdict.left, verdict.left_at, verdict.evidence[0])
-    elif verdict.blamed is None and verdict.cause is None and verdict.evidence:
+    for item in verdict.evidence:
         try:
-            other = decode_envelope(verdict.evidence[0])
-            if (other.kind == ev.ABORT and other.session_id == roster.session_id
-                    and 0 < other.seq <= verdict.seq and 0 <= other.seat < roster.seats
-                    and ev.Abort.from_body(other.body).cause == ev.LOCAL_FAILURE):
-                verify_envelope(other, roster.publics[other.seat])
-                end = (other.seat, other.seq, verdict.evidence[0])
+            end = decode_envelope(item)
+            if (end.kind not in (ev.LEAVE, ev.ABORT) or end.session_id != roster.session_id
+                    or not 0 < end.seq <= verdict.seq or not 0 <= end.seat < roster.seats):
+                continue
+            if end.kind == ev.LEAVE:
+                ev.leave_body(end.body)
+            elif ev.Abort.from_body(end.body).cause != ev.LOCAL_FAILURE:
+                continue
+            verify_envelope(end, roster.publics[end.seat])
         except ProtocolError:
-            end = None
-    if end is None:
-        return None
-    seat, at, item = end
-    for seq in range(at, verdict.seq):
-        mine = decode_envelope(records[seq])
-        if mine.seat != seat or records[seq] == item:
             continue
-        name = "its leave" if verdict.left is not None else "its own failure"
-        if seq == at:
-            return Violation(seq, seat, f"signed two different events at position {seq}",
-                             (records[seq], item), code=ViolationCode.CHAIN_EQUIVOCATION)
-        return Violation(seq, seat, f"signed event {seq} of this log after ending the session "
-                         f"at event {at} ({name}) on another branch", (records[seq], item),
-                         code=ViolationCode.CHAIN_SIGNED_AFTER_OWN_END)
+        what = "its leave" if end.kind == ev.LEAVE else "its own failure"
+        for seq in range(end.seq, verdict.seq):
+            mine = decode_envelope(records[seq])
+            if mine.seat != end.seat or records[seq] == item:
+                continue
+            if seq == end.seq:
+                return Violation(seq, end.seat, f"signed two different events at position "
+                                 f"{seq}", (records[seq], item),
+                                 code=ViolationCode.CHAIN_EQUIVOCATION)
+            return Violation(seq, end.seat, f"signed event {seq} of this log after ending the "
+                             f"session at event {end.seq} ({what}) on another branch",
+                             (records[seq], item), code=ViolationCode.CHAIN_SIGNED_AFTER_OWN_END)
     return None
 
 
