@@ -253,3 +253,19 @@ def test_the_peer_commands_exit_code_reads_the_log_as_verify_does(left: splits.S
     assert early_end(anne) is None
     ending = early_end(cat)
     assert ending is not None and (ending.seat, ending.seq, ending.cause) == (BEN, left.at, ev.LEFT)
+
+
+def test_a_leaver_that_signs_an_abort_after_its_leave_signed_on_too(left: splits.Split) -> None:
+    # Ben's leave at p reached Cat; toward Anne, Ben signs an abort after Anne's
+    # event at p, carrying its own leave (or blaming Cat with it): both on record.
+    leave = next(decode_envelope(r) for r in left.cat if decode_envelope(r).kind == ev.LEAVE)
+    ben = make_seats(VARIANTS["standard"], 2, b"split-leave", NAMES)[BEN]
+    log = left.anne[: left.at + 1]
+    for record in log:
+        ben.receive(decode_envelope(record), record)
+    for blamed, cause in ((None, ev.LEFT), (CAT, None)):
+        abort = ben.abort_event(blamed, "I left", (leave.encode(),), cause=cause)
+        report = verify_records([*log, abort.encode()])
+        assert [(v.seq, v.seat, v.code) for v in report.violations] == [
+            (left.at + 1, BEN, ViolationCode.CHAIN_SIGNED_AFTER_OWN_END)]
+        assert report.ending is None and all(not c.proven for c in report.claims)

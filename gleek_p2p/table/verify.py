@@ -321,9 +321,12 @@ def _signed_after_own_end(records: Sequence[bytes], table: Table,
         except ProtocolError:
             continue
         what = "its leave" if end.kind == ev.LEAVE else "its own failure"
-        for seq in range(end.seq, verdict.seq):
+        # Up to the abort itself: a leaver that signs an abort after its leave
+        # signed on too. (Two aborts at one position are no proof: Table._check_duplicate.)
+        for seq in range(end.seq, verdict.seq + 1):
             mine = decode_envelope(records[seq])
-            if mine.seat != end.seat or records[seq] == item:
+            if mine.seat != end.seat or records[seq] == item or (
+                    seq == end.seq and mine.kind == end.kind == ev.ABORT):
                 continue
             if seq == end.seq:
                 return Violation(seq, end.seat, f"signed two different events at position "
