@@ -37,7 +37,6 @@ from gleek_p2p.deck import DeckProtocol, LockPass, ShufflePass, group_v3
 from gleek_p2p.deck.harness import deal_layout, talon_slots
 from gleek_p2p.deck.kdf import frame, permutation
 from gleek_p2p.deck.proofs import analytic_counts
-from gleek_p2p.deck.proofs_v3 import analytic_counts as analytic_counts_v3
 from gleek_p2p.rules import VARIANTS
 from gleek_p2p.tools.selfplay import selfplay
 
@@ -100,9 +99,21 @@ def run_curve(
     version: int = 1,
     sent: list[Any] | None = None,
     setup_only: bool = False,
-    path: list[float] | None = None,
+    path: list[tuple[str, float]] | None = None,
+    pipelined: bool = False,
+    cpu_path: list[tuple[str, float]] | None = None,
 ) -> dict[str, float]:
-    """One hand, every seat receiving every message; ``path`` gets the critical path (ms)."""
+    """One hand, every seat receiving every message.
+
+    ``path`` gets the per-seat critical path: ("make", ms) for each message
+    made and ("check", ms) for what the next seat waits for on each pass
+    before it can build on it (after the last pass: whoever checks last).
+    ``pipelined``: each seat runs ``DeckProtocol.precheck``'s job before
+    ``receive``, as the peer does (the check, and beside it, in a second
+    thread, this seat's next pass made ahead), so its make is then a look-up.
+    ``cpu_path``: the same as ``path`` in this thread's CPU time (load-independent;
+    meaningless with ``pipelined``, whose work is in two threads).
+    """
     seats = [
         DeckProtocol(s, N_SEATS, CARDS, HAND_ID, [0, 1, 2], SEEDS[s], version) for s in range(3)
     ]
@@ -110,25 +121,31 @@ def run_curve(
     def send(msg: Any) -> None:
         if sent is not None:
             sent.append(msg)
-        waits = []
+        waits, cpu_waits = [], []
         for obj in seats:
-            start = time.perf_counter()
+            start, cpu = time.perf_counter(), time.thread_time()
+            if pipelined and obj.seat != msg.seat:
+                job = obj.precheck(msg)
+                if job is not None:
+                    job()
             obj.receive(msg)
             waits.append((obj.seat, (time.perf_counter() - start) * 1000))
-        if path is not None and isinstance(msg, ShufflePass | LockPass):
-            # The next seat in the order builds on this pass once it has checked
-            # it (after the last pass: whoever checks last).
-            nxt = (msg.seat + 1) % N_SEATS
-            last = seats[0].expected() is None
-            path.append(max(w for s, w in waits if s != msg.seat) if last
-                        else dict(waits)[nxt])
+            cpu_waits.append((obj.seat, (time.thread_time() - cpu) * 1000))
+        for out, got in ((path, waits), (cpu_path, cpu_waits)):
+            if out is not None and isinstance(msg, ShufflePass | LockPass):
+                nxt = (msg.seat + 1) % N_SEATS
+                last = seats[0].expected() is None
+                out.append(("check", max(w for s, w in got if s != msg.seat) if last
+                            else dict(got)[nxt]))
 
     def setup(kind: str) -> None:
         while (step := seats[0].expected()) is not None and step[0] == kind:
-            start = time.perf_counter()
+            start, cpu = time.perf_counter(), time.thread_time()
             made = getattr(seats[step[1]], f"make_{kind}")()
             if path is not None:
-                path.append((time.perf_counter() - start) * 1000)
+                path.append(("make", (time.perf_counter() - start) * 1000))
+            if cpu_path is not None:
+                cpu_path.append(("make", (time.thread_time() - cpu) * 1000))
             send(made)
 
     def shuffle() -> None:
@@ -315,7 +332,8 @@ def analytic_v2(n_slots: int, n_seats: int, deal_keys: int) -> int:
     """
     c = analytic_counts(n_slots)
     n, others = n_slots, n_seats - 1
-    made = n_seats * (n + sum(c["shuffle_prove"]) + n + n + sum(c["lock_prove"]))
+    # Each seat: its shuffle pass (N), E (1), the proof; its lock pass (N), K (N), the proof.
+    made = n_seats * (n + 1 + sum(c["shuffle_prove"]) + n + n + sum(c["lock_prove"]))
     checked = n_seats * others * (sum(c["shuffle_verify"]) + 1 + sum(c["lock_verify"]))
     return made + checked + deal_keys * others
 
@@ -328,9 +346,10 @@ def analytic_v3(n_slots: int, n_seats: int, deal_keys: int) -> dict[str, int]:
     another seat sends it (a shuffle: N points, E, N commitments, N links; a
     lock: N points, N key commitments) once; its own it made decoded.
     """
-    c = analytic_counts_v3(n_slots)
+    c = analytic_counts(n_slots)
     n, others = n_slots, n_seats - 1
-    made = n_seats * (n + sum(c["shuffle_prove"]) + n + n + sum(c["lock_prove"]))
+    # Each seat: its shuffle pass (N), E (1), the proof; its lock pass (N), K (N), the proof.
+    made = n_seats * (n + 1 + sum(c["shuffle_prove"]) + n + n + sum(c["lock_prove"]))
     checked = n_seats * others * (sum(c["shuffle_verify"]) + sum(c["lock_verify"]))
     return {
         "mults": made + checked + deal_keys * others,
@@ -338,26 +357,99 @@ def analytic_v3(n_slots: int, n_seats: int, deal_keys: int) -> dict[str, int]:
     }
 
 
-def cost_of_one_mult_v3(rounds: int = 2000) -> float:
-    """Milliseconds per secp256k1 multiplication (decoded to decoded), measured now."""
+def cost_of_one_mult_v3(rounds: int = 1000) -> dict[str, float]:
+    """Milliseconds per secp256k1 multiplication, variable-base and base-point, now,
+    in wall time and in CPU time (``*_cpu``).
+
+    Full-size scalars, as the proofs use: a 32-bit one (as measured before)
+    makes a variable-base multiplication about three times cheaper (fewer
+    doublings) and so understated the floor.
+    """
+    k = int.from_bytes(hashlib.sha256(b"bench floor scalar").digest(), "big") % group_v3.N
     point = group_v3.base(12345)
-    start = time.perf_counter()
-    for _ in range(rounds):
-        point = group_v3.mul(0xDEADBEEF, point)
-    return (time.perf_counter() - start) * 1000 / rounds
+    out = {}
+    for name, op in (("variable", lambda i: group_v3.mul(k, point)),
+                     ("base", lambda i: group_v3.base(k + i))):
+        start, cpu = time.perf_counter(), time.process_time()
+        for i in range(rounds):
+            op(i)
+        out[name] = (time.perf_counter() - start) * 1000 / rounds
+        out[name + "_cpu"] = (time.process_time() - cpu) * 1000 / rounds
+    return out
+
+
+def cost_of_v3_operations(rounds: int = 1000) -> dict[str, float]:
+    """CPU microseconds per secp256k1 call as the proofs make them (full-size scalars), now.
+
+    Variable-base (``tweak_mul``), base-point (``pubkey_create``, the
+    precomputed table), ``P + k·G`` in one call (``tweak_add``: no cheaper
+    than a base multiplication and a sum here), a sum of two and of three
+    points (``combine``), a negation, a parse and a serialization.
+    """
+    from coincurve._libsecp256k1 import ffi, lib
+    from coincurve.context import GLOBAL_CONTEXT
+
+    k = int.from_bytes(hashlib.sha256(b"bench scalar").digest(), "big") % group_v3.N
+    p, q = group_v3.base(12345), group_v3.base(777)
+    enc = p.encode()
+
+    def tweak_add() -> None:
+        out = ffi.new("secp256k1_pubkey *", p._pk[0])
+        lib.secp256k1_ec_pubkey_tweak_add(GLOBAL_CONTEXT.ctx, out, k.to_bytes(32, "big"))
+
+    ops: dict[str, Callable[[], object]] = {
+        "mul": lambda: group_v3.mul(k, p),
+        "base": lambda: group_v3.base(k),
+        "tweak_add": tweak_add,
+        "add2": lambda: group_v3.add([p, q]),
+        "add3": lambda: group_v3.add([p, q, p]),
+        "neg": lambda: group_v3.neg(p),
+        "decode": lambda: group_v3.Point.decode(enc),
+        "encode": lambda: group_v3.Point(p._pk).encode(),
+    }
+    out = {}
+    for name, op in ops.items():
+        start = time.process_time()
+        for _ in range(rounds):
+            op()
+        out[name] = round((time.process_time() - start) * 1e6 / rounds, 1)
+    return out
+
+
+def pipelined_path(path: Sequence[tuple[str, float]]) -> float:
+    """The critical path of a sequential run had each seat made its next pass beside
+    its check of the one before (two cores a seat): the longer of the two each hop."""
+    makes = [ms for kind, ms in path if kind == "make"]
+    checks = [ms for kind, ms in path if kind == "check"]
+    passes = len(checks)
+    commits = makes[: len(makes) - passes]
+    pass_makes = makes[len(commits):]
+    total = sum(commits) + pass_makes[0] + checks[-1]
+    return total + sum(max(checks[i], pass_makes[i + 1]) for i in range(passes - 1))
 
 
 def proved_setup(rounds: int) -> dict[str, Any]:
     """v3 and v2 against v1 set-up (commit, shuffle, lock), same run, best of ``rounds``."""
     best = {1: float("inf"), 2: float("inf"), 3: float("inf")}
-    critical = float("inf")
+    best_cpu = dict(best)
+    critical = modelled = pipelined = critical_cpu = modelled_cpu = float("inf")
     for _ in range(rounds):
         for version in (1, 2, 3):
-            path: list[float] = []
-            phases = run_curve(version, path=path if version == 3 else None)
+            path: list[tuple[str, float]] = []
+            cpu_path: list[tuple[str, float]] = []
+            cpu = time.process_time()
+            phases = run_curve(version, setup_only=True, path=path if version == 3 else None,
+                               cpu_path=cpu_path if version == 3 else None)
+            best_cpu[version] = min(best_cpu[version], (time.process_time() - cpu) * 1000)
             best[version] = min(best[version], phases["shuffle"] + phases["lock"])
             if version == 3:
-                critical = min(critical, sum(path))
+                critical = min(critical, sum(ms for _, ms in path))
+                modelled = min(modelled, pipelined_path(path))
+                critical_cpu = min(critical_cpu, sum(ms for _, ms in cpu_path))
+                modelled_cpu = min(modelled_cpu, pipelined_path(cpu_path))
+        path = []
+        run_curve(3, path=path, setup_only=True, pipelined=True)
+        pipelined = min(pipelined, sum(ms for _, ms in path))
     group_v3.Count.reset()
     sent3: list[Any] = []
     run_curve(3, sent3)
@@ -365,18 +457,29 @@ def proved_setup(rounds: int) -> dict[str, Any]:
     deal_keys3 = sum(len(m.keys) for m in sent3
                      if hasattr(m, "keys") and not isinstance(m, LockPass))
     analytic3 = analytic_v3(len(CARDS), N_SEATS, deal_keys3)
-    openings3 = 2 * 12 * N_SEATS + len(talon_slots(N_SEATS, len(CARDS)))
+    # Each seat opens its own 12 cards, the taker the talon: one multiplication each
+    # (the product of the three keys inverted, then one multiplication).
+    openings3 = 12 * N_SEATS + len(talon_slots(N_SEATS, len(CARDS)))
     mults3 = counted3["variable"] + counted3["base"]
     # The floor: the multiplications a proved set-up must make at the least
-    # (each seat: its two passes and their proofs; each other seat: checking
-    # them), all at the cheaper base-point speed, on one core.
-    c3 = analytic_counts_v3(len(CARDS))
+    # (each seat: its two passes, E, K and the two proofs; each other seat:
+    # checking them), each kind at its measured cost, on one core, with nothing
+    # else (no hashing, sums, parsing or Python around them).
+    c3 = analytic_counts(len(CARDS))
     n = len(CARDS)
-    floor_mults = N_SEATS * (3 * n + sum(c3["shuffle_prove"]) + sum(c3["lock_prove"])) + (
-        N_SEATS * (N_SEATS - 1) * (sum(c3["shuffle_verify"]) + sum(c3["lock_verify"]))
-    )
-    per_mult3 = cost_of_one_mult_v3()
-    floor_ms = floor_mults * per_mult3
+    made_var = 2 * n + c3["shuffle_prove"][0] + c3["lock_prove"][0]
+    made_base = 1 + n + c3["shuffle_prove"][1] + c3["lock_prove"][1]
+    checked_var = c3["shuffle_verify"][0] + c3["lock_verify"][0]
+    checked_base = c3["shuffle_verify"][1] + c3["lock_verify"][1]
+    pairs = N_SEATS * (N_SEATS - 1)
+    floor_var = N_SEATS * made_var + pairs * checked_var
+    floor_base = N_SEATS * made_base + pairs * checked_base
+    floor_mults = floor_var + floor_base
+    costs = cost_of_one_mult_v3()
+    per_mult3, per_base3 = costs["variable"], costs["base"]
+    ops_us = cost_of_v3_operations()
+    floor_ms = floor_var * per_mult3 + floor_base * per_base3
+    floor_cpu_ms = floor_var * costs["variable_cpu"] + floor_base * costs["base_cpu"]
     v3 = {
         "setup_ms_with_proofs": round(best[3], 1),
         "setup_ms_with_proofs_v2": round(best[2], 1),
@@ -384,6 +487,18 @@ def proved_setup(rounds: int) -> dict[str, Any]:
         "ratio_proofs_v2_vs_unproven": round(best[2] / best[1], 2),
         "ratio_v3_vs_v2": round(best[3] / best[2], 3),
         "critical_path_ms_v3": round(critical, 1),
+        "critical_path_ms_v3_pipelined": round(pipelined, 1),
+        "critical_path_ms_v3_pipelined_model": round(modelled, 1),
+        # The same in CPU time (what the work costs, whatever the load): the
+        # sequential path, and the pipelined one as the longer of each hop's two.
+        "critical_path_cpu_ms_v3": round(critical_cpu, 1),
+        "critical_path_cpu_ms_v3_pipelined_model": round(modelled_cpu, 1),
+        "setup_cpu_ms_with_proofs": round(best_cpu[3], 1),
+        "setup_cpu_ms_unproven": round(best_cpu[1], 1),
+        "ratio_cpu_proofs_vs_unproven": round(best_cpu[3] / best_cpu[1], 2),
+        "floor_cpu_ms_v3": round(floor_cpu_ms, 1),
+        "ratio_cpu_setup_vs_floor_v3": round(best_cpu[3] / floor_cpu_ms, 2),
+        "ratio_pipelined_vs_sequential_path": round(pipelined / critical, 2),
         "v3_mults_counted": mults3,
         "v3_mults_analytic": analytic3["mults"] + openings3,
         "ratio_v3_counted_vs_analytic": round(mults3 / (analytic3["mults"] + openings3), 3),
@@ -394,6 +509,8 @@ def proved_setup(rounds: int) -> dict[str, Any]:
         "v3_encodes": counted3["encode"],
         "v3_point_adds": counted3["add"],
         "ms_per_mult_v3": round(per_mult3, 5),
+        "ms_per_base_mult_v3": round(per_base3, 5),
+        "us_per_v3_operation": ops_us,
         "floor_mults_v3": floor_mults,
         "floor_ms_v3": round(floor_ms, 1),
         "ratio_setup_vs_floor_v3": round(best[3] / floor_ms, 2),
@@ -417,7 +534,7 @@ def proved_setup(rounds: int) -> dict[str, Any]:
             setup_counter.mults + setup_counter.base_mults + setup_counter.checks
         )
     deal_keys = sum(len(m.keys) for m in sent if hasattr(m, "keys") and not isinstance(m, LockPass))
-    openings = 2 * 12 * N_SEATS + len(talon_slots(N_SEATS, len(CARDS)))
+    openings = 12 * N_SEATS + len(talon_slots(N_SEATS, len(CARDS)))
     counted = counter.mults + counter.base_mults + counter.checks
     analytic = analytic_v2(len(CARDS), N_SEATS, deal_keys) + openings
     proof_bytes = 0
@@ -482,6 +599,8 @@ def main() -> None:
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--rounds", type=int, default=3, help="v2 vs v1 set-up rounds (best of)")
     parser.add_argument("--no-log", action="store_true", help="skip the 12-hand log sizes")
+    parser.add_argument("--no-baseline", action="store_true",
+                        help="only the proved set-up's figures (no MODP baseline, no v1 table)")
     args = parser.parse_args()
 
     run_curve()  # warm up (imports, caches)
@@ -496,6 +615,11 @@ def main() -> None:
     # A subgroup check is libsodium multiplying by L: counted as a multiplication.
     mults = counter.mults + counter.checks
     model = mults * per_mult
+    if args.no_baseline:
+        # The proved set-up's figures only (the MODP baseline takes a minute).
+        result: dict[str, Any] = proved_setup(args.rounds)
+        print(json.dumps(result, sort_keys=True) if args.json else json.dumps(result, indent=1))
+        return
     baseline = run_baseline()
     baseline_total = sum(baseline.values())
     result = {
@@ -532,9 +656,21 @@ def main() -> None:
         f" v2 {result['setup_ms_with_proofs_v2']} ms, v3/v2 {result['ratio_v3_vs_v2']}"
     )
     print(
-        f"v3 per-seat critical path: {result['critical_path_ms_v3']} ms (goal <= 100);"
-        f" floor {result['floor_ms_v3']} ms ({result['floor_mults_v3']} multiplications x"
-        f" {result['ms_per_mult_v3']} ms), set-up / floor {result['ratio_setup_vs_floor_v3']}"
+        f"v3 per-seat critical path: {result['critical_path_ms_v3']} ms sequential,"
+        f" {result['critical_path_ms_v3_pipelined']} ms pipelined (each seat's next pass"
+        f" made beside its check; model {result['critical_path_ms_v3_pipelined_model']} ms)"
+        " (goal <= 100);"
+        f" floor {result['floor_ms_v3']} ms ({result['floor_mults_v3']} multiplications at"
+        f" {result['ms_per_mult_v3']} ms variable-base, {result['ms_per_base_mult_v3']} ms"
+        f" base-point), set-up / floor {result['ratio_setup_vs_floor_v3']}"
+    )
+    print(
+        f"in CPU time (load-independent): v3 set-up {result['setup_cpu_ms_with_proofs']} ms,"
+        f" {result['ratio_cpu_proofs_vs_unproven']} x v1; critical path"
+        f" {result['critical_path_cpu_ms_v3']} ms sequential,"
+        f" {result['critical_path_cpu_ms_v3_pipelined_model']} ms pipelined (model);"
+        f" floor {result['floor_cpu_ms_v3']} ms,"
+        f" set-up / floor {result['ratio_cpu_setup_vs_floor_v3']}"
     )
     print(
         f"v3 multiplications: {result['v3_mults_counted']} counted,"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections import namedtuple
 from collections.abc import Iterator
 
 import pytest
@@ -11,7 +12,7 @@ from hypothesis import strategies as st
 
 from gleek_p2p.bots.heuristic import HeuristicStrategy
 from gleek_p2p.bots.registry import make_strategy
-from gleek_p2p.bots.search import Budget, SearchStrategy, determinize, variant_of
+from gleek_p2p.bots.search import Budget, SearchStrategy, determinize
 from gleek_p2p.rules import VARIANTS, SeatView, State, seat_view
 from gleek_p2p.tools.simulate import Simulation, simulate
 
@@ -113,13 +114,37 @@ def test_budget_stops_on_the_injected_clock() -> None:
     assert 20 <= now[0] * 1000 <= 40  # about twenty readings, one per sample
 
 
-def test_levels_and_variant_names() -> None:
+def test_levels() -> None:
     assert make_strategy("easy").name == "random"
     assert make_strategy("normal").name == "heuristic"
     assert make_strategy("strong").name == "strong"
-    for name, v in VARIANTS.items():
-        assert variant_of(name) == v
-    assert variant_of("two+historical") == VARIANTS["two"].__class__(players=2, discard_all=True)
+
+
+# The state as a later version might have it: one more field, with a default.
+_Later = namedtuple("_Later", [*State._fields, "later_field"], defaults=[None])
+
+
+@SETTINGS
+@given(variant=variant_names, seed=st.binary(max_size=6), pick=st.integers(0, 10_000),
+       value=st.integers())
+def test_a_new_state_field_survives_the_view_and_determinize(
+        variant: str, seed: bytes, pick: int, value: int) -> None:
+    """``seat_view`` reads the state by name and ``determinize`` replaces only the cards.
+
+    A positional unpacking or a field-by-field rebuild of ``State`` fails here.
+    """
+    points = list(decisions(variant, seed))
+    state, seat, _view = points[pick % len(points)]
+    later = _Later(**state._asdict(), later_field=("kept", value))
+    view = seat_view(later, seat)  # type: ignore[arg-type]
+    assert view.variant is state.variant and view.public.later_field == ("kept", value)
+    sample = determinize(view, random.Random(pick))
+    assert type(sample) is _Later and sample.later_field == ("kept", value)
+    for name in State._fields:
+        if name not in ("cards", "where"):
+            assert getattr(sample, name) == getattr(state, name), name
+    known = {x: c for x, c in (*view.hand, *view.talon, *view.discards) if c is not None}
+    assert all(sample.cards[x] == c for x, c in {**known, **view.shown}.items())
 
 
 def test_strong_plays_whole_sessions_of_every_variant() -> None:

@@ -200,7 +200,7 @@ def test_a_lock_proof_scalar_plus_l_is_refused_as_unreduced(field: str) -> None:
 def test_a_response_plus_l_would_verify_without_the_range_check(
         monkeypatch: pytest.MonkeyPatch) -> None:
     # Why the check exists: the same proof, another byte form, same equations.
-    P.check_reduced("test", {"low": bytes(32), "high": [(P.L - 1).to_bytes(32, "little")]})
+    P.V2.check_reduced("test", {"low": bytes(32), "high": [(P.L - 1).to_bytes(32, "little")]})
     malleable = replace(PROOF, k_f=_plus_l(PROOF.k_f))
-    monkeypatch.setattr(P, "check_reduced", lambda what, scalars: None)
+    monkeypatch.setattr(P.V2, "check_reduced", lambda what, scalars: None)
     P.verify_shuffle(CTX, XS, YS, BIG_E, malleable)

@@ -9,8 +9,8 @@ import pytest
 
 from gleek_p2p.base.errors import Cheating, ProtocolError, ViolationCode
 from gleek_p2p.deck import Commit, Keys, LockPass, ShufflePass, message_from_wire
-from gleek_p2p.deck.card_points_v3 import CARD_POINTS_V3
 from gleek_p2p.deck.group_v3 import (
+    CARD_POINTS_V3,
     N,
     P,
     Point,

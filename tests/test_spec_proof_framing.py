@@ -51,7 +51,7 @@ def firsts() -> dict[str, Any]:
     """The first messages the verifier recomputes, caught on their way to the hash."""
     caught: dict[str, Any] = {}
     mp = pytest.MonkeyPatch()
-    shuffle_challenge, lock_challenge = P._shuffle_challenge, P._lock_challenge
+    shuffle_challenge, lock_challenge = P.V2._shuffle_challenge, P.V2._lock_challenge
 
     def on_shuffle(h1: bytes, chain: Any, points: Any) -> int:
         caught["shuffle"] = (h1, list(chain), list(points))
@@ -61,8 +61,8 @@ def firsts() -> dict[str, Any]:
         caught["lock"] = list(args[5])
         return lock_challenge(*args)
 
-    mp.setattr(P, "_shuffle_challenge", on_shuffle)
-    mp.setattr(P, "_lock_challenge", on_lock)
+    mp.setattr(P.V2, "_shuffle_challenge", on_shuffle)
+    mp.setattr(P.V2, "_lock_challenge", on_lock)
     hand_id = from_jsonable(VECTOR["hand_id"])
     messages = _messages()
     shuffle, lock, previous = messages[2], messages[4], messages[3]

@@ -40,7 +40,7 @@ from gleek_p2p.net.tables import (
     group_tables,
     parse_record,
 )
-from gleek_p2p.rules import VARIANTS
+from gleek_p2p.rules import VARIANTS, Variant, parse_variant
 from gleek_p2p.session.lobby import Lobby, LobbyConfig
 
 FP = ["0123-4567-89ab-cdef", "1111-2222-3333-4444", "aaaa-bbbb-cccc-dddd",
@@ -86,10 +86,11 @@ def test_the_variant_of_a_later_version_is_listed_but_not_joinable() -> None:
     assert claim is not None and claim.variant == ""
     listing = group_tables([claim])[0]
     assert not listing.joinable
-    # A mix of switches no preset names is listed by its switches, not joinable either.
+    # A mix of switches is listed by its switches, which --variant reads: joinable.
     mixed = parse_record(_txt(variant=(2, 1, 1, 1, 0, 0, 0)), ("h", 1))
     assert mixed is not None and mixed.variant == "two+historical+modern"
-    assert not group_tables([mixed])[0].joinable
+    assert group_tables([mixed])[0].joinable
+    assert parse_variant(mixed.variant).first_rulings() == Variant.from_wire([2, 1, 1, 1, 0, 0, 0])
     assert "a variant this version does not know" in listing_lines([listing], 3)[1]
 
 

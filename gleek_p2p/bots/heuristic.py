@@ -32,7 +32,6 @@ from gleek_p2p.rules import (
 )
 from gleek_p2p.rules.cards import RANKS_PER_SUIT, Rank
 from gleek_p2p.rules.scoring import TIB, TOM, card_points, ruff_points
-from gleek_p2p.rules.variant import Variant
 
 __all__ = ["HeuristicStrategy", "bid_at", "bid_limit", "ruff_strength", "suit_strength",
            "talon_worth"]
@@ -229,11 +228,6 @@ def _name_trump(mine: list[int], legal: Sequence[Event]) -> Event:
     return best
 
 
-def _honours_variant(view: SeatView) -> Variant:
-    """The switches that decide the honours' cards, as far as the view tells them."""
-    return Variant(players=view.players, whist_ranking="whist" in view.variant)
-
-
 class _TrickPlanner:
     """One decision in the trick phase, from what this seat has seen."""
 
@@ -241,7 +235,7 @@ class _TrickPlanner:
         self.view = view
         self.trump = view.trump
         self.cards = dict(view.hand)
-        lowest = Variant(players=view.players).lowest_rank
+        lowest = view.variant.lowest_rank
         seen = {c for c in self.cards.values() if c is not None}
         seen.update(view.shown.values())
         seen.update(c for _x, c in view.discards if c is not None)
@@ -255,7 +249,7 @@ class _TrickPlanner:
                 self.unseen_count[suit] += 1
                 if c < self.top_unseen[suit]:
                     self.top_unseen[suit] = c
-        named = honour_cards(self.trump, _honours_variant(view))
+        named = honour_cards(self.trump, view.variant)
         self.tib, self.tom = (-1 if c is None else c for c in (named["Tib"], named["Tom"]))
 
     def points(self, c: int) -> int:

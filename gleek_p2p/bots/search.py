@@ -27,16 +27,14 @@ ticking while the bot thinks.
 from __future__ import annotations
 
 import hashlib
-import itertools
 import random
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from gleek_p2p.bots.heuristic import HeuristicStrategy, bid_at, ruff_strength, suit_strength
 from gleek_p2p.bots.strategy import Strategy, Work
 from gleek_p2p.rules import (
-    RULINGS,
     Bid,
     ClaimTiddy,
     Declare,
@@ -51,12 +49,8 @@ from gleek_p2p.rules import (
     See,
     ShowRuff,
     State,
-    Variant,
     Vie,
-    deal_layout,
-    new_session,
     pack,
-    variant_name,
 )
 from gleek_p2p.rules.cards import RANKS_PER_SUIT
 from gleek_p2p.rules.playout import FastHand
@@ -267,51 +261,6 @@ def _candidates(view: SeatView, legal: Sequence[Event]) -> list[Event]:
 # ---------------------------------------------------------------- determinization
 
 
-def variant_of(name: str) -> Variant:
-    """The ``Variant`` a view names: the inverse of ``variant_name`` (``KeyError`` if none)."""
-    if not _BY_NAME:
-        for players in (3, 2):
-            for switches in itertools.product((False, True), repeat=6):
-                try:
-                    v = Variant(players, *switches)
-                except ValueError:
-                    continue  # a combination the rules forbid
-                _BY_NAME[variant_name(v)] = v
-    return _BY_NAME[name]
-
-
-_BY_NAME: dict[str, Variant] = {}
-
-
-def _view_variant(view: SeatView) -> Variant:
-    """The variant of the view's session, with the ruling switches the view names."""
-    key = (view.variant, view.rulings)
-    v = _WITH_RULINGS.get(key)
-    if v is None:
-        v = _WITH_RULINGS[key] = replace(
-            variant_of(view.variant), **{r.switch: r.switch in view.rulings for r in RULINGS})
-    return v
-
-
-_WITH_RULINGS: dict[tuple[str, tuple[str, ...]], Variant] = {}
-
-
-def _holdings(view: SeatView, v: Variant) -> list[list[int]]:
-    """Every seat's slots now, from the deal layout and the public history."""
-    n = v.players
-    assert view.dealer is not None
-    layout = deal_layout(v, view.dealer)
-    hold = [[x for x, o in enumerate(layout) if o == s] for s in range(n)]
-    taker = view.talon_taker
-    if taker is not None and view.phase != Phase.AUCTION.value:
-        hold[taker] = sorted(hold[taker] + [x for x, _c in view.talon])
-    gone = {x for x, _c in view.discards}
-    for _lead, plays, _w in view.tricks:
-        gone.update(plays)
-    gone.update(x for _s, x, _c in view.trick)
-    return [[x for x in h if x not in gone] for h in hold]
-
-
 def determinize(view: SeatView, rng: random.Random) -> State:
     """A full-information ``State`` that agrees with ``view``, hidden cards drawn by ``rng``.
 
@@ -319,10 +268,10 @@ def determinize(view: SeatView, rng: random.Random) -> State:
     suit it failed to follow, none of the suit it showed in the ruff beyond
     the cards shown.
     """
-    v = _view_variant(view)
+    v = view.variant
     n = v.players
     size = v.pack_size
-    hold = _holdings(view, v)
+    hold = view.public.holding
     known: dict[int, int] = dict(view.shown)
     for pairs in (view.hand, view.talon, view.discards):
         for x, c in pairs:
@@ -354,7 +303,11 @@ def determinize(view: SeatView, rng: random.Random) -> State:
         _fill(cards, order, free, owner, void, rng)
         if all(ruff_strength([cards[x] for x in hold[b]]) >= _RUFF_FAIR for b in bettors):
             break
-    return _state(view, v, tuple(cards), hold)
+    where = [-1] * 44
+    for x, c in enumerate(cards):
+        where[c] = x
+    # Every field but the cards is the view's own: a field added to ``State`` is kept.
+    return view.public._replace(cards=tuple(cards), where=tuple(where))
 
 
 _RUFF_FAIR = 30
@@ -398,60 +351,6 @@ def _voids(view: SeatView, lead: int, plays: tuple[int, ...], void: list[set[int
         c = shown.get(x)
         if c is not None and c // _R != led:
             void[(lead + i) % n].add(led)
-
-
-def _state(view: SeatView, v: Variant, cards: tuple[int, ...], hold: list[list[int]]) -> State:
-    n = v.players
-    where = [-1] * 44
-    for x, c in enumerate(cards):
-        where[c] = x
-    passed = [False] * n
-    for s, amount in view.bids:
-        if amount == 0:
-            passed[s] = True
-    acted = [False] * n
-    for s, kind, _stake in view.ruff_log:
-        if kind == "vie":
-            acted = [i == s for i in range(n)]
-        elif kind == "see":
-            acted[s] = True
-    phase = Phase(view.phase)
-    eldest = (view.dealer or 0) + 1
-    asked = (view.to_act - eldest) % n if phase is Phase.TIDDY and view.to_act is not None else 0
-    return new_session(v, view.session_hands)._replace(
-        phase=phase,
-        hand_no=view.hand_no,
-        dealer=-1 if view.dealer is None else view.dealer,
-        turn=-1 if view.to_act is None else view.to_act,
-        cards=cards,
-        where=tuple(where),
-        holding=tuple(tuple(h) for h in hold),
-        talon=tuple(x for x, _c in view.talon),
-        talon_taker=-1 if view.talon_taker is None else view.talon_taker,
-        discards=tuple(x for x, _c in view.discards),
-        bids=view.bids,
-        high_bid=view.high_bid,
-        high_bidder=-1 if view.high_bidder is None else view.high_bidder,
-        passed=tuple(passed),
-        ruff_played=view.ruff_pot > 0,
-        ruff_stake=view.ruff_stake,
-        ruff_put=view.ruff_put,
-        ruff_in=view.ruff_in,
-        ruff_acted=tuple(acted),
-        ruff_log=view.ruff_log,
-        ruff_shows=view.ruff_shows,
-        ruff_winner=-1 if view.ruff_winner is None else view.ruff_winner,
-        declarations=view.declarations,
-        trump=view.trump,
-        trump_named=view.trump_named,
-        tiddy_claimant=-1 if view.tiddy is None else view.tiddy[0],
-        tiddy_slot=-1 if view.tiddy is None else view.tiddy[1],
-        tiddy_asked=asked,
-        trick_leader=-1 if view.trick_leader is None else view.trick_leader,
-        trick_plays=tuple(x for _s, x, _c in view.trick),
-        tricks=view.tricks,
-        totals=view.totals,
-    )
 
 
 # ---------------------------------------------------------------- playout policy

@@ -11,7 +11,7 @@ from gleek_p2p.base.errors import GleekError, ViolationCode
 from gleek_p2p.base.i18n import _, ngettext
 from gleek_p2p.bots.registry import make_strategies
 from gleek_p2p.log.store import LogStore, read_log_file
-from gleek_p2p.rules import VARIANTS
+from gleek_p2p.rules import parse_variant
 from gleek_p2p.table.verify import VerifyReport, verify_records
 from gleek_p2p.tools.report import json_report, text_report
 from gleek_p2p.tools.selfplay import selfplay
@@ -19,7 +19,7 @@ from gleek_p2p.tools.selfplay import selfplay
 
 def run_selfplay(args: argparse.Namespace) -> int:
     """Play a signed session in one process and write its log."""
-    variant = VARIANTS[args.variant]
+    variant = parse_variant(args.variant)
     seed = str(args.seed).encode()
     strategies = make_strategies(args.bots, variant.players, seed)
     out = Path(args.out)

@@ -63,15 +63,28 @@ def positive_float(text: str) -> float:
     return value
 
 
+def variant_text(text: str) -> str:
+    """An argparse type: a preset or switches joined by ``+``, as its canonical name
+    (``rules.variant_name``), or the sentence that lists the known switches."""
+    from gleek_p2p.rules import variant_name
+    from gleek_p2p.session.config import variant_named
+
+    try:
+        return variant_name(variant_named(text))
+    except GleekError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
 def _add_variant(parser: argparse.ArgumentParser) -> None:
-    from gleek_p2p.rules import VARIANTS
+    from gleek_p2p.rules import STANDARD, VARIANT_EXAMPLE, VARIANT_WORDS
 
     parser.add_argument(
         "--variant",
-        default="standard",
-        choices=sorted(VARIANTS),
+        default=STANDARD,
+        type=variant_text,
         metavar="NAME",
-        help=_("rules variant: {names}").format(names=", ".join(sorted(VARIANTS))),
+        help=_("rules variant: {names}, or switches joined by + (e.g. {example})").format(
+            names=", ".join(VARIANT_WORDS), example=VARIANT_EXAMPLE),
     )
 
 

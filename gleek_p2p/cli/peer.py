@@ -23,7 +23,7 @@ from gleek_p2p.base.errors import GleekError
 from gleek_p2p.base.i18n import _, current_language, ngettext
 from gleek_p2p.bots.registry import make_strategy
 from gleek_p2p.log.keys import ensure_private_dir, load_or_create_identity
-from gleek_p2p.rules import VARIANTS
+from gleek_p2p.rules import parse_variant
 from gleek_p2p.session.config import PeerConfig
 from gleek_p2p.session.lobby import LobbyConfig
 from gleek_p2p.session.peer import BotPlayer, Player
@@ -196,7 +196,7 @@ def bot_command(
 
 def run_local(args: argparse.Namespace) -> int:
     """``gleek local``: you against two bot peers on this machine, the full protocol."""
-    variant = VARIANTS[args.variant]
+    variant = parse_variant(args.variant)
     data_dir = Path(args.data_dir) if args.data_dir else default_data_dir()
     ensure_private_dir(data_dir)
     identity = load_or_create_identity(data_dir, os.urandom)

@@ -15,7 +15,7 @@ from pathlib import Path
 from gleek_p2p.base.errors import GleekError
 from gleek_p2p.base.i18n import _
 from gleek_p2p.log.keys import load_or_create_identity
-from gleek_p2p.rules import VARIANTS
+from gleek_p2p.rules import parse_variant
 from gleek_p2p.session.play import default_data_dir, parse_address, say
 from gleek_p2p.session.watch import NoWatchers, WatchConfig, watch
 from gleek_p2p.table.session import Table
@@ -33,7 +33,7 @@ def _from_lan(args: argparse.Namespace) -> tuple[str, int, str, tuple[tuple[str,
         # What the records announce; a seat dialled anyway would refuse too (code 2).
         raise NoWatchers(_("the players of this table do not accept watchers"))
     playing = [t for t in tables if t.playing and t.watchers is not False
-               and t.hands is not None and t.variant in VARIANTS
+               and t.hands is not None and t.variant != ""
                and (args.table is None or t.table == args.table)]
     if len(playing) != 1:
         if args.table is not None:
@@ -66,7 +66,7 @@ def run_watch(args: argparse.Namespace) -> int:
             say(_("hand {number}: {line}").format(
                 number=hand + 1, line=hand_line(state, watched.roster.names)))
 
-    config = WatchConfig(name=args.name, table=f"{table}/{hands}", variant=VARIANTS[variant],
+    config = WatchConfig(name=args.name, table=f"{table}/{hands}", variant=parse_variant(variant),
                          peers=peers, data_dir=data_dir, timeout=args.timeout)
     say(_("watching table {table} as {name}").format(table=repr(table), name=args.name))
     result = asyncio.run(watch(identity, config, say, on_hand))

@@ -2,10 +2,11 @@
 
 See SPEC.md §2. ``DeckProtocol`` is one seat's (or an observer's) view;
 ``audit_transcript`` checks a finished hand's messages; ``proofs`` holds the
-zero-knowledge proofs of version 2 (every shuffle and lock proved) on
-edwards25519, ``proofs_v3`` the same proofs of version 3 (the current one)
-on secp256k1 (``group_v3``); ``suites`` puts each version's group behind one
-interface; ``harness`` runs all seats in one process.
+zero-knowledge proofs (every shuffle and lock proved), written once for any
+prime-order group: version 2's on edwards25519 and version 3's (the current
+one) on secp256k1 (``group_v3``), the two groups in ``proof_groups``;
+``suites`` puts each version's group behind one interface; ``harness`` runs
+all seats in one process.
 """
 
 from .group import UnsafeLibsodium, self_test

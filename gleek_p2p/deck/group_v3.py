@@ -203,3 +203,20 @@ def derive_card_point(card: int) -> bytes:
 
 #: The generator G.
 G = base(1)
+
+#: SHA-256 of the 44 card points' encodings in card order: the derivation is
+#: pinned, so a change to it cannot pass unnoticed (SPEC.md §2.2).
+CARD_POINTS_SHA256 = "0584f04fac585eab7fbed44dbc8c4764b638bf8fe9eb2765f06cb8e6a1f81c3c"
+
+
+def _card_points() -> tuple[bytes, ...]:
+    # Derived at import (about a millisecond) rather than shipped: SHA-256 and
+    # a point parse are stable, unlike the ed25519 hash of version 2's cards.
+    points = tuple(derive_card_point(card) for card in range(44))
+    if hashlib.sha256(b"".join(points)).hexdigest() != CARD_POINTS_SHA256:
+        raise RuntimeError("the version 3 card points do not derive as pinned")
+    return points
+
+
+#: The 44 card points of version 3, card id = suit * 11 + rank as in version 2.
+CARD_POINTS_V3: tuple[bytes, ...] = _card_points()

@@ -9,8 +9,12 @@ in every input, so nothing derived for one hand or seat serves another.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
+from typing import TypeVar
 
 from .group import scalar_from_wide
+
+T = TypeVar("T")
 
 SEED_BYTES = 32
 DIGEST_BYTES = 32
@@ -41,14 +45,27 @@ def _prf(seed: bytes, *fields: bytes) -> bytes:
     return hashlib.blake2b(frame(*fields), digest_size=64, key=seed).digest()
 
 
-def _scalar(seed: bytes, label: bytes, hand_id: bytes, seat: int, index: int) -> bytes:
-    # A zero scalar has probability 2**-252; the counter makes the rule total.
+def prf_scalar(
+    seed: bytes, label: bytes, hand_id: bytes, seat: int, index: int,
+    reduce: Callable[[bytes], T], is_zero: Callable[[T], bool],
+) -> T:
+    """The first non-zero ``reduce(PRF(seed, label, hand_id, seat, index, ctr))``, ctr = 0, 1...
+
+    Each version reduces the 64 bytes its own way (version 1 and 2: libsodium,
+    little-endian mod L; version 3: big-endian mod N). A zero scalar has
+    probability about 2^-252; the counter makes the rule total.
+    """
     counter = 0
     while True:
-        s = scalar_from_wide(_prf(seed, label, hand_id, _u32(seat), _u32(index), _u32(counter)))
-        if any(s):
+        s = reduce(_prf(seed, label, hand_id, _u32(seat), _u32(index), _u32(counter)))
+        if not is_zero(s):
             return s
         counter += 1  # pragma: no cover
+
+
+def _scalar(seed: bytes, label: bytes, hand_id: bytes, seat: int, index: int) -> bytes:
+    return prf_scalar(seed, label, hand_id, seat, index, scalar_from_wide,
+                      lambda s: not any(s))
 
 
 def shuffle_key(seed: bytes, hand_id: bytes, seat: int) -> bytes:

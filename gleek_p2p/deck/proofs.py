@@ -1,6 +1,8 @@
-"""Zero-knowledge proofs that a deck pass was done right (deck protocol v2, SPEC.md §2.8).
+"""Zero-knowledge proofs that a deck pass was done right (deck protocols v2 and v3, SPEC.md §2.8).
 
-Two non-interactive proofs, made with Fiat–Shamir over BLAKE2b:
+Two non-interactive proofs, made with Fiat–Shamir over BLAKE2b, written once
+for any prime-order group (``ProofGroup``; the two instances are in
+``proof_groups``: edwards25519 for version 2, secp256k1 for version 3):
 
 * ``prove_shuffle`` / ``verify_shuffle``: the output deck is a permutation of
   the input deck under one secret scalar ``e`` with ``E = e·G`` published,
@@ -18,35 +20,30 @@ Two non-interactive proofs, made with Fiat–Shamir over BLAKE2b:
 Proofs are in the compact form (challenge and responses): the verifier
 recomputes the prover's first messages and checks that they hash to the
 challenge. Nonces derive from the prover's seed and the statement, so fixed
-seeds give byte-identical proofs. Every scalar of a proof must be below L
-(``UnreducedScalar``): the arithmetic reduces mod L, so ``k + L`` would
-otherwise verify too and one proof would have several byte forms. No
-verifier ever sees a zero scalar or a point outside the prime-order
-subgroup: libsodium's ``noclamp`` multiplication refuses both, and any such
-refusal is a failed proof.
+seeds give byte-identical proofs. Every scalar of a proof must be below the
+group order (``UnreducedScalar``): the arithmetic reduces, so ``k + L`` would
+otherwise verify too and one proof would have several byte forms. What
+differs between the versions is only the group's: its labels (``v2``/``v3``),
+the byte order of scalars and of hashes read as scalars, and its points.
+
+The module-level ``prove_*``/``verify_*`` functions are version 2's, with
+scalars as bytes (``V2``); ``V3`` is version 3's, with scalars as ints.
 """
 
 from __future__ import annotations
 
-import functools
 import hashlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-
-import nacl.bindings as _b
+from typing import Generic, Literal, Protocol, TypeVar
 
 from gleek_p2p.base.errors import GleekError
 
 from .group import POINT_BYTES, SCALAR_BYTES, L
 from .kdf import frame
+from .proof_groups import ED25519, SECP256K1
 
-LABEL_GENERATOR = b"gleek-p2p/deck/v2/generator"
-LABEL_SHUFFLE = b"gleek-p2p/deck/v2/shuffle-proof"
-LABEL_LOCK = b"gleek-p2p/deck/v2/lock-proof"
-LABEL_NONCE = b"gleek-p2p/deck/v2/proof-nonce"
-
-#: The ed25519 base point G.
-BASE = bytes(_b.crypto_scalarmult_ed25519_base_noclamp((1).to_bytes(32, "little")))
+PointT = TypeVar("PointT")
 
 
 class ProofError(GleekError):
@@ -54,103 +51,33 @@ class ProofError(GleekError):
 
 
 class UnreducedScalar(ProofError):
-    """A scalar of a proof is not below L.
+    """A scalar of a proof is not canonical: not its group's size, or not below its order.
 
-    The group arithmetic reduces every scalar mod L, so ``k + L`` would
-    verify exactly as ``k`` does: refusing it gives each proof one byte form.
+    The group arithmetic reduces every scalar, so ``k + L`` would verify
+    exactly as ``k`` does: refusing it gives each proof one byte form.
     """
 
 
-def check_reduced(proof: str, parts: Mapping[str, bytes | Sequence[bytes]]) -> None:
-    """Raise ``UnreducedScalar`` unless every scalar is 32 bytes encoding a value below L.
+class ProofGroup(Protocol[PointT]):
+    """What the proofs need of a prime-order group (``proof_groups`` has the two)."""
 
-    ``parts`` names each scalar (or list of scalars) of the proof, for the
-    reason. Zero is not refused here: a zero response is possible (with
-    probability 1/L) and then fails in the multiplication like any unusable value.
-    """
-    for name, value in parts.items():
-        scalars = (value,) if isinstance(value, bytes) else value
-        for index, scalar in enumerate(scalars):
-            if len(scalar) != SCALAR_BYTES or _i(scalar) >= L:
-                where = name if isinstance(value, bytes) else f"{name}[{index}]"
-                raise UnreducedScalar(f"{where} of its {proof} is not reduced below L")
+    version: int
+    order: int
+    #: The reason given for a proof scalar out of range, from ``where``,
+    #: ``proof`` and ``why`` (it is signed into logs: it never changes).
+    scalar_refusal: str
+    scalar_bytes: int
+    endian: Literal["little", "big"]
+    #: What the group's calls raise on an unusable value (a zero scalar, the identity...).
+    unusable: tuple[type[Exception], ...]
 
-
-# ------------------------------------------------------------ group helpers
-
-
-class _Counter:
-    """Counts scalar multiplications, for the benchmark's made-vs-analytic ratio."""
-
-    variable = 0
-    base = 0
-
-
-COUNT = _Counter()
-
-
-def _s(n: int) -> bytes:
-    return (n % L).to_bytes(SCALAR_BYTES, "little")
-
-
-def _i(scalar: bytes) -> int:
-    return int.from_bytes(scalar, "little")
-
-
-def _mul(n: int, point: bytes) -> bytes:
-    COUNT.variable += 1
-    return bytes(_b.crypto_scalarmult_ed25519_noclamp(_s(n), point))
-
-
-def _base(n: int) -> bytes:
-    COUNT.base += 1
-    return bytes(_b.crypto_scalarmult_ed25519_base_noclamp(_s(n)))
-
-
-def _add(p: bytes, q: bytes) -> bytes:
-    return bytes(_b.crypto_core_ed25519_add(p, q))
-
-
-def _sub(p: bytes, q: bytes) -> bytes:
-    return bytes(_b.crypto_core_ed25519_sub(p, q))
-
-
-def _sum(points: Sequence[bytes]) -> bytes:
-    acc = points[0]
-    for p in points[1:]:
-        acc = _add(acc, p)
-    return acc
-
-
-def _lincomb(scalars: Sequence[int], points: Sequence[bytes]) -> bytes:
-    return _sum([_mul(s, p) for s, p in zip(scalars, points, strict=True)])
-
-
-@functools.cache
-def generator(index: int) -> bytes:
-    """Pedersen generator ``H_index``: nobody knows its logarithm to G or to another."""
-    uniform = hashlib.sha512(frame(LABEL_GENERATOR, index.to_bytes(4, "big"))).digest()[:32]
-    return bytes(_b.crypto_core_ed25519_from_uniform(uniform))
-
-
-@functools.cache
-def _generator_sum(n: int) -> bytes:
-    return _sum([generator(i) for i in range(1, n + 1)])
-
-
-def _hash_scalar(*fields: bytes) -> int:
-    # Reduced from 512 bits: the bias is below 2^-259.
-    return int.from_bytes(hashlib.blake2b(frame(*fields), digest_size=64).digest(), "little") % L
-
-
-def _nonces(seed: bytes, statement: bytes, count: int) -> list[int]:
-    """Deterministic nonces: PRF(seed, label, statement, i) reduced, as the KDF does."""
-    out = []
-    for i in range(count):
-        data = frame(LABEL_NONCE, statement, i.to_bytes(4, "big"))
-        n = int.from_bytes(hashlib.blake2b(data, digest_size=64, key=seed).digest(), "little")
-        out.append(n % L or 1)
-    return out
+    def mul(self, k: int, point: PointT) -> PointT: ...
+    def base(self, k: int) -> PointT: ...
+    def add(self, points: Sequence[PointT]) -> PointT: ...
+    def sub(self, p: PointT, q: PointT) -> PointT: ...
+    def encode(self, point: PointT) -> bytes: ...
+    def decode(self, data: bytes) -> PointT: ...
+    def hash_to_point(self, label: bytes, data: bytes) -> PointT: ...
 
 
 def context(hand_id: bytes, seat: int, pass_index: int) -> bytes:
@@ -158,7 +85,7 @@ def context(hand_id: bytes, seat: int, pass_index: int) -> bytes:
     return frame(hand_id, seat.to_bytes(4, "big"), pass_index.to_bytes(4, "big"))
 
 
-# ------------------------------------------------------------------ shuffle
+# ------------------------------------------------------------------ proofs
 
 
 @dataclass(frozen=True)
@@ -195,134 +122,6 @@ class ShuffleProof:
         return 2 * n * POINT_BYTES + (2 * n + 5) * SCALAR_BYTES
 
 
-def _u_vector(
-    ctx: bytes, xs: Sequence[bytes], ys: Sequence[bytes], big_e: bytes, cs: Sequence[bytes]
-) -> tuple[bytes, list[int]]:
-    h1 = hashlib.blake2b(
-        frame(LABEL_SHUFFLE, ctx, b"".join(xs), b"".join(ys), big_e, b"".join(cs)),
-        digest_size=64,
-    ).digest()
-    return h1, [_hash_scalar(h1, j.to_bytes(4, "big")) or 1 for j in range(len(xs))]
-
-
-def _shuffle_challenge(h1: bytes, chain: Sequence[bytes], firsts: Sequence[bytes]) -> int:
-    return _hash_scalar(LABEL_SHUFFLE, h1, b"".join(chain), b"".join(firsts))
-
-
-def prove_shuffle(
-    seed: bytes,
-    ctx: bytes,
-    xs: Sequence[bytes],
-    ys: Sequence[bytes],
-    e: bytes,
-    perm: Sequence[int],
-) -> ShuffleProof:
-    """Prove ``ys[j] = e·xs[perm[j]]`` for the published ``E = e·G``."""
-    n = len(xs)
-    e_int = _i(e)
-    f = pow(e_int, -1, L)
-    big_e = _base(e_int)
-    statement = frame(LABEL_SHUFFLE, ctx, b"".join(xs), b"".join(ys))
-    w = _nonces(seed, statement, 4 * n + 4)
-    r, b, w_b, w_v = w[:n], w[n : 2 * n], w[2 * n : 3 * n], w[3 * n : 4 * n]
-    w_a, w_c, w_d, w_f = w[4 * n :]
-
-    cs = [_add(_base(r[j]), generator(perm[j] + 1)) for j in range(n)]
-    h1, u = _u_vector(ctx, xs, ys, big_e, cs)
-    inverse = [0] * n
-    for j, i in enumerate(perm):
-        inverse[i] = j
-    v = [u[inverse[i]] for i in range(n)]  # v_i = u_{π^-1(i)}, indexed by input
-
-    chain: list[bytes] = []
-    previous = generator(0)
-    d = 0
-    for i in range(n):
-        previous = _add(_base(b[i]), _mul(v[i], previous))
-        chain.append(previous)
-        d = (b[i] + v[i] * d) % L
-
-    firsts = [_add(_base(w_a), _lincomb(w_v, [generator(i + 1) for i in range(n)]))]
-    previous = generator(0)
-    for i in range(n):
-        firsts.append(_add(_base(w_b[i]), _mul(w_v[i], previous)))
-        previous = chain[i]
-    firsts.append(_base(w_c))
-    firsts.append(_base(w_d))
-    # F' = Σ ω_i X_i − ω_f·Σ u_j Y_j, and Σ u_j Y_j = e·Σ v_i X_i: the prover,
-    # knowing e and v, folds both sums into one (N multiplications, not 2N+1).
-    firsts.append(_lincomb([(w_v[i] - w_f * e_int * v[i]) % L for i in range(n)], xs))
-    firsts.append(_mul(w_f, big_e))
-    c = _shuffle_challenge(h1, chain, firsts)
-
-    a_bar = sum(uj * rj for uj, rj in zip(u, r, strict=True))
-    return ShuffleProof(
-        commitments=tuple(cs),
-        chain=tuple(chain),
-        challenge=_s(c),
-        k_a=_s(w_a + c * a_bar),
-        k_b=tuple(_s(w_b[i] + c * b[i]) for i in range(n)),
-        k_c=_s(w_c + c * sum(r)),
-        k_d=_s(w_d + c * d),
-        k_v=tuple(_s(w_v[i] + c * v[i]) for i in range(n)),
-        k_f=_s(w_f + c * f),
-    )
-
-
-def verify_shuffle(
-    ctx: bytes,
-    xs: Sequence[bytes],
-    ys: Sequence[bytes],
-    big_e: bytes,
-    proof: ShuffleProof,
-) -> None:
-    """Raise ``ProofError`` unless ``proof`` shows ``ys`` is ``xs`` permuted under ``E``'s key."""
-    n = len(xs)
-    if len(ys) != n or len(proof.commitments) != n or len(proof.chain) != n:
-        raise ProofError("the shuffle proof does not hold one commitment and link per slot")
-    if len(proof.k_b) != n or len(proof.k_v) != n:
-        raise ProofError("the shuffle proof does not hold one response per slot")
-    check_reduced("shuffle proof", {
-        "challenge": proof.challenge, "k_A": proof.k_a, "k_B": proof.k_b, "k_C": proof.k_c,
-        "k_D": proof.k_d, "k_v": proof.k_v, "k_f": proof.k_f})
-    try:
-        h1, u = _u_vector(ctx, xs, ys, big_e, proof.commitments)
-        c = _i(proof.challenge)
-        k_v = [_i(k) for k in proof.k_v]
-        a = _lincomb(u, proof.commitments)
-        firsts = [
-            _sub(
-                _add(_base(_i(proof.k_a)), _lincomb(k_v, [generator(i + 1) for i in range(n)])),
-                _mul(c, a),
-            )
-        ]
-        previous = generator(0)
-        for i in range(n):
-            link = _add(_base(_i(proof.k_b[i])), _mul(k_v[i], previous))
-            firsts.append(_sub(link, _mul(c, proof.chain[i])))
-            previous = proof.chain[i]
-        col_sum = _sub(_sum(proof.commitments), _generator_sum(n))
-        firsts.append(_sub(_base(_i(proof.k_c)), _mul(c, col_sum)))
-        u_prod = 1
-        for uj in u:
-            u_prod = u_prod * uj % L
-        d_point = _sub(proof.chain[-1], _mul(u_prod, generator(0)))
-        firsts.append(_sub(_base(_i(proof.k_d)), _mul(c, d_point)))
-        k_f = _i(proof.k_f)
-        f_y = _lincomb(u, ys)
-        firsts.append(_sub(_lincomb(k_v, xs), _mul(k_f, f_y)))
-        firsts.append(_sub(_mul(k_f, big_e), _base(c)))
-    except (RuntimeError, ValueError, TypeError) as exc:
-        # libsodium refuses a zero scalar, an identity result or a point off
-        # the subgroup: an honest proof meets none of them.
-        raise ProofError(f"the shuffle proof holds an unusable value ({exc})") from None
-    if _shuffle_challenge(h1, proof.chain, firsts) != c:
-        raise ProofError("the shuffle proof does not verify")
-
-
-# --------------------------------------------------------------------- lock
-
-
 @dataclass(frozen=True)
 class LockProof:
     """Challenge, the response for ``e`` and one response per slot's key."""
@@ -339,94 +138,359 @@ class LockProof:
         return (len(self.z_k) + 2) * SCALAR_BYTES
 
 
-def _lock_challenge(
-    ctx: bytes,
-    xs: Sequence[bytes],
-    ys: Sequence[bytes],
-    big_e: bytes,
-    big_k: Sequence[bytes],
-    firsts: Sequence[bytes],
-) -> int:
-    return _hash_scalar(
-        LABEL_LOCK,
-        ctx,
-        b"".join(xs),
-        b"".join(ys),
-        big_e,
-        b"".join(big_k),
-        b"".join(firsts),
-    )
+class ProofSystem(Generic[PointT]):
+    """The shuffle and lock proofs in one group: scalars are ints, points the group's."""
+
+    def __init__(self, group: ProofGroup[PointT]) -> None:
+        self.group = group
+        label = b"gleek-p2p/deck/v%d/" % group.version
+        self.label_generator = label + b"generator"
+        self.label_shuffle = label + b"shuffle-proof"
+        self.label_lock = label + b"lock-proof"
+        self.label_nonce = label + b"proof-nonce"
+        self._generators: list[PointT] = []
+        self._generator_sums: dict[int, PointT] = {}
+
+    # ------------------------------------------------------------ helpers
+
+    def scalar(self, n: int) -> bytes:
+        """A scalar's wire form: reduced, the group's size and byte order."""
+        g = self.group
+        return (n % g.order).to_bytes(g.scalar_bytes, g.endian)
+
+    def check_reduced(self, proof: str, parts: Mapping[str, bytes | Sequence[bytes]]) -> None:
+        """Raise ``UnreducedScalar`` unless every scalar is the group's size and below its order.
+
+        ``parts`` names each scalar (or list of scalars) of the proof, for the
+        reason. Zero is not refused here: a zero response is possible (with
+        probability 1/order) and then fails in the group like any unusable value.
+        """
+        g = self.group
+        for name, value in parts.items():
+            scalars = (value,) if isinstance(value, bytes) else value
+            for index, scalar in enumerate(scalars):
+                if type(scalar) is not bytes or len(scalar) != g.scalar_bytes:
+                    why = f"a scalar is {g.scalar_bytes} bytes"
+                elif int.from_bytes(scalar, g.endian) >= g.order:
+                    why = "a scalar is not below the group order"
+                else:
+                    continue
+                where = name if isinstance(value, bytes) else f"{name}[{index}]"
+                # The reason is signed into an abort event: each version keeps its words.
+                raise UnreducedScalar(g.scalar_refusal.format(where=where, proof=proof, why=why))
+
+    def _ints(self, scalars: Sequence[bytes]) -> list[int]:
+        return [int.from_bytes(s, self.group.endian) for s in scalars]
+
+    def _points(self, values: Sequence[bytes]) -> list[PointT]:
+        try:
+            return [self.group.decode(v) for v in values]
+        except ValueError as exc:
+            raise ProofError(f"a proof point is not a point of the group ({exc})") from None
+
+    def _enc(self, points: Sequence[PointT]) -> bytes:
+        return b"".join(self.group.encode(p) for p in points)
+
+    def _lincomb(self, scalars: Sequence[int], points: Sequence[PointT]) -> PointT:
+        g = self.group
+        return g.add([g.mul(s, p) for s, p in zip(scalars, points, strict=True)])
+
+    def generator(self, index: int) -> PointT:
+        """Pedersen generator ``H_index``: nobody knows its logarithm to G or to another."""
+        while len(self._generators) <= index:
+            i = len(self._generators)
+            self._generators.append(
+                self.group.hash_to_point(self.label_generator, i.to_bytes(4, "big")))
+        return self._generators[index]
+
+    def _generator_list(self, n: int) -> list[PointT]:
+        self.generator(n)
+        return self._generators[1 : n + 1]
+
+    def _generator_sum(self, n: int) -> PointT:
+        if n not in self._generator_sums:
+            self._generator_sums[n] = self.group.add(self._generator_list(n))
+        return self._generator_sums[n]
+
+    def _hash_scalar(self, *fields: bytes) -> int:
+        # Reduced from 512 bits: the bias is below 2^-255.
+        digest = hashlib.blake2b(frame(*fields), digest_size=64).digest()
+        return int.from_bytes(digest, self.group.endian) % self.group.order
+
+    def _nonces(self, seed: bytes, statement: bytes, count: int) -> list[int]:
+        """Deterministic nonces: PRF(seed, label, statement, i) reduced, 0 -> 1."""
+        out = []
+        g = self.group
+        for i in range(count):
+            data = frame(self.label_nonce, statement, i.to_bytes(4, "big"))
+            n = int.from_bytes(hashlib.blake2b(data, digest_size=64, key=seed).digest(), g.endian)
+            out.append(n % g.order or 1)
+        return out
+
+    # ------------------------------------------------------------ shuffle
+
+    def _u_vector(
+        self, ctx: bytes, xs: Sequence[PointT], ys: Sequence[PointT], big_e: PointT,
+        cs: Sequence[PointT],
+    ) -> tuple[bytes, list[int]]:
+        h1 = hashlib.blake2b(
+            frame(self.label_shuffle, ctx, self._enc(xs), self._enc(ys), self.group.encode(big_e),
+                  self._enc(cs)),
+            digest_size=64,
+        ).digest()
+        return h1, [self._hash_scalar(h1, j.to_bytes(4, "big")) or 1 for j in range(len(xs))]
+
+    def _shuffle_challenge(
+        self, h1: bytes, chain: Sequence[PointT], firsts: Sequence[PointT]
+    ) -> int:
+        return self._hash_scalar(self.label_shuffle, h1, self._enc(chain), self._enc(firsts))
+
+    def prove_shuffle(
+        self, seed: bytes, ctx: bytes, xs: Sequence[PointT], ys: Sequence[PointT], e: int,
+        perm: Sequence[int], big_e: PointT | None = None,
+    ) -> ShuffleProof:
+        """Prove ``ys[j] = e·xs[perm[j]]`` for the published ``E = e·G`` (made if not given)."""
+        g, q = self.group, self.group.order
+        n = len(xs)
+        f = pow(e, -1, q)
+        if big_e is None:
+            big_e = g.base(e)
+        statement = frame(self.label_shuffle, ctx, self._enc(xs), self._enc(ys))
+        w = self._nonces(seed, statement, 4 * n + 4)
+        r, b, w_b, w_v = w[:n], w[n : 2 * n], w[2 * n : 3 * n], w[3 * n : 4 * n]
+        w_a, w_c, w_d, w_f = w[4 * n :]
+
+        cs = [g.add([g.base(r[j]), self.generator(perm[j] + 1)]) for j in range(n)]
+        h1, u = self._u_vector(ctx, xs, ys, big_e, cs)
+        inverse = [0] * n
+        for j, i in enumerate(perm):
+            inverse[i] = j
+        v = [u[inverse[i]] for i in range(n)]  # v_i = u_{π^-1(i)}, indexed by input
+
+        chain: list[PointT] = []
+        previous = self.generator(0)
+        d = 0
+        for i in range(n):
+            previous = g.add([g.base(b[i]), g.mul(v[i], previous)])
+            chain.append(previous)
+            d = (b[i] + v[i] * d) % q
+
+        firsts = [g.add([g.base(w_a), self._lincomb(w_v, self._generator_list(n))])]
+        previous = self.generator(0)
+        for i in range(n):
+            firsts.append(g.add([g.base(w_b[i]), g.mul(w_v[i], previous)]))
+            previous = chain[i]
+        firsts.append(g.base(w_c))
+        firsts.append(g.base(w_d))
+        # F' = Σ ω_i X_i − ω_f·Σ u_j Y_j, and Σ u_j Y_j = e·Σ v_i X_i: the prover,
+        # knowing e and v, folds both sums into one (N multiplications, not 2N+1).
+        firsts.append(self._lincomb([(w_v[i] - w_f * e * v[i]) % q for i in range(n)], xs))
+        firsts.append(g.mul(w_f, big_e))
+        c = self._shuffle_challenge(h1, chain, firsts)
+
+        a_bar = sum(uj * rj for uj, rj in zip(u, r, strict=True))
+        s = self.scalar
+        return ShuffleProof(
+            commitments=tuple(g.encode(p) for p in cs),
+            chain=tuple(g.encode(p) for p in chain),
+            challenge=s(c),
+            k_a=s(w_a + c * a_bar),
+            k_b=tuple(s(w_b[i] + c * b[i]) for i in range(n)),
+            k_c=s(w_c + c * sum(r)),
+            k_d=s(w_d + c * d),
+            k_v=tuple(s(w_v[i] + c * v[i]) for i in range(n)),
+            k_f=s(w_f + c * f),
+        )
+
+    def verify_shuffle(
+        self, ctx: bytes, xs: Sequence[PointT], ys: Sequence[PointT], big_e: PointT,
+        proof: ShuffleProof,
+    ) -> None:
+        """Raise ``ProofError`` unless ``proof`` shows ``ys`` is ``xs`` permuted under ``E``."""
+        g, q = self.group, self.group.order
+        n = len(xs)
+        if len(ys) != n or len(proof.commitments) != n or len(proof.chain) != n:
+            raise ProofError("the shuffle proof does not hold one commitment and link per slot")
+        if len(proof.k_b) != n or len(proof.k_v) != n:
+            raise ProofError("the shuffle proof does not hold one response per slot")
+        self.check_reduced("shuffle proof", {
+            "challenge": proof.challenge, "k_A": proof.k_a, "k_B": proof.k_b, "k_C": proof.k_c,
+            "k_D": proof.k_d, "k_v": proof.k_v, "k_f": proof.k_f})
+        c, k_a, k_c, k_d, k_f = self._ints(
+            [proof.challenge, proof.k_a, proof.k_c, proof.k_d, proof.k_f])
+        k_b = self._ints(proof.k_b)
+        k_v = self._ints(proof.k_v)
+        cs = self._points(proof.commitments)
+        chain = self._points(proof.chain)
+        try:
+            h1, u = self._u_vector(ctx, xs, ys, big_e, cs)
+            # c·Σ u_j c_j folded into one sum: the challenge multiplies the weights.
+            firsts = [
+                g.add([g.base(k_a), self._lincomb(k_v, self._generator_list(n)),
+                       self._lincomb([(-c * uj) % q for uj in u], cs)])
+            ]
+            previous = self.generator(0)
+            for i in range(n):
+                firsts.append(g.add([g.base(k_b[i]), g.mul(k_v[i], previous),
+                                     g.mul(q - c, chain[i])]))
+                previous = chain[i]
+            col_sum = g.sub(g.add(cs), self._generator_sum(n))
+            firsts.append(g.sub(g.base(k_c), g.mul(c, col_sum)))
+            u_prod = 1
+            for uj in u:
+                u_prod = u_prod * uj % q
+            d_point = g.sub(chain[-1], g.mul(u_prod, self.generator(0)))
+            firsts.append(g.sub(g.base(k_d), g.mul(c, d_point)))
+            firsts.append(g.add([self._lincomb(k_v, xs),
+                                 self._lincomb([(-k_f * uj) % q for uj in u], ys)]))
+            firsts.append(g.sub(g.mul(k_f, big_e), g.base(c)))
+        except g.unusable as exc:
+            # A zero scalar, the identity, a point off the group: an honest proof meets none.
+            raise ProofError(f"the shuffle proof holds an unusable value ({exc})") from None
+        if self._shuffle_challenge(h1, chain, firsts) != c:
+            raise ProofError("the shuffle proof does not verify")
+
+    # --------------------------------------------------------------- lock
+
+    def _lock_challenge(
+        self, ctx: bytes, xs: Sequence[PointT], ys: Sequence[PointT], big_e: PointT,
+        big_k: Sequence[PointT], firsts: Sequence[PointT],
+    ) -> int:
+        return self._hash_scalar(
+            self.label_lock, ctx, self._enc(xs), self._enc(ys), self.group.encode(big_e),
+            self._enc(big_k), self._enc(firsts),
+        )
+
+    def prove_lock(
+        self, seed: bytes, ctx: bytes, xs: Sequence[PointT], ys: Sequence[PointT], e: int,
+        keys: Sequence[int], big_e: PointT, big_k: Sequence[PointT],
+    ) -> LockProof:
+        """Prove ``e·ys[j] = keys[j]·xs[j]`` for every slot, given ``E`` and the ``K_j``."""
+        g, q = self.group, self.group.order
+        n = len(xs)
+        w = self._nonces(seed, frame(self.label_lock, ctx, self._enc(xs), self._enc(ys)), n + 1)
+        w_e, w_k = w[0], w[1:]
+        firsts = [g.base(w_e)]
+        firsts.extend(g.base(wk) for wk in w_k)
+        # T_j = w_e·Y_j − w_j·X_j with Y_j = (k_j/e)·X_j: one multiplication, not two.
+        inv_e = pow(e, -1, q)
+        firsts.extend(g.mul((w_e * keys[j] * inv_e - w_k[j]) % q, xs[j]) for j in range(n))
+        c = self._lock_challenge(ctx, xs, ys, big_e, big_k, firsts)
+        return LockProof(
+            self.scalar(c),
+            self.scalar(w_e + c * e),
+            tuple(self.scalar(w_k[j] + c * keys[j]) for j in range(n)),
+        )
+
+    def verify_lock(
+        self, ctx: bytes, xs: Sequence[PointT], ys: Sequence[PointT], big_e: PointT,
+        big_k: Sequence[PointT], proof: LockProof,
+    ) -> None:
+        """Raise ``ProofError`` unless each slot went from ``xs`` to ``ys`` by ``k_j / e``."""
+        g, q = self.group, self.group.order
+        n = len(xs)
+        if len(ys) != n or len(big_k) != n or len(proof.z_k) != n:
+            raise ProofError(
+                "the lock proof does not hold one key commitment and response per slot")
+        self.check_reduced("lock proof", {"challenge": proof.challenge, "z_e": proof.z_e,
+                                          "z_k": proof.z_k})
+        c, z_e = self._ints([proof.challenge, proof.z_e])
+        z_k = self._ints(proof.z_k)
+        minus_c = (-c) % q
+        try:
+            firsts = [g.add([g.base(z_e), g.mul(minus_c, big_e)])]
+            firsts.extend(g.add([g.base(z_k[j]), g.mul(minus_c, big_k[j])]) for j in range(n))
+            firsts.extend(g.add([g.mul(z_e, ys[j]), g.mul(q - z_k[j], xs[j])])
+                          for j in range(n))
+        except g.unusable as exc:
+            raise ProofError(f"the lock proof holds an unusable value ({exc})") from None
+        if self._lock_challenge(ctx, xs, ys, big_e, big_k, firsts) != c:
+            raise ProofError("the lock proof does not verify")
 
 
-def prove_lock(
-    seed: bytes,
-    ctx: bytes,
-    xs: Sequence[bytes],
-    ys: Sequence[bytes],
-    e: bytes,
-    keys: Sequence[bytes],
-    big_e: bytes,
-    big_k: Sequence[bytes],
-) -> LockProof:
-    """Prove ``e·ys[j] = keys[j]·xs[j]`` for every slot, given ``E`` and the ``K_j``."""
-    n = len(xs)
-    w = _nonces(seed, frame(LABEL_LOCK, ctx, b"".join(xs), b"".join(ys)), n + 1)
-    w_e, w_k = w[0], w[1:]
-    firsts = [_base(w_e)]
-    firsts.extend(_base(wk) for wk in w_k)
-    # T_j = w_e·Y_j − w_j·X_j with Y_j = (k_j/e)·X_j: one multiplication, not two.
-    inv_e = pow(_i(e), -1, L)
-    firsts.extend(_mul((w_e * _i(keys[j]) * inv_e - w_k[j]) % L, xs[j]) for j in range(n))
-    c = _lock_challenge(ctx, xs, ys, big_e, big_k, firsts)
-    return LockProof(
-        _s(c),
-        _s(w_e + c * _i(e)),
-        tuple(_s(w_k[j] + c * _i(keys[j])) for j in range(n)),
-    )
-
-
-def verify_lock(
-    ctx: bytes,
-    xs: Sequence[bytes],
-    ys: Sequence[bytes],
-    big_e: bytes,
-    big_k: Sequence[bytes],
-    proof: LockProof,
-) -> None:
-    """Raise ``ProofError`` unless each slot went from ``xs`` to ``ys`` by ``k_j / e``."""
-    n = len(xs)
-    if len(ys) != n or len(big_k) != n or len(proof.z_k) != n:
-        raise ProofError("the lock proof does not hold one key commitment and response per slot")
-    check_reduced("lock proof", {"challenge": proof.challenge, "z_e": proof.z_e,
-                                 "z_k": proof.z_k})
-    try:
-        c = _i(proof.challenge)
-        z_e = _i(proof.z_e)
-        z_k = [_i(z) for z in proof.z_k]
-        firsts = [_sub(_base(z_e), _mul(c, big_e))]
-        firsts.extend(_sub(_base(z_k[j]), _mul(c, big_k[j])) for j in range(n))
-        firsts.extend(_sub(_mul(z_e, ys[j]), _mul(z_k[j], xs[j])) for j in range(n))
-    except (RuntimeError, ValueError, TypeError) as exc:
-        raise ProofError(f"the lock proof holds an unusable value ({exc})") from None
-    if _lock_challenge(ctx, xs, ys, big_e, big_k, firsts) != c:
-        raise ProofError("the lock proof does not verify")
-
-
-def key_matches(key: bytes, commitment: bytes) -> bool:
-    """A published per-card key against its commitment: one base-point multiplication."""
-    return _base(_i(key)) == commitment
-
-
-def public_key(scalar: bytes) -> bytes:
-    """``scalar·G`` (the published commitment ``E`` or ``K_j``)."""
-    return _base(_i(scalar))
+#: Deck version 2's proofs (edwards25519) and version 3's (secp256k1).
+V2 = ProofSystem(ED25519)
+V3 = ProofSystem(SECP256K1)
 
 
 def analytic_counts(n: int) -> dict[str, tuple[int, int]]:
-    """Scalar multiplications (variable-base, base-point) of each operation, for N slots."""
+    """Scalar multiplications (variable-base, base-point) of each proof, for N slots.
+
+    Not counted here: a pass's own N multiplications, a shuffle's ``E`` and a
+    lock's N key commitments ``K_j`` (base-point), which the proofs take as given.
+    """
     return {
-        "shuffle_prove": (4 * n + 1, 3 * n + 4),
-        "shuffle_verify": (6 * n + 6, n + 4),
-        "lock_prove": (n, 2 * n + 1),
+        "shuffle_prove": (4 * n + 1, 3 * n + 3),
+        "shuffle_verify": (6 * n + 4, n + 4),
+        "lock_prove": (n, n + 1),
         "lock_verify": (3 * n + 1, n + 1),
     }
+
+
+# ------------------------------------------- version 2 with scalars as bytes
+
+
+def _i(scalar: bytes) -> int:
+    return int.from_bytes(scalar, "little")
+
+
+def prove_shuffle(
+    seed: bytes, ctx: bytes, xs: Sequence[bytes], ys: Sequence[bytes], e: bytes,
+    perm: Sequence[int],
+) -> ShuffleProof:
+    """Version 2: prove ``ys[j] = e·xs[perm[j]]`` for the published ``E = e·G``."""
+    return V2.prove_shuffle(seed, ctx, xs, ys, _i(e), perm)
+
+
+def verify_shuffle(
+    ctx: bytes, xs: Sequence[bytes], ys: Sequence[bytes], big_e: bytes, proof: ShuffleProof
+) -> None:
+    """Version 2: raise ``ProofError`` unless ``ys`` is ``xs`` permuted under ``E``'s key."""
+    V2.verify_shuffle(ctx, xs, ys, big_e, proof)
+
+
+def prove_lock(
+    seed: bytes, ctx: bytes, xs: Sequence[bytes], ys: Sequence[bytes], e: bytes,
+    keys: Sequence[bytes], big_e: bytes, big_k: Sequence[bytes],
+) -> LockProof:
+    """Version 2: prove ``e·ys[j] = keys[j]·xs[j]`` for every slot."""
+    return V2.prove_lock(seed, ctx, xs, ys, _i(e), [_i(k) for k in keys], big_e, big_k)
+
+
+def verify_lock(
+    ctx: bytes, xs: Sequence[bytes], ys: Sequence[bytes], big_e: bytes, big_k: Sequence[bytes],
+    proof: LockProof,
+) -> None:
+    """Version 2: raise ``ProofError`` unless each slot went from ``xs`` to ``ys`` by k_j/e."""
+    V2.verify_lock(ctx, xs, ys, big_e, big_k, proof)
+
+
+def key_matches(key: bytes, commitment: bytes) -> bool:
+    """Version 2: a published per-card key against its commitment (one base multiplication)."""
+    return ED25519.base(_i(key)) == commitment
+
+
+def public_key(scalar: bytes) -> bytes:
+    """Version 2: ``scalar·G`` (the published commitment ``E`` or ``K_j``)."""
+    return ED25519.base(_i(scalar))
+
+
+__all__ = [
+    "V2",
+    "V3",
+    "L",
+    "LockProof",
+    "ProofError",
+    "ProofGroup",
+    "ProofSystem",
+    "ShuffleProof",
+    "UnreducedScalar",
+    "analytic_counts",
+    "context",
+    "key_matches",
+    "prove_lock",
+    "prove_shuffle",
+    "public_key",
+    "verify_lock",
+    "verify_shuffle",
+]

@@ -15,10 +15,11 @@ culprit once the seeds are out.
 from __future__ import annotations
 
 import hashlib
+import threading
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from gleek_p2p.base.errors import Cheating, ProtocolError, ViolationCode
+from gleek_p2p.base.errors import Cheating, GleekError, ProtocolError, ViolationCode
 
 from .group import POINT_TO_CARD, self_test
 from .kdf import SEED_BYTES, commitment
@@ -69,6 +70,48 @@ class _Checked:
             self._digests.discard(digest)
             return True
         return False
+
+
+def _beside(first: Callable[[], None], second: Callable[[], None]) -> Callable[[], None]:
+    """One job running two: ``second`` in a thread of its own while ``first`` runs.
+
+    libsecp256k1 and libsodium release the GIL during each multiplication,
+    so on two cores the two take about the longer one's time.
+    """
+
+    def job() -> None:
+        other = threading.Thread(target=second, name="deck-ahead", daemon=True)
+        other.start()
+        try:
+            first()
+        finally:
+            other.join()
+
+    return job
+
+
+class _Ahead:
+    """This seat's passes made ahead of their turn: (setup step, deck) -> the pass.
+
+    A pass is taken only for the deck it was made on, once that deck is
+    accepted; at most a few are kept (one per pass due before this seat's).
+    """
+
+    def __init__(self) -> None:
+        self._made: dict[tuple[int, tuple[bytes, ...]], ShufflePass | LockPass] = {}
+
+    def __contains__(self, key: tuple[int, tuple[bytes, ...]]) -> bool:
+        return key in self._made
+
+    def put(self, key: tuple[int, tuple[bytes, ...]], made: ShufflePass | LockPass) -> None:
+        if len(self._made) >= 4:
+            self._made.clear()
+        self._made[key] = made
+
+    def take(self, key: tuple[int, tuple[bytes, ...]]) -> ShufflePass | LockPass | None:
+        made = self._made.get(key)
+        self._made.clear()
+        return made
 
 
 class DeckProtocol:
@@ -155,6 +198,10 @@ class DeckProtocol:
         # deck they were due on (see ``precheck``); shared by the table's
         # roll-back copies on purpose: a digest names everything checked.
         self._prechecked = _Checked()
+        # This seat's next pass, made by a precheck job on the deck it will be
+        # due on while the pass before it is checked (SPEC 2.8, pipelining);
+        # shared by the roll-back copies like the digests above.
+        self._ahead = _Ahead()
 
     @property
     def _schedule(self) -> tuple[Step, ...]:
@@ -242,10 +289,14 @@ class DeckProtocol:
                 me, self._suite.shuffle_pass(seed, self.hand_id, me, deck,
                                              lock=me == self.order[-1])
             )
-        points, big_e, proof = self._suite.prove_shuffle(
-            seed, self.hand_id, me, self._context(me), deck
-        )
-        made = ShufflePass(me, points, big_e, proof)
+        ahead = self._ahead.take((len(self._setup), deck))
+        if isinstance(ahead, ShufflePass):
+            made = ahead
+        else:
+            points, big_e, proof = self._suite.prove_shuffle(
+                seed, self.hand_id, me, self._context(me), deck
+            )
+            made = ShufflePass(me, points, big_e, proof)
         self._made = made
         return made
 
@@ -256,10 +307,14 @@ class DeckProtocol:
         deck = self._current_deck()
         if self.version == 1:
             return LockPass(me, self._suite.lock_pass(seed, self.hand_id, me, deck))
-        points, big_k, proof = self._suite.prove_lock(
-            seed, self.hand_id, me, self._context(me), deck, self._shuffle_keys[me]
-        )
-        made = LockPass(me, points, big_k, proof)
+        ahead = self._ahead.take((len(self._setup), deck))
+        if isinstance(ahead, LockPass):
+            made = ahead
+        else:
+            points, big_k, proof = self._suite.prove_lock(
+                seed, self.hand_id, me, self._context(me), deck, self._shuffle_keys[me]
+            )
+            made = LockPass(me, points, big_k, proof)
         self._made = made
         return made
 
@@ -403,7 +458,21 @@ class DeckProtocol:
         failed proof records nothing, and a pass received in another state
         (another deck, another step) has another digest and is checked in
         ``receive`` as usual.
+
+        When this seat's own pass comes right after that pass, the job also
+        makes it on the pass's points, in a second thread beside the check
+        (the per-seat critical path: SPEC 2.8); ``make_shuffle``/``make_lock``
+        take it only if the deck they are due on is that deck, and nothing
+        is sent before the check in ``receive`` has passed. For the commit
+        due just before this seat's first shuffle, the job makes that
+        shuffle (of the plain deck) and checks nothing.
         """
+        if isinstance(message, Commit):
+            # The last commit before this seat's first shuffle: nothing to
+            # check, but the shuffle of the plain deck can be made now.
+            if message.seat == self.seat or self.expected() != ("commit", message.seat):
+                return None
+            return self._make_ahead(self._deck0, len(self._setup) + 1)
         if not isinstance(message, ShufflePass | LockPass) or message.proof is None:
             return None
         kind = "shuffle" if isinstance(message, ShufflePass) else "lock"
@@ -433,6 +502,49 @@ class DeckProtocol:
             except (ProofError, ValueError, TypeError, AssertionError):
                 return  # receive checks it again and names the culprit
             done.add(digest)
+
+        ahead = self._make_ahead(message.points, len(self._setup) + 1)
+        return job if ahead is None else _beside(job, ahead)
+
+    def _make_ahead(
+        self, deck: tuple[bytes, ...], step: int
+    ) -> Callable[[], None] | None:
+        """A job making this seat's pass of setup step ``step`` on ``deck`` (or None)."""
+        if self.seat is None or self._seed is None or step >= len(self._schedule):
+            return None
+        # Only a deck of the right size and form: a forger must not make this
+        # seat do more work than the check it will fail.
+        if (type(deck) is not tuple or len(deck) != self.n_slots
+                or any(type(p) is not bytes for p in deck)):
+            return None
+        kind, seat = self._schedule[step]
+        if seat != self.seat or kind not in ("shuffle", "lock") or self.version not in (2, 3):
+            return None
+        big_e = self._shuffle_keys.get(seat)
+        if kind == "lock" and big_e is None:
+            return None
+        key = (step, deck)
+        if key in self._ahead:
+            return None
+        suite, seed, hand_id = self._suite, self._seed, self.hand_id
+        ctx = context(hand_id, seat, step)
+        store = self._ahead
+
+        def job() -> None:
+            made: ShufflePass | LockPass
+            try:
+                if kind == "shuffle":
+                    points, e_point, shuffle_proof = suite.prove_shuffle(
+                        seed, hand_id, seat, ctx, deck)
+                    made = ShufflePass(seat, points, e_point, shuffle_proof)
+                else:
+                    assert big_e is not None
+                    points, big_k, lock_proof = suite.prove_lock(
+                        seed, hand_id, seat, ctx, deck, big_e)
+                    made = LockPass(seat, points, big_k, lock_proof)
+            except (GleekError, ValueError, TypeError, RuntimeError):
+                return  # a deck that is not one: its pass will be refused anyway
+            store.put(key, made)
 
         return job
 

@@ -3,22 +3,20 @@
 ``DeckProtocol`` speaks bytes (messages carry wire forms); a suite turns
 them into group operations. ``Ed25519Suite`` is versions 1 and 2 (the
 functions of ``group``, ``passes`` and ``proofs``, unchanged); ``Secp256k1Suite``
-is version 3 (``group_v3``, ``proofs_v3``): it keeps every point it has
+is version 3 (``group_v3``, ``proofs.V3``): it keeps every point it has
 read or made decoded, keyed by its encoding, for the life of one hand's
 protocol object, so a point is parsed once and serialized once.
 """
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Sequence
 
-from . import group, passes, proofs, proofs_v3
+from . import group, passes, proofs
 from .card_points import CARD_POINTS
-from .card_points_v3 import CARD_POINTS_V3
-from .group_v3 import N, Point, base, mul, scalar_bytes, scalar_int
-from .kdf import frame, permutation
-from .proofs import LockProof, ProofError, ShuffleProof
+from .group_v3 import CARD_POINTS_V3, N, Point, base, mul, scalar_bytes, scalar_int
+from .kdf import permutation, prf_scalar
+from .proofs import V3, LockProof, ProofError, ShuffleProof
 
 LABEL_SHUFFLE_KEY_V3 = b"gleek-p2p/deck/v3/shuffle-key"
 LABEL_LOCK_KEY_V3 = b"gleek-p2p/deck/v3/lock-key"
@@ -61,8 +59,10 @@ class Ed25519Suite:
         points = passes.shuffle_pass(seed, hand_id, seat, deck, lock=False)
         e = shuffle_key(seed, hand_id, seat)
         perm = permutation(seed, hand_id, seat, len(deck))
-        proof = proofs.prove_shuffle(seed, ctx, deck, points, e, perm)
-        return points, proofs.public_key(e), proof
+        big_e = proofs.public_key(e)
+        proof = proofs.V2.prove_shuffle(
+            seed, ctx, deck, points, int.from_bytes(e, "little"), perm, big_e)
+        return points, big_e, proof
 
     def prove_lock(
         self, seed: bytes, hand_id: bytes, seat: int, ctx: bytes, deck: Sequence[bytes],
@@ -97,15 +97,9 @@ class Ed25519Suite:
 
 
 def _prf_scalar(seed: bytes, label: bytes, hand_id: bytes, seat: int, index: int) -> int:
-    # BLAKE2b-512 keyed with the seed, big-endian, mod N; 0 (2^-256) bumps ctr.
-    ctr = 0
-    while True:
-        data = frame(label, hand_id, seat.to_bytes(4, "big"), index.to_bytes(4, "big"),
-                     ctr.to_bytes(4, "big"))
-        s = int.from_bytes(hashlib.blake2b(data, digest_size=64, key=seed).digest(), "big") % N
-        if s:
-            return s
-        ctr += 1  # pragma: no cover
+    # BLAKE2b-512 keyed with the seed, read big-endian, mod N.
+    return prf_scalar(seed, label, hand_id, seat, index,
+                      lambda wide: int.from_bytes(wide, "big") % N, lambda s: s == 0)
 
 
 def shuffle_key_v3(seed: bytes, hand_id: bytes, seat: int) -> int:
@@ -208,8 +202,9 @@ class Secp256k1Suite:
         self, seed: bytes, hand_id: bytes, seat: int, ctx: bytes, deck: Sequence[bytes]
     ) -> tuple[tuple[bytes, ...], bytes, ShuffleProof]:
         xs, ys, e, perm = self._shuffled(seed, hand_id, seat, deck)
-        proof = proofs_v3.prove_shuffle(seed, ctx, xs, ys, e, perm)
-        return self._wire(ys), self._wire([base(e)])[0], proof
+        big_e = base(e)
+        proof = V3.prove_shuffle(seed, ctx, xs, ys, e, perm, big_e)
+        return self._wire(ys), self._wire([big_e])[0], proof
 
     def prove_lock(
         self, seed: bytes, hand_id: bytes, seat: int, ctx: bytes, deck: Sequence[bytes],
@@ -217,7 +212,7 @@ class Secp256k1Suite:
     ) -> tuple[tuple[bytes, ...], tuple[bytes, ...], LockProof]:
         xs, ys, e, keys = self._locked(seed, hand_id, seat, deck)
         big_k = [base(k) for k in keys]
-        proof = proofs_v3.prove_lock(seed, ctx, xs, ys, e, keys, self.point(big_e), big_k)
+        proof = V3.prove_lock(seed, ctx, xs, ys, e, keys, self.point(big_e), big_k)
         return self._wire(ys), self._wire(big_k), proof
 
     def verify_shuffle(
@@ -226,7 +221,7 @@ class Secp256k1Suite:
     ) -> None:
         if type(big_e) is not bytes or not self.is_valid_point(big_e):
             raise ProofError("its shuffle key commitment is not a valid point")
-        proofs_v3.verify_shuffle(
+        V3.verify_shuffle(
             ctx, self._decoded(deck), self._decoded(points), self.point(big_e), proof
         )
 
@@ -234,7 +229,7 @@ class Secp256k1Suite:
         self, ctx: bytes, deck: Sequence[bytes], points: Sequence[bytes], big_e: bytes,
         big_k: Sequence[bytes], proof: LockProof,
     ) -> None:
-        proofs_v3.verify_lock(
+        V3.verify_lock(
             ctx, self._decoded(deck), self._decoded(points), self.point(big_e),
             self._decoded(big_k), proof,
         )

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from gleek_p2p.base.errors import ProtocolError
 from gleek_p2p.net.discovery import MAX_RECORD_NAME, MAX_SEATED
-from gleek_p2p.rules import VARIANTS, Variant
+from gleek_p2p.rules import Variant
 from gleek_p2p.rules.variant import variant_name
 
 __all__ = [
@@ -98,8 +98,11 @@ class TableListing:
 
     @property
     def joinable(self) -> bool:
-        """Whether ``--variant`` can name it and it is forming with a seat free."""
-        return not self.playing and self.free > 0 and self.variant in VARIANTS \
+        """Whether ``--variant`` can name it and it is forming with a seat free.
+
+        Every name ``variant_name`` gives is one ``--variant`` reads; ``""`` is a
+        variant of a later version."""
+        return not self.playing and self.free > 0 and self.variant != "" \
             and self.hands is not None
 
 

@@ -196,12 +196,27 @@ def _next_seat(s: State, seat: int, ok: tuple[bool, ...]) -> int:
 
 def _start_hand(s: State) -> State:
     v = s.variant
-    if v.has_auction:
-        return _upd(s, phase=Phase.AUCTION, turn=_eldest(s))
-    if v.has_ruff:
-        return _enter_ruff(s)
-    # simplified: trump fixed by hand number, Tiddy known at once.
-    return _enter_tiddy(_upd(s, trump=s.hand_no % 4, trump_named=True))
+    if v.has_tricks and "trump" not in v.hand_order:
+        # Nobody names the trump (simplified): the hand number fixes it.
+        s = _upd(s, trump=s.hand_no % 4, trump_named=True)
+    return _enter_stage(s, 0)
+
+
+def _enter_stage(s: State, i: int) -> State:
+    """Stage ``i`` of the variant's hand (``Variant.hand_order``), or the end of the hand."""
+    order = s.variant.hand_order
+    if i >= len(order):
+        return _end_hand(s)
+    return _ENTER[order[i]](s)
+
+
+def _after(s: State, stage: str) -> State:
+    """What follows ``stage`` in the variant's order of the hand."""
+    return _enter_stage(s, s.variant.hand_order.index(stage) + 1)
+
+
+def _enter_auction(s: State) -> State:
+    return _upd(s, phase=Phase.AUCTION, turn=_eldest(s))
 
 
 def _enter_ruff(s: State) -> State:
@@ -220,31 +235,31 @@ def _enter_declare(s: State) -> State:
     return _upd(s, phase=Phase.DECLARE, turn=_eldest(s))
 
 
-def _after_declare(s: State) -> State:
-    v = s.variant
-    if not v.has_tricks:
-        return _end_hand(s)
-    if v.simplified:
-        return _enter_tricks(s)
+def _enter_trump(s: State) -> State:
     taker = s.talon_taker
     return _upd(s, phase=Phase.TRUMP, turn=taker if taker >= 0 else _eldest(s))
 
 
 def _enter_tiddy(s: State) -> State:
     if s.trump is None or not s.variant.has_fours:
-        return _after_tiddy(s)
+        return _after(s, "tiddy")
     return _upd(s, phase=Phase.TIDDY, turn=_eldest(s), tiddy_asked=0)
-
-
-def _after_tiddy(s: State) -> State:
-    if s.variant.simplified:
-        return _enter_declare(s)
-    return _enter_tricks(s)
 
 
 def _enter_tricks(s: State) -> State:
     e = _eldest(s)
     return _upd(s, phase=Phase.TRICKS, turn=e, trick_leader=e, trick_plays=())
+
+
+_ENTER: dict[str, Callable[[State], State]] = {
+    "auction": _enter_auction,
+    "ruff": _enter_ruff,
+    "declare": _enter_declare,
+    "trump": _enter_trump,
+    "tiddy": _enter_tiddy,
+    "tricks": _enter_tricks,
+}
+"""How each stage of ``Variant.hand_order`` begins."""
 
 
 def _end_hand(s: State) -> State:
@@ -414,7 +429,7 @@ def _auction_next(s: State, seat: int) -> State:
 def _end_auction(s: State) -> State:
     w = s.high_bidder
     if w < 0:
-        return _enter_ruff(s)  # all passed: the talon is dead
+        return _after(s, "auction")  # all passed: the talon is dead
     holding = _set(s.holding, w, tuple(sorted(s.holding[w] + s.talon)))
     return _upd(s, phase=Phase.DISCARD, turn=w, talon_taker=w, holding=holding)
 
@@ -428,7 +443,7 @@ def _discard(s: State, e: Discard) -> State:
         discards=(*s.discards, slot),
     )
     if len(s.discards) == s.variant.discard_count:
-        return _enter_ruff(s)
+        return _after(s, "auction")
     return s
 
 
@@ -483,7 +498,7 @@ def _pass_ruff(s: State, e: PassRuff) -> State:
 def _ruff_next(s: State, seat: int) -> State:
     ins = [i for i, x in enumerate(s.ruff_in) if x]
     if len(ins) == 1:
-        return _enter_declare(_upd(s, ruff_winner=ins[0]))
+        return _after(_upd(s, ruff_winner=ins[0]), "ruff")
     if all(s.ruff_acted[i] and s.ruff_put[i] == s.ruff_stake for i in ins):
         first = _next_seat(s, s.dealer, s.ruff_in)
         return _upd(s, phase=Phase.RUFF_SHOW, turn=first)
@@ -514,7 +529,7 @@ def _show_ruff(s: State, e: ShowRuff) -> State:
     nxt = _next_seat(s, seat, tuple(x and i not in shown for i, x in enumerate(s.ruff_in)))
     if nxt >= 0:
         return _upd(s, turn=nxt)
-    return _enter_declare(_upd(s, ruff_winner=_showdown_winner(s)))
+    return _after(_upd(s, ruff_winner=_showdown_winner(s)), "ruff")
 
 
 def _showdown_winner(s: State) -> int:
@@ -580,7 +595,7 @@ def _end_declare(s: State, e: EndDeclare) -> State:
                           "compulsory)", seat)
     nxt = (seat + 1) % s.variant.players
     if nxt == _eldest(s):
-        return _after_declare(s)
+        return _after(s, "declare")
     return _upd(s, turn=nxt)
 
 
@@ -595,7 +610,7 @@ def _name_trump(s: State, e: NameTrump) -> State:
             raise IllegalMove("Kiss (no trump) is not allowed in this game", seat)
     elif type(suit) is not int or not 0 <= suit <= 3:
         raise ProtocolError(f"no suit {suit!r}", code=ViolationCode.FORM_EVENT)
-    return _enter_tiddy(_upd(s, trump=suit, trump_named=True))
+    return _after(_upd(s, trump=suit, trump_named=True), "trump")
 
 
 def _claim_tiddy(s: State, e: ClaimTiddy) -> State:
@@ -605,14 +620,14 @@ def _claim_tiddy(s: State, e: ClaimTiddy) -> State:
     assert s.trump is not None  # no TIDDY phase under Kiss
     if c != s.trump * RANKS_PER_SUIT + Rank.FOUR:
         raise IllegalMove(f"{card_label(c)} is not the Four of trump", seat)
-    return _after_tiddy(_upd(s, tiddy_claimant=seat, tiddy_slot=slot))
+    return _after(_upd(s, tiddy_claimant=seat, tiddy_slot=slot), "tiddy")
 
 
 def _no_tiddy(s: State, e: NoTiddy) -> State:
     seat = _actor(s, e.seat, Phase.TIDDY, "pass on the Tiddy")
     asked = s.tiddy_asked + 1
     if asked == s.variant.players:
-        return _after_tiddy(_upd(s, tiddy_asked=asked))
+        return _after(_upd(s, tiddy_asked=asked), "tiddy")
     return _upd(s, tiddy_asked=asked, turn=(seat + 1) % s.variant.players)
 
 
@@ -647,7 +662,7 @@ def _play(s: State, e: Play) -> State:
     tricks = (*s.tricks, (s.trick_leader, plays, winner))
     s = _upd(s, holding=holding, trick_plays=(), tricks=tricks, trick_leader=winner, turn=winner)
     if len(tricks) == s.variant.tricks:
-        return _end_hand(s)
+        return _after(s, "tricks")
     return s
 
 

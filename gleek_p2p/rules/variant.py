@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields, replace
+from dataclasses import Field, dataclass, field, fields, replace
 from typing import Any
 
 from gleek_p2p.base.errors import ProtocolError, ViolationCode
@@ -10,17 +10,66 @@ from gleek_p2p.base.errors import ProtocolError, ViolationCode
 from .cards import Rank
 
 __all__ = [
+    "HAND_ORDER",
     "LEGACY_SWITCHES",
     "RULINGS",
+    "STANDARD",
+    "SWITCHES",
     "VARIANTS",
+    "VARIANT_EXAMPLE",
+    "VARIANT_WORDS",
+    "ClashingSwitches",
     "Ruling",
+    "UnknownSwitch",
     "Variant",
+    "parse_variant",
     "ruling_switches",
+    "switch",
     "variant_name",
 ]
 
 LEGACY_SWITCHES = 7
 """Positions every variant's wire form writes (the form of the first logs)."""
+
+HAND_ORDER = ("auction", "ruff", "declare", "trump", "tiddy", "tricks")
+"""The stages of a hand in the standard game, by their ``Phase`` values (SPEC 1.4).
+
+The auction stage holds the discard and the ruff stage its showdown. A
+switch that plays another order says so in its ``phases`` (see :func:`switch`)."""
+
+
+def switch(name: str, on: Any, default: Any = False, phases: tuple[str, ...] | None = None) -> Any:
+    """A game switch of :class:`Variant`: a field whose metadata names it.
+
+    ``name`` is what the variant's name and ``--variant`` say when the field
+    holds ``on`` (``two`` for ``players=2``); every switch alone is a preset.
+    ``phases``: the stages its hands play, in order, if not :data:`HAND_ORDER`.
+    Everything else (``variant_name``, the presets, the parser, the wire form)
+    reads these fields, so a new switch is one field here, declared last (the
+    wire form is by position; SPEC 1.4).
+    """
+    meta: dict[str, Any] = {"switch": name, "on": on}
+    if phases is not None:
+        meta["phases"] = phases
+    return field(default=default, metadata=meta)
+
+
+class UnknownSwitch(ValueError):
+    """A variant name holds a word that names no switch (``known``: the names that do)."""
+
+    def __init__(self, word: str, known: tuple[str, ...]) -> None:
+        super().__init__(f"no variant switch {word!r}; known: {', '.join(known)}")
+        self.word = word
+        self.known = known
+
+
+class ClashingSwitches(ValueError):
+    """Two switches that cannot be played together (each sets the order of the hand)."""
+
+    def __init__(self, first: str, second: str) -> None:
+        super().__init__(f"{first} and {second} cannot be combined")
+        self.first = first
+        self.second = second
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,13 +106,13 @@ class Variant:
     opponent; it supersedes the two score-sheet switches (off: they decide).
     """
 
-    players: int = 3
-    discard_all: bool = False
-    kiss: bool = True
-    modern_combinations: bool = False
-    post_and_pair: bool = False
-    simplified: bool = False
-    whist_ranking: bool = False
+    players: int = switch("two", 2, default=3)
+    discard_all: bool = switch("historical", True)
+    kiss: bool = switch("no-kiss", False, default=True)
+    modern_combinations: bool = switch("modern", True)
+    post_and_pair: bool = switch("post-and-pair", True, phases=("ruff", "declare"))
+    simplified: bool = switch("simplified", True, phases=("tiddy", "declare", "tricks"))
+    whist_ranking: bool = switch("whist", True)
     score_sheet_tricks: bool = True
     optional_declaring: bool = True
     score_sheet_combinations: bool = True
@@ -73,8 +122,18 @@ class Variant:
     def __post_init__(self) -> None:
         if self.players not in (2, 3):
             raise ValueError("Gleek is played by 3 players (or 2 in Gleek for two)")
-        if self.post_and_pair and self.simplified:
-            raise ValueError("post-and-pair and simplified cannot be combined")
+        ordering = [name for name, field_name, on, _order in _ORDERS
+                    if getattr(self, field_name) == on]
+        if len(ordering) > 1:
+            raise ClashingSwitches(ordering[0], ordering[1])
+
+    @property
+    def hand_order(self) -> tuple[str, ...]:
+        """The stages of each hand, in order (``Phase`` values; :data:`HAND_ORDER`)."""
+        for _name, field_name, on, order in _ORDERS:
+            if getattr(self, field_name) == on:
+                return order
+        return HAND_ORDER
 
     @property
     def lowest_rank(self) -> int:
@@ -104,22 +163,22 @@ class Variant:
     @property
     def tricks(self) -> int:
         """Tricks per hand (0 in post-and-pair)."""
-        return 0 if self.post_and_pair else self.hand_size
+        return self.hand_size if self.has_tricks else 0
 
     @property
     def has_auction(self) -> bool:
         """Whether hands start with the auction for the talon."""
-        return not (self.post_and_pair or self.simplified)
+        return "auction" in self.hand_order
 
     @property
     def has_ruff(self) -> bool:
         """Whether hands have the vying on the ruff."""
-        return not self.simplified
+        return "ruff" in self.hand_order
 
     @property
     def has_tricks(self) -> bool:
         """Whether hands have a trump and tricks."""
-        return not self.post_and_pair
+        return "tricks" in self.hand_order
 
     @property
     def has_fours(self) -> bool:
@@ -238,36 +297,60 @@ def ruling_switches(v: Variant) -> dict[str, bool]:
     return {r.switch: bool(getattr(v, r.switch)) for r in RULINGS}
 
 
+_SWITCHES: tuple[tuple[str, Field[Any], Any], ...] = tuple(
+    (f.metadata["switch"], f, f.metadata["on"]) for f in fields(Variant) if "switch" in f.metadata
+)
+"""Each game switch: its name, its field and the value that turns it on, in field order."""
+
+_ORDERS: tuple[tuple[str, str, Any, tuple[str, ...]], ...] = tuple(
+    (name, f.name, on, f.metadata["phases"]) for name, f, on in _SWITCHES if "phases" in f.metadata
+)
+"""The switches that play another order of the hand: name, field, value on, the order."""
+
+SWITCHES: dict[str, tuple[str, Any]] = {name: (f.name, on) for name, f, on in _SWITCHES}
+"""Each game switch's name (``two``, ``whist``...): its field and the value that turns it on."""
+
+STANDARD = "standard"
+"""The standard game's name: the first word a variant's name may have."""
+
+VARIANT_WORDS: tuple[str, ...] = (STANDARD, *SWITCHES)
+"""Every word of a variant's name: ``standard`` and the switches (for help and errors)."""
+
+VARIANT_EXAMPLE = f"{STANDARD}+{_SWITCHES[-1][0]}"
+"""A name with ``+``, as the help and the errors show it (``standard+whist``)."""
+
 VARIANTS: dict[str, Variant] = {
-    "standard": Variant(),
-    "historical": Variant(discard_all=True),
-    "no-kiss": Variant(kiss=False),
-    "modern": Variant(modern_combinations=True),
-    "post-and-pair": Variant(post_and_pair=True),
-    "simplified": Variant(simplified=True),
-    "whist": Variant(whist_ranking=True),
-    "two": Variant(players=2),
+    STANDARD: Variant(),
+    **{name: Variant(**{f: on}) for name, (f, on) in SWITCHES.items()},
 }
+"""The presets: the standard game, and each switch alone under its name."""
 
 
 def variant_name(v: Variant) -> str:
-    """The preset name of ``v``, or its switches joined by ``+`` (e.g. ``two+historical``).
+    """``standard``, or the switches on joined by ``+`` in field order (e.g. ``two+historical``).
 
-    The rulings are not part of the name (see ``limits.rulings_in_force``).
+    The rulings are not part of the name (see ``limits.rulings_in_force``);
+    :func:`parse_variant` reads every name this gives.
     """
-    game = v.game()
-    for name, preset in VARIANTS.items():
-        if preset == game:
-            return name
-    parts = ["two"] if v.players == 2 else []
-    for flag, name in (
-        (v.discard_all, "historical"),
-        (not v.kiss, "no-kiss"),
-        (v.modern_combinations, "modern"),
-        (v.post_and_pair, "post-and-pair"),
-        (v.simplified, "simplified"),
-        (v.whist_ranking, "whist"),
-    ):
-        if flag:
-            parts.append(name)
-    return "+".join(parts)
+    parts = [name for name, f, on in _SWITCHES if getattr(v, f.name) == on]
+    return "+".join(parts) if parts else STANDARD
+
+
+def parse_variant(text: str) -> Variant:
+    """The variant ``--variant`` names, under the current rulings.
+
+    A preset (``standard``, ``whist``...) or switches joined by ``+``, the
+    first word optionally ``standard`` (``standard+whist+modern``, ``two+historical``).
+    ``UnknownSwitch`` for a word that names no switch, ``ClashingSwitches``
+    for two switches that cannot be combined.
+    """
+    words = text.split("+")
+    if words[0] == STANDARD:
+        words = words[1:] if len(words) > 1 else []
+    changes: dict[str, Any] = {}
+    for word in words:
+        if word not in SWITCHES:
+            raise UnknownSwitch(word, VARIANT_WORDS)
+        name, on = SWITCHES[word]
+        changes[name] = on
+    return Variant(**changes)

@@ -12,7 +12,30 @@ from pathlib import Path
 
 from gleek_p2p.base.errors import GleekError
 from gleek_p2p.base.i18n import _
-from gleek_p2p.rules import VARIANTS, Variant
+from gleek_p2p.rules import (
+    VARIANT_EXAMPLE,
+    ClashingSwitches,
+    UnknownSwitch,
+    Variant,
+    parse_variant,
+)
+
+__all__ = ["PeerConfig", "variant_named"]
+
+
+def variant_named(text: str) -> Variant:
+    """The variant ``--variant`` names (``rules.parse_variant``); a ``GleekError`` sentence
+    that lists the known switches for a word it does not know."""
+    try:
+        return parse_variant(text)
+    except UnknownSwitch as exc:
+        raise GleekError(_("unknown variant or switch {name}; choose from {choices}, or join "
+                           "switches with + (e.g. {example})").format(
+            name=repr(exc.word), choices=", ".join(exc.known),
+            example=VARIANT_EXAMPLE)) from None
+    except ClashingSwitches as exc:
+        raise GleekError(_("the variant switches {first} and {second} cannot be played "
+                           "together").format(first=exc.first, second=exc.second)) from None
 
 
 @dataclass(frozen=True)
@@ -25,7 +48,7 @@ class PeerConfig:
     """The table's name: peers with the same name (and hands) play together."""
     hands: int = 12
     variant: str = "standard"
-    """A name of ``rules.VARIANTS``."""
+    """A preset of ``rules.VARIANTS`` or switches joined by ``+`` (``rules.parse_variant``)."""
     listen: str = "0.0.0.0:0"
     """``HOST:PORT`` to accept connections on (port 0: any free port)."""
     peers: tuple[str, ...] = ()
@@ -44,7 +67,4 @@ class PeerConfig:
 
     def rules(self) -> Variant:
         """The variant's rules; a ``GleekError`` for a name no variant has."""
-        if self.variant not in VARIANTS:
-            raise GleekError(_("unknown variant {variant}; choose from {choices}").format(
-                variant=repr(self.variant), choices=", ".join(VARIANTS)))
-        return VARIANTS[self.variant]
+        return variant_named(self.variant)

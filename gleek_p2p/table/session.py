@@ -508,10 +508,11 @@ class Table:
         """A job checking a deck pass's proof ahead, for a worker thread (or None).
 
         ``DeckProtocol.precheck``: running it is optional and changes no
-        verdict; ``receive`` then skips the check it already passed.
+        verdict; ``receive`` then skips the check it already passed, and this
+        seat's pass made beside it (when its turn is next) is taken as made.
         """
         deck = self._m.deck
-        if (deck is None or envelope.kind not in (ev.SHUFFLE, ev.LOCK)
+        if (deck is None or envelope.kind not in (ev.COMMIT, ev.SHUFFLE, ev.LOCK)
                 or envelope.seq != len(self.envelopes)
                 or envelope.session_id != self.session_id):
             return None

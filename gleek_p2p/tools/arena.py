@@ -33,7 +33,7 @@ from gleek_p2p.base.errors import GleekError
 from gleek_p2p.base.i18n import _
 from gleek_p2p.bots.registry import make_strategy
 from gleek_p2p.bots.strategy import Strategy, choose_async, choose_now
-from gleek_p2p.rules import VARIANTS, Variant, variant_name
+from gleek_p2p.rules import Variant, parse_variant, variant_name
 from gleek_p2p.tools.simulate import Simulation
 
 __all__ = ["ArenaResult", "GameResult", "arena_json", "play_chunk", "run_arena", "seatings"]
@@ -80,7 +80,7 @@ def play_chunk(
     specs: Sequence[str], variant: str, seed: str, think_ms: float | None, deals: Sequence[int]
 ) -> list[GameResult]:
     """Play ``deals`` in every seating (runs in a worker process or a Dask worker)."""
-    v = VARIANTS[variant]
+    v = parse_variant(variant)
     out = []
     for deal in deals:
         deal_seed = _seed(seed, "deal", deal)
@@ -289,7 +289,7 @@ def run_games(
     progress: Callable[[int], None] | None = None,
 ) -> ArenaResult:
     """Play the arena; the same arguments give the same result on every backend."""
-    v = VARIANTS[variant]
+    v = parse_variant(variant)
     per_deal = len(seatings(len(specs), v.players))
     deals = max(1, -(-hands // per_deal))
     chunks = _chunks(deals)
@@ -359,7 +359,7 @@ def run_arena(args: argparse.Namespace) -> int:
         raise GleekError(_("--hands must be from 1 to {most}").format(most=10_000_000))
     if args.procs < 1:
         raise GleekError(_("--procs must be at least 1"))
-    v = VARIANTS[args.variant]
+    v = parse_variant(args.variant)
     seatings(len(names), v.players)  # the count error, before any work
     for name in names:
         make_strategy(name, b"check", 0, think, True)  # a bad name fails now, not in a worker

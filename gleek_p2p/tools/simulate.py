@@ -27,7 +27,6 @@ from gleek_p2p.rules import (
     EVENT_TYPES,
     FIRST_MAX_BID,
     PHASE_NAMES,
-    VARIANTS,
     Deal,
     Event,
     HandLedger,
@@ -43,6 +42,7 @@ from gleek_p2p.rules import (
     legal_actions,
     max_bid,
     new_session,
+    parse_variant,
     ruff_value,
     seat_view,
     session_winner,
@@ -492,7 +492,7 @@ def _play(variant: Variant, hands: int, seed: bytes, names: list[str],
 
 def run_simulate(args: argparse.Namespace) -> int:
     """The ``gleek simulate`` command."""
-    variant = VARIANTS[args.variant]
+    variant = parse_variant(args.variant)
     if getattr(args, "rulings", "current") == "first":
         variant = variant.first_rulings()
     if not 1 <= args.hands <= 1000:

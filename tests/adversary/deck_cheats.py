@@ -15,8 +15,7 @@ from dataclasses import replace
 from gleek_p2p.deck import LockPass, ShufflePass
 from gleek_p2p.deck.group_v3 import N, Point, mul
 from gleek_p2p.deck.kdf import permutation
-from gleek_p2p.deck.proofs import LockProof, ShuffleProof, context
-from gleek_p2p.deck.proofs_v3 import prove_lock, prove_shuffle
+from gleek_p2p.deck.proofs import V3, LockProof, ShuffleProof, context
 from gleek_p2p.deck.protocol import DeckProtocol
 from gleek_p2p.deck.suites import Secp256k1Suite, lock_key_v3, shuffle_key_v3
 from gleek_p2p.log.envelope import Envelope
@@ -47,7 +46,8 @@ def _prove_shuffle(
     deck: DeckProtocol, seed: bytes, ctx: bytes, points: list[bytes] | tuple[bytes, ...],
     e: int, perm: tuple[int, ...],
 ) -> ShuffleProof:
-    return prove_shuffle(seed, ctx, _pts(deck, deck._current_deck()), _pts(deck, points), e, perm)
+    xs = _pts(deck, deck._current_deck())
+    return V3.prove_shuffle(seed, ctx, xs, _pts(deck, points), e, perm)
 
 
 def _deck(table: Table) -> DeckProtocol:
@@ -111,7 +111,7 @@ def _forge_lock(table: Table, honest: Envelope, edit: Callable[[list[bytes]], No
     points = list(message.points)
     edit(points)
     keys = [lock_key_v3(seed, hand, seat, j) for j in range(deck.n_slots)]
-    proof: LockProof = prove_lock(
+    proof: LockProof = V3.prove_lock(
         seed,
         deck._context(seat),
         _pts(deck, deck._current_deck()),
