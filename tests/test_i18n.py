@@ -382,6 +382,51 @@ def test_verify_report_in_every_language(lang: str, verified_session: object) ->
     assert unreadable.splitlines()[1] == i18n._("Verdict: UNREADABLE")
 
 
+FACE_LETTERS = {"en": "KQJ", "fr": "RDV", "it": "KQJ", "pt": "KQJ", "nl": "HVB"}
+"""King, Queen, Jack as each language's original text letters them (issue 23)."""
+
+
+@pytest.fixture(scope="module")
+def lettered_reports() -> dict[str, object]:
+    """Vectors with honours taken (Tom is the Jack of trump), verified once."""
+    from gleek_p2p.cli.commands import verify_file
+
+    vectors = ROOT / "protocol" / "vectors" / "sessions"
+    return {name: verify_file(vectors / f"{name}.gleeklog")
+            for name in ("valid-standard", "claim-only")}
+
+
+@pytest.mark.parametrize("lang", i18n.LANGUAGES)
+def test_verify_report_letters_the_cards_as_the_table_does(
+        lang: str, lettered_reports: dict[str, object]) -> None:
+    from gleek_p2p.table.verify import VerifyReport
+    from gleek_p2p.tools.card_words import card_label
+    from gleek_p2p.tools.report import text_report
+    from gleek_p2p.ui.words import card_label as table_label
+
+    i18n.set_language(lang, {})
+    king, queen, jack = FACE_LETTERS[lang]
+    # Ranks A K Q J 10 ... 4 in each suit S H D C: the King, Queen, Jack of spades, the
+    # Jack of clubs, and numerals as printed.
+    assert [card_label(c) for c in (0, 1, 2, 3, 4, 10)] == [
+        "A♠", f"{king}♠", f"{queen}♠", f"{jack}♠", "10♠", "4♠"]
+    assert card_label(36) == f"{jack}♣"
+    assert all(table_label(c) == card_label(c) for c in range(44))
+    texts = {}
+    for name, report in lettered_reports.items():
+        assert isinstance(report, VerifyReport)
+        texts[name] = text_report(report)
+    # valid-standard: Tom (the Jack of trump, clubs) to random-2; claim-only: Tom
+    # (the Jack of clubs) and Tib (the Ace of clubs).
+    assert f"Tom ({jack}♣)" in texts["valid-standard"], texts["valid-standard"]
+    assert f"Tom ({jack}♣)" in texts["claim-only"] and "Tib (A♣)" in texts["claim-only"]
+    others = {letter for letters in FACE_LETTERS.values() for letter in letters} - {
+        king, queen, jack}
+    for name, text in texts.items():
+        shown = re.findall(r"\(([A-Z0-9]+)[♠♥♦♣]\)", text)
+        assert shown and not others & set(shown), (name, shown)
+
+
 @pytest.mark.parametrize(("seq", "seat", "proven"),
                          [(7, 1, True), (None, None, True), (3, 2, False), (4, 5, True)])
 def test_violation_sentences_match_the_table_layer_in_english(

@@ -2,6 +2,8 @@
 
 Bots run as separate peer processes on 127.0.0.1 with mDNS off, so nothing
 leaves the machine. Skipped where tmux is missing or ``gleek local`` cannot start.
+The strong bots think 20 ms a decision (``--think 20``), not 300: these tests
+read the person's screen, and the default think time was most of their time.
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ def test_gleek_local_plays_a_hand_to_the_end_box(tmp_path: Path) -> None:
     gleek = Path(sys.executable).with_name("gleek")
     exit_file = tmp_path / "exit"
     err = tmp_path / "stderr"
-    command = (f"{gleek} local --hands 1 --data-dir {tmp_path / 'data'} 2>{err}; "
+    command = (f"{gleek} local --hands 1 --think 20 --data-dir {tmp_path / 'data'} 2>{err}; "
                f"echo $? > {exit_file}; sleep 60")
     _tmux("new-session", "-d", "-s", name, "-x", "80", "-y", "24", command)
     try:
@@ -76,7 +78,7 @@ class _Local:
     def __init__(self, tmp: Path, hands: int) -> None:
         self.name = f"gleek-ui-{os.getpid()}-{hands}-{time.monotonic_ns()}"
         gleek = Path(sys.executable).with_name("gleek")
-        command = (f"{gleek} local --hands {hands} --data-dir {tmp / 'data'}; "
+        command = (f"{gleek} local --hands {hands} --think 20 --data-dir {tmp / 'data'}; "
                    f"echo EXIT=$?; sleep 60")
         _tmux("new-session", "-d", "-s", self.name, "-x", "80", "-y", "24", command)
 
@@ -101,6 +103,14 @@ class _Local:
         _tmux("kill-session", "-t", self.name)
 
 
+def _records(tmp: Path) -> int:
+    """Records in the person's session log so far (0 before it exists)."""
+    from gleek_p2p.cli.commands import read_log
+
+    logs = list(tmp.glob("data/sessions/*.gleeklog"))
+    return len(read_log(logs[0])[0]) if logs else 0
+
+
 def _my_turn(screen: str) -> bool:
     return "YOUR TURN" in screen.split("\n")[0] and "Leave?" not in screen \
         and "is over (" not in screen
@@ -121,8 +131,13 @@ def test_the_hand_end_summary_stays_until_a_key(tmp_path: Path) -> None:
             screen = local.screen()
         assert "Trick 12:" in screen and "this hand" in screen and "session" in screen
         assert all(len(line) <= 80 for line in screen.split("\n"))
-        # The bots deal and bid on underneath; the summary stays until a key.
-        time.sleep(3)
+        # The bots deal on underneath (the log grows: the next hand's passes);
+        # the summary stays until a key.
+        held = _records(tmp_path)
+        deadline = time.monotonic() + 60
+        while _records(tmp_path) < held + 3:
+            assert time.monotonic() < deadline, "the next hand was not dealt underneath"
+            time.sleep(0.15)
         assert "Hand 1 is over" in local.screen()
         local.keys("v")
         history = local.wait_for(lambda s: "Past hands" in s, 10, "the past hands")

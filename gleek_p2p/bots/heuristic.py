@@ -11,7 +11,7 @@ only randomness (bluffs) comes from the seed it is given.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from gleek_p2p.bots.strategy import Strategy
 from gleek_p2p.rules import (
@@ -23,6 +23,7 @@ from gleek_p2p.rules import (
     NameTrump,
     PassBid,
     PassRuff,
+    Phase,
     Play,
     SeatView,
     See,
@@ -75,48 +76,57 @@ class HeuristicStrategy(Strategy):
     def choose(self, view: SeatView, legal: Sequence[Event]) -> Event:
         if len(legal) == 1:
             return legal[0]
-        first = legal[0]
-        mine = [c for _x, c in view.hand if c is not None]
-        if isinstance(first, Play):
-            return self._play(view, legal)
-        if isinstance(first, PassBid):
-            return _bid(view, mine, legal)
-        if isinstance(first, Discard):
-            return _discard(view, legal)
-        if isinstance(first, PassRuff):
-            return self._vie(view, mine, legal)
-        if isinstance(first, ShowRuff):
-            return _show(view, legal)
-        if isinstance(first, Declare):
-            return first  # always declare: it costs nothing
-        if isinstance(first, NameTrump):
-            return _name_trump(mine, legal)
-        for move in legal:
-            if isinstance(move, ClaimTiddy):
-                return move
-        return first
+        # Keyed by the decision's phase, never by the first move's kind: a
+        # decision may offer several kinds (the pass and the bids).
+        policy = _POLICIES.get(view.phase)
+        if policy is None:
+            raise ValueError(f"the heuristic bot has no policy for {view.phase}")
+        return policy(self, view, legal)
+
+    def _auction(self, view: SeatView, legal: Sequence[Event]) -> Event:
+        return _bid(view, _mine(view), legal)
+
+    def _discard(self, view: SeatView, legal: Sequence[Event]) -> Event:
+        return _discard(view, legal)
+
+    def _ruff(self, view: SeatView, legal: Sequence[Event]) -> Event:
+        return self._vie(view, _mine(view), legal)
+
+    def _show(self, view: SeatView, legal: Sequence[Event]) -> Event:
+        return _show(view, legal)
+
+    def _declare(self, view: SeatView, legal: Sequence[Event]) -> Event:
+        # always declare: it costs nothing
+        return next((m for m in legal if isinstance(m, Declare)), legal[0])
+
+    def _trump(self, view: SeatView, legal: Sequence[Event]) -> Event:
+        return _name_trump(_mine(view), legal)
+
+    def _tiddy(self, view: SeatView, legal: Sequence[Event]) -> Event:
+        return next((m for m in legal if isinstance(m, ClaimTiddy)), legal[0])
 
     # ------------------------------------------------------------ ruff
 
     def _vie(self, view: SeatView, mine: list[int], legal: Sequence[Event]) -> Event:
         value = ruff_strength(mine)
+        give_up = next((m for m in legal if isinstance(m, PassRuff)), legal[0])
         see = next((m for m in legal if isinstance(m, See)), None)
         vies = [m for m in legal if isinstance(m, Vie)]
         owed = view.ruff_stake - view.ruff_put[view.seat]
         if value >= _RUFF_STRONG:
             if vies and view.ruff_stake < _VIE_LIMIT:
                 return vies[min(len(vies), 3) - 1]
-            return see if see is not None else (vies[0] if vies else legal[0])
+            return see if see is not None else (vies[0] if vies else give_up)
         if value >= _RUFF_FAIR:
             if see is not None and owed <= 4:
                 return see
             if see is None and vies and view.ruff_stake == 0:
                 return vies[0]
-            return legal[0]
+            return give_up
         # A weak ruff: bluff now and then while it is cheap, else give up the ante.
         if vies and view.ruff_stake <= 2 and self._random.random() < _BLUFF_CHANCE:
             return vies[0]
-        return legal[0]
+        return give_up
 
     # ------------------------------------------------------------ tricks
 
@@ -152,26 +162,26 @@ def bid_limit(worth: float, high_bid: int, players: int = 3) -> int:
 
 
 def bid_at(legal: Sequence[Event], amount: int) -> Event:
-    """The bid of ``amount`` in an auction's legal list (pass, then every bid up)."""
-    first = legal[1]
-    assert isinstance(first, Bid)
-    index = 1 + amount - first.amount
-    if not 1 <= index < len(legal):
-        raise ValueError(f"no bid of {amount} is legal")
-    return legal[index]
+    """The bid of ``amount`` in an auction's legal list (its bids rise by one from the lowest)."""
+    for i, first in enumerate(legal):
+        if isinstance(first, Bid):
+            got = legal[min(len(legal) - 1, max(i, i + amount - first.amount))]
+            if isinstance(got, Bid) and got.amount == amount:
+                return got
+            break
+    raise ValueError(f"no bid of {amount} is legal")
 
 
 def _bid(view: SeatView, mine: list[int], legal: Sequence[Event]) -> Event:
     """Bid while the price stays under the talon's worth, jumping a third of the way."""
-    cheapest = legal[1]
-    if not isinstance(cheapest, Bid):
-        return legal[0]
-    top = legal[-1]
-    assert isinstance(top, Bid)
-    limit = min(top.amount, bid_limit(talon_worth(mine), view.high_bid, view.players))
-    low = cheapest.amount
+    give_up = next((m for m in legal if isinstance(m, PassBid)), legal[0])
+    bids = [m for m in legal if isinstance(m, Bid)]
+    if not bids:
+        return give_up
+    limit = min(bids[-1].amount, bid_limit(talon_worth(mine), view.high_bid, view.players))
+    low = bids[0].amount
     if low > limit:
-        return legal[0]
+        return give_up
     return bid_at(legal, low + (limit - low) // 3)
 
 
@@ -184,8 +194,7 @@ def _discard(view: SeatView, legal: Sequence[Event]) -> Event:
     for c in mine:
         length[c // _R] += 1
 
-    def keep(move: Event) -> tuple[int, int]:
-        assert isinstance(move, Discard)
+    def keep(move: Discard) -> tuple[int, int]:
         c = cards.get(move.slot)
         if c is None:
             return (0, move.slot)
@@ -197,17 +206,16 @@ def _discard(view: SeatView, legal: Sequence[Event]) -> Event:
             value += 20
         return (value, move.slot)
 
-    return min(legal, key=keep)
+    return min((m for m in legal if isinstance(m, Discard)), key=keep)
 
 
 def _show(view: SeatView, legal: Sequence[Event]) -> Event:
     cards = dict(view.hand)
 
-    def value(move: Event) -> int:
-        assert isinstance(move, ShowRuff)
+    def value(move: ShowRuff) -> int:
         return sum(_RUFF_POINTS[c % _R] for x in move.slots if (c := cards.get(x)) is not None)
 
-    return max(legal, key=value)
+    return max((m for m in legal if isinstance(m, ShowRuff)), key=value)
 
 
 def _name_trump(mine: list[int], legal: Sequence[Event]) -> Event:
@@ -322,3 +330,20 @@ class _TrickPlanner:
             # Winning for now only: half a chance to keep it.
             return gain / 2 - pts / 2 - self.cost(c)
         return -pts - self.cost(c) - (3 if c // _R == self.trump else 0)
+
+
+def _mine(view: SeatView) -> list[int]:
+    return [c for _x, c in view.hand if c is not None]
+
+
+_POLICIES: dict[str, Callable[[HeuristicStrategy, SeatView, Sequence[Event]], Event]] = {
+    Phase.AUCTION.value: HeuristicStrategy._auction,
+    Phase.DISCARD.value: HeuristicStrategy._discard,
+    Phase.RUFF.value: HeuristicStrategy._ruff,
+    Phase.RUFF_SHOW.value: HeuristicStrategy._show,
+    Phase.DECLARE.value: HeuristicStrategy._declare,
+    Phase.TRUMP.value: HeuristicStrategy._trump,
+    Phase.TIDDY.value: HeuristicStrategy._tiddy,
+    Phase.TRICKS.value: HeuristicStrategy._play,
+}
+"""The heuristic bot's policy per deciding phase (``SeatView.phase``)."""

@@ -21,12 +21,14 @@ from gleek_p2p.base.errors import ProtocolError
 from gleek_p2p.rules import (
     ACTION_FIELDS,  # derived from the event declarations in rules/events.py
     ActionEvent,
+    Bid,
     Cut,
     Deal,
     Event,
     Reveal,
     SeatView,
     card_name,
+    event_declarations,
     event_from_wire,
     listed_moves,
 )
@@ -35,6 +37,15 @@ __all__ = ["ACTION_FIELDS", "action_from_json", "action_to_json", "legal_to_json
            "listed_moves"]
 
 _INFORMATIVE = frozenset({"card", "cards", "up_to"})
+_NONE_WIRE: dict[str, dict[str, int]] = {
+    d.kind: {name: spec.none_wire for name, spec in d.fields if spec.none_wire is not None}
+    for d in event_declarations() if d.is_action
+}
+"""Per move kind, the fields whose ``None`` has a wire stand-in (JSON null)."""
+_NONE_DOC: dict[str, dict[str, str]] = {
+    d.kind: {name: spec.doc or spec.what for name, spec in d.fields}
+    for d in event_declarations() if d.is_action
+}
 
 
 def _cards_known(view: SeatView | None) -> dict[int, int]:
@@ -67,9 +78,9 @@ def legal_to_json(legal: Sequence[Event], view: SeatView | None = None) -> list[
     """The move objects of ``listed_moves(legal)``; a lowest bid standing for more has ``up_to``."""
     shown = listed_moves(legal)
     out = [action_to_json(e, view) for e in shown]
-    if len(shown) < len(legal):
-        top = legal[-1]
-        out[1]["up_to"] = getattr(top, "amount", None)
+    bids = [e for e in legal if isinstance(e, Bid)]
+    if len(bids) > 1:
+        out[shown.index(bids[0])]["up_to"] = bids[-1].amount
     return out
 
 
@@ -96,12 +107,16 @@ def action_from_json(data: Any) -> ActionEvent:
         value = data[name]
         if type(value) is bool:
             raise ProtocolError(f"{name} must be a number, not {value!r}")
-        if name == "suit" and value is None:
-            if kind != "name_trump":
-                raise ProtocolError("only name_trump takes a null suit (Kiss)")
-            value = -1
-        elif name == "suit" and value == -1:
-            raise ProtocolError("a suit is 0..3 (S, H, D, C); Kiss is null")
+        # A field with a wire stand-in for None (the Kiss's suit) is null in
+        # JSON, and only there: each value has one spelling.
+        none_wire = _NONE_WIRE[kind].get(name)
+        if value is None:
+            if none_wire is None:
+                raise ProtocolError(f"a {kind} move takes no null {name}")
+            value = none_wire
+        elif none_wire is not None and value == none_wire:
+            raise ProtocolError(f"{name} {value} is written null in a {kind} move"
+                                f" ({_NONE_DOC[kind][name]})")
         wire.append(value)
     event = event_from_wire(wire)
     if isinstance(event, Cut | Deal | Reveal):  # cannot happen: kind is a move

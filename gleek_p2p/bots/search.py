@@ -39,12 +39,12 @@ from gleek_p2p.rules import (
     ClaimTiddy,
     Declare,
     Discard,
-    EndDeclare,
     Event,
     NameTrump,
     PassBid,
     PassRuff,
     Phase,
+    Play,
     SeatView,
     See,
     ShowRuff,
@@ -125,13 +125,14 @@ class SearchStrategy(Strategy):
         """The move when no search is needed, else the candidates to search."""
         if len(legal) == 1:
             return legal[0]
-        first = legal[0]
-        if isinstance(first, Discard | ShowRuff):
+        # Keyed by the decision's phase, never by the first move's kind.
+        phase = view.phase
+        if phase in _BY_RULE_OF_THUMB:
             # Discards by rule of thumb (twenty candidates each, seven times in a
-            # row); the best ruff is the highest show.
+            # row); the best ruff is the highest show; the Tiddy is claimed.
             return self._discarder.choose(view, legal)
-        if view.phase == Phase.TIDDY.value:
-            return next((m for m in legal if isinstance(m, ClaimTiddy)), first)
+        if phase not in _SEARCHED:
+            raise ValueError(f"the strong bot has no policy for {phase}")
         candidates = _candidates(view, legal)
         if len(candidates) == 1:
             return candidates[0]
@@ -143,8 +144,13 @@ class SearchStrategy(Strategy):
         self.times.setdefault(view.phase, []).append(done.seconds)
         self.playouts.setdefault(view.phase, []).append(done.playouts)
         means = done.means
-        if isinstance(candidates[0], PassBid) and isinstance(candidates[1], Bid):
-            return self._bid(view, legal, candidates[1], means[1] - means[0])
+        if view.phase == _AUCTION:
+            bid = next((i for i, m in enumerate(candidates) if isinstance(m, Bid)), None)
+            give_up = next((i for i, m in enumerate(candidates) if isinstance(m, PassBid)), None)
+            if bid is not None and give_up is not None:
+                lowest = candidates[bid]
+                assert isinstance(lowest, Bid)
+                return self._bid(view, legal, lowest, means[bid] - means[give_up])
         best = max(range(len(candidates)), key=lambda i: (means[i], -i))
         return candidates[best]
 
@@ -167,11 +173,10 @@ class SearchStrategy(Strategy):
         seen = self._worth[1]
         seen.append(worth)
         limit = int(sum(seen) / len(seen) - paid)
-        top = legal[-1]
-        assert isinstance(top, Bid)
-        limit = min(limit, top.amount)
+        top = max(m.amount for m in legal if isinstance(m, Bid))
+        limit = min(limit, top)
         if limit < lowest.amount:
-            return legal[0]
+            return next((m for m in legal if isinstance(m, PassBid)), legal[0])
         # A third of the way to the limit: two bidders reach their limits in a
         # few turns, not one penny at a time.
         return bid_at(legal, lowest.amount + (limit - lowest.amount) // 3)
@@ -243,18 +248,19 @@ def _decision_seed(seed: bytes, view: SeatView) -> bytes:
 
 
 def _candidates(view: SeatView, legal: Sequence[Event]) -> list[Event]:
-    """The moves worth searching: all cards, but few bids and raises."""
-    first = legal[0]
-    if isinstance(first, PassBid):
-        return [first, *legal[1:2]]  # the pass, then the lowest bid (bids rise from it)
-    if isinstance(first, PassRuff):
-        out: list[Event] = [first]
-        out.extend(m for m in legal if isinstance(m, See))
+    """The moves worth searching: all cards, but few bids and raises.
+
+    Every move that is not an amount is searched; of the bids only the lowest
+    (bids rise from it: ``_bid`` prices the others), of the raises the first
+    and the third.
+    """
+    phase = view.phase
+    if phase == _AUCTION:
+        bids = [m for m in legal if isinstance(m, Bid)]
+        return [*(m for m in legal if not isinstance(m, Bid)), *bids[:1]]
+    if phase == _RUFF:
         vies = [m for m in legal if isinstance(m, Vie)]
-        out.extend(vies[:1])
-        if len(vies) >= 3:
-            out.append(vies[2])
-        return out
+        return [*(m for m in legal if not isinstance(m, Vie)), *vies[:1], *vies[2:3]]
     return list(legal)
 
 
@@ -383,45 +389,60 @@ def _hand_cards(h: FastHand, seat: int) -> list[int]:
 
 
 def _policy(h: FastHand, legal: list[Event], random: Callable[[], float]) -> Event:
-    first = legal[0]
+    # Keyed by the phase (a str hashes in C), never by the first move's kind.
+    return _POLICY[h.phase._value_](h, legal, random)
+
+
+def _policy_auction(h: FastHand, legal: list[Event], random: Callable[[], float]) -> Event:
+    return next((m for m in legal if isinstance(m, PassBid)), legal[0])
+
+
+def _policy_discard(h: FastHand, legal: list[Event], random: Callable[[], float]) -> Event:
+    mine = _hand_cards(h, h.turn)
+    best = max(range(4), key=lambda s: suit_strength(mine, s))
+    length = [0, 0, 0, 0]
+    for c in mine:
+        length[c // _R] += 1
+
+    def keep(m: Discard) -> int:
+        c = h.cards[m.slot]
+        r = c % _R
+        return _VALUE[r] + 2 * _POWER[r] + 3 * length[c // _R] + (40 if c // _R == best else 0)
+
+    return min((m for m in legal if isinstance(m, Discard)), key=keep)
+
+
+def _policy_ruff(h: FastHand, legal: list[Event], random: Callable[[], float]) -> Event:
     seat = h.turn
-    if isinstance(first, PassBid):
-        return first
-    if isinstance(first, Discard):
-        mine = _hand_cards(h, seat)
-        best = max(range(4), key=lambda s: suit_strength(mine, s))
-        length = [0, 0, 0, 0]
-        for c in mine:
-            length[c // _R] += 1
+    value = ruff_strength(_hand_cards(h, seat))
+    see = next((m for m in legal if isinstance(m, See)), None)
+    vies = [m for m in legal if isinstance(m, Vie)]
+    if value >= 38 and vies and h.ruff_stake < 10:
+        return vies[min(len(vies), 2) - 1]
+    if value >= 30 and see is not None and h.ruff_stake - h.ruff_put[seat] <= 4:
+        return see
+    if value >= 30 and see is None and vies and h.ruff_stake == 0:
+        return vies[0]
+    return next((m for m in legal if isinstance(m, PassRuff)), legal[0])
 
-        def keep(m: Event) -> int:
-            assert isinstance(m, Discard)
-            c = h.cards[m.slot]
-            r = c % _R
-            return _VALUE[r] + 2 * _POWER[r] + 3 * length[c // _R] + (40 if c // _R == best else 0)
 
-        return min(legal, key=keep)
-    if isinstance(first, PassRuff):
-        value = ruff_strength(_hand_cards(h, seat))
-        see = next((m for m in legal if isinstance(m, See)), None)
-        vies = [m for m in legal if isinstance(m, Vie)]
-        if value >= 38 and vies and h.ruff_stake < 10:
-            return vies[min(len(vies), 2) - 1]
-        if value >= 30 and see is not None and h.ruff_stake - h.ruff_put[seat] <= 4:
-            return see
-        if value >= 30 and see is None and vies and h.ruff_stake == 0:
-            return vies[0]
-        return first
-    if isinstance(first, ShowRuff):
-        shows = [m for m in legal if isinstance(m, ShowRuff)]
-        return max(shows, key=lambda m: sum(_VALUE[h.cards[x] % _R] for x in m.slots))
-    if isinstance(first, Declare | EndDeclare):
-        return first
-    if isinstance(first, NameTrump):
-        mine = _hand_cards(h, seat)
-        best = max(range(4), key=lambda s: suit_strength(mine, s))
-        return next(m for m in legal if isinstance(m, NameTrump) and m.suit == best)
-    return next((m for m in legal if isinstance(m, ClaimTiddy)), first)
+def _policy_show(h: FastHand, legal: list[Event], random: Callable[[], float]) -> Event:
+    shows = [m for m in legal if isinstance(m, ShowRuff)]
+    return max(shows, key=lambda m: sum(_VALUE[h.cards[x] % _R] for x in m.slots))
+
+
+def _policy_declare(h: FastHand, legal: list[Event], random: Callable[[], float]) -> Event:
+    return next((m for m in legal if isinstance(m, Declare)), legal[0])
+
+
+def _policy_trump(h: FastHand, legal: list[Event], random: Callable[[], float]) -> Event:
+    mine = _hand_cards(h, h.turn)
+    best = max(range(4), key=lambda s: suit_strength(mine, s))
+    return next(m for m in legal if isinstance(m, NameTrump) and m.suit == best)
+
+
+def _policy_tiddy(h: FastHand, legal: list[Event], random: Callable[[], float]) -> Event:
+    return next((m for m in legal if isinstance(m, ClaimTiddy)), legal[0])
 
 
 def _trick_move(h: FastHand, random: Callable[[], float]) -> Event:
@@ -440,7 +461,7 @@ def _trick_move(h: FastHand, random: Callable[[], float]) -> Event:
         ):
             best = y
     bs, bc = suit[best], cards[best]
-    opts = [m.slot for m in legal]  # type: ignore[union-attr]
+    opts = [m.slot for m in legal if type(m) is Play]
     winners = [
         x for x in opts if (suit[x] == bs and cards[x] < bc) or (suit[x] == trump and bs != trump)
     ]
@@ -454,7 +475,28 @@ def _trick_move(h: FastHand, random: Callable[[], float]) -> Event:
     else:
         x = min(opts, key=lambda x: _VALUE[cards[x] % _R] + _POWER[cards[x] % _R]
                 + (3 if suit[x] == trump else 0))
-    return next(m for m in legal if m.slot == x)  # type: ignore[union-attr]
+    return next(m for m in legal if type(m) is Play and m.slot == x)
+
+
+_POLICY: dict[str, Callable[[FastHand, list[Event], Callable[[], float]], Event]] = {
+    Phase.AUCTION.value: _policy_auction,
+    Phase.DISCARD.value: _policy_discard,
+    Phase.RUFF.value: _policy_ruff,
+    Phase.RUFF_SHOW.value: _policy_show,
+    Phase.DECLARE.value: _policy_declare,
+    Phase.TRUMP.value: _policy_trump,
+    Phase.TIDDY.value: _policy_tiddy,
+    Phase.TRICKS.value: lambda h, legal, random: _trick_move(h, random),
+}
+"""The playouts' rule of thumb per deciding phase (``FastHand.phase``)."""
+
+_AUCTION = Phase.AUCTION.value
+_RUFF = Phase.RUFF.value
+_BY_RULE_OF_THUMB = frozenset({Phase.DISCARD.value, Phase.RUFF_SHOW.value, Phase.TIDDY.value})
+"""The phases the strong bot leaves to the heuristic bot's rule of thumb."""
+_SEARCHED = frozenset({_AUCTION, _RUFF, Phase.DECLARE.value, Phase.TRUMP.value,
+                       Phase.TRICKS.value})
+"""The phases the strong bot searches."""
 
 
 def budget_for(think_ms: float | None, reproducible: bool) -> Budget:

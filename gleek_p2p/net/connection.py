@@ -22,7 +22,8 @@ from dataclasses import dataclass
 from gleek_p2p.base.errors import GleekError, ProtocolError
 from gleek_p2p.base.timeouts import within
 
-from .channel import TAG_SIZE, Channel
+from .channel import TAG_SIZE, Channel, ChannelError
+from .failures import Failure, LinkError, os_failure
 from .framing import encode_frame, read_frame
 from .handshake import Handshake, Offer, Signer
 from .messages import (
@@ -105,9 +106,9 @@ class LinkDown(enum.Enum):
     OVERFLOW = "overflow"
     """Too many messages waiting for a peer that does not read them."""
     BROKE_PROTOCOL = "broke-protocol"
-    """A bad frame or message from the peer (``close_detail`` says which)."""
+    """A bad frame or message from the peer (``close_failure`` says which kind)."""
     FAILED = "failed"
-    """The operating system reported an error on the socket (``close_detail``)."""
+    """The operating system reported an error on the socket (``close_failure``)."""
     CLOSED_HERE = "closed-here"
     """This program closed it (``close_reason`` says why, e.g. a newer connection)."""
 
@@ -137,7 +138,7 @@ class Refused(ProtocolError):
         self.proven = proven and by_peer and peer is not None
 
 
-class Unreachable(ProtocolError):
+class Unreachable(LinkError):
     """Nothing answered at the address dialled (no listener, no route, timeout)."""
 
 
@@ -180,7 +181,12 @@ class Connection:
         self.close_why: LinkDown | None = None
         """Why it closed, as a code (see ``LinkDown``)."""
         self.close_detail = ""
-        """Seconds or a technical detail that goes with ``close_why``."""
+        """Seconds, the peer's words, or a technical detail (English, for the logs) that
+        goes with ``close_why``."""
+        self.close_failure: Failure | None = None
+        """What failed, as a code, when ``close_why`` is FAILED or BROKE_PROTOCOL."""
+        self.close_errno: int | None = None
+        """The system's error number when ``close_failure`` is ``Failure.OS_ERROR``."""
         self.farewell: Bye | None = None
         """The peer's Bye, if it closed the connection with one."""
         self.refusal: Refuse | None = None
@@ -220,6 +226,8 @@ class Connection:
         while True:
             if self.close_reason is not None:
                 raise ConnectionClosed(self.close_reason)
+            # Which step failed says what kind of breach it was, for the screen.
+            step = Failure.BAD_FRAME
             try:
                 payload = await read_frame(
                     self.reader, self.limits.max_frame, self.limits.read_timeout
@@ -228,18 +236,22 @@ class Connection:
                     self._abort("the peer closed the connection", LinkDown.PEER_CLOSED)
                     continue
                 if self.channel is not None:
+                    step = Failure.UNSEALED
                     payload = self.channel.open(payload)
+                step = Failure.MALFORMED
                 msg = decode_message(payload)
             except TimeoutError:
                 self._abort(f"nothing heard from the peer for {self.limits.read_timeout} s",
                             LinkDown.SILENT, f"{self.limits.read_timeout:g}")
                 continue
             except ProtocolError as exc:
+                if isinstance(exc, ChannelError):
+                    step = Failure.UNSEALED
                 self._abort(f"the peer broke the protocol: {exc.message}",
-                            LinkDown.BROKE_PROTOCOL, exc.message)
+                            LinkDown.BROKE_PROTOCOL, exc.message, step)
                 continue
             except OSError as exc:
-                self._abort(f"the connection failed: {exc}", LinkDown.FAILED, str(exc))
+                self._failed(f"the connection failed: {exc}", exc)
                 continue
             if isinstance(msg, Ping):
                 with contextlib.suppress(ConnectionClosed):
@@ -256,7 +268,8 @@ class Connection:
                             LinkDown.PEER_REFUSED, msg.reason)
             elif isinstance(msg, Hello | Proof):
                 self._abort(f"the peer broke the protocol: {type(msg).__name__} after handshake",
-                            LinkDown.BROKE_PROTOCOL, f"{type(msg).__name__} after handshake")
+                            LinkDown.BROKE_PROTOCOL, f"{type(msg).__name__} after handshake",
+                            Failure.OUT_OF_PLACE)
             else:
                 return msg
 
@@ -293,12 +306,20 @@ class Connection:
         """Wait until the connection is closed."""
         await self._closed_event.wait()
 
-    def _abort(self, reason: str, why: LinkDown = LinkDown.CLOSED_HERE, detail: str = "") -> None:
+    def _failed(self, reason: str, exc: OSError) -> None:
+        """Close at once on an error of the operating system, kept as a code."""
+        failure = os_failure(exc)
+        self._abort(reason, LinkDown.FAILED, str(exc), failure,
+                    exc.errno if failure is Failure.OS_ERROR else None)
+
+    def _abort(self, reason: str, why: LinkDown = LinkDown.CLOSED_HERE, detail: str = "",
+               failure: Failure | None = None, os_errno: int | None = None) -> None:
         """Close at once: a best-effort Bye, no flush."""
         if self.close_reason is not None:
             return
         self.close_reason = reason
         self.close_why, self.close_detail = why, detail
+        self.close_failure, self.close_errno = failure, os_errno
         with contextlib.suppress(Exception):
             bye = Bye(reason[:200])
             if not self.writer.is_closing():
@@ -330,8 +351,10 @@ class Connection:
         except TimeoutError:
             self._abort(f"the peer took nothing for {self.limits.write_timeout} s",
                         LinkDown.STALLED, f"{self.limits.write_timeout:g}")
-        except (OSError, ProtocolError) as exc:
-            self._abort(f"sending failed: {exc}", LinkDown.FAILED, str(exc))
+        except OSError as exc:
+            self._failed(f"sending failed: {exc}", exc)
+        except ProtocolError as exc:  # a message we cannot frame: ours, not the network's
+            self._abort(f"sending failed: {exc}", LinkDown.FAILED, str(exc), Failure.MALFORMED)
 
 
 def _frame(msg: Message, channel: Channel | None, max_frame: int) -> bytes:
@@ -377,12 +400,23 @@ async def handshake_over(
                 except TimeoutError:
                     if not first:
                         raise
-                    raise ProtocolError(
-                        f"the peer said no Hello within {limits.hello_timeout} s"
-                    ) from None
+                    raise LinkError(
+                        f"the peer said no Hello within {limits.hello_timeout} s",
+                        Failure.NO_HELLO) from None
+                except LinkError:
+                    raise
+                except ProtocolError as exc:
+                    raise LinkError(f"the peer broke the protocol: {exc.message}",
+                                    Failure.BAD_FRAME) from None
                 if payload is None:
-                    raise ProtocolError("the peer closed the connection during the handshake")
-                out = handshake.receive(decode_message(payload))
+                    raise LinkError("the peer closed the connection during the handshake",
+                                    Failure.CUT_IN_HANDSHAKE)
+                try:
+                    msg = decode_message(payload)
+                except ProtocolError as exc:
+                    raise LinkError(f"the peer broke the protocol: {exc.message}",
+                                    Failure.MALFORMED) from None
+                out = handshake.receive(msg)
                 if out:
                     with contextlib.suppress(OSError, TimeoutError):
                         # After the peer's Proof (a late Refuse) the channel seals it.
@@ -396,15 +430,17 @@ async def handshake_over(
                     raise ProtocolError(error)
     except TimeoutError:
         writer.close()
-        raise ProtocolError(
-            f"the handshake did not finish within {limits.handshake_timeout} s"
-        ) from None
+        raise LinkError(
+            f"the handshake did not finish within {limits.handshake_timeout} s",
+            Failure.SLOW_HANDSHAKE) from None
     except ProtocolError:
         writer.close()
         raise
     except OSError as exc:
         writer.close()
-        raise ProtocolError(f"the connection failed during the handshake: {exc}") from None
+        failure = os_failure(exc)
+        raise LinkError(f"the connection failed during the handshake: {exc}", failure,
+                        exc.errno if failure is Failure.OS_ERROR else None) from None
     assert handshake.peer is not None and handshake.channel is not None
     return Connection(
         reader, writer, handshake.peer, dialled=dialled, limits=limits, channel=handshake.channel,
@@ -440,10 +476,12 @@ async def connect(
         )
     except TimeoutError:
         raise Unreachable(
-            f"could not reach {host}:{port} within {limits.connect_timeout} s"
-        ) from None
+            f"could not reach {host}:{port} within {limits.connect_timeout} s",
+            Failure.TIMED_OUT) from None
     except OSError as exc:
-        raise Unreachable(f"could not reach {host}:{port}: {exc.strerror or exc}") from None
+        failure = os_failure(exc)
+        raise Unreachable(f"could not reach {host}:{port}: {exc.strerror or exc}", failure,
+                          exc.errno if failure is Failure.OS_ERROR else None) from None
     handshake = Handshake(identity, offer, nonce_commit, _ephemeral(ephemeral), admit, attempt)
     return await handshake_over(reader, writer, handshake, dialled=True, limits=limits)
 

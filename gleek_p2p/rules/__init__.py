@@ -24,9 +24,12 @@ from .cards import (
     parse_card,
 )
 from .engine import (
+    MOVE_KINDS,
     apply,
     cut_winner,
     legal_actions,
+    move_kind,
+    phase_kinds,
     replay,
     to_act,
 )
@@ -81,6 +84,7 @@ from .limits import (
     raise_range,
     rulings_in_force,
 )
+from .moves import MoveKind
 from .queries import (
     auction_history,
     card_of,
@@ -148,6 +152,7 @@ __all__ = [
     "LEGACY_SWITCHES",
     "MAX_RAISE",
     "MAX_STAKE",
+    "MOVE_KINDS",
     "OPENING_BID",
     "PHASE_NAMES",
     "RANK_LABELS",
@@ -179,6 +184,7 @@ __all__ = [
     "HandLedger",
     "HonourTaken",
     "Limits",
+    "MoveKind",
     "NameTrump",
     "NoTiddy",
     "PassBid",
@@ -230,10 +236,12 @@ __all__ = [
     "listed_moves",
     "max_bid",
     "most_paid",
+    "move_kind",
     "new_session",
     "pack",
     "parse_card",
     "parse_variant",
+    "phase_kinds",
     "raise_range",
     "replay",
     "ruff_points",

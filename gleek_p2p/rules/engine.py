@@ -47,6 +47,7 @@ from .events import (
     Vie,
 )
 from .limits import MAX_RAISE, MAX_STAKE, OPENING_BID, bid_range, raise_range
+from .moves import MoveKind
 from .scoring import hand_ledger, ruff_value
 from .state import NO_SEAT, Phase, State, new_session
 from .variant import Variant
@@ -54,37 +55,23 @@ from .variant import Variant
 __all__ = [
     "MAX_RAISE",
     "MAX_STAKE",
+    "MOVE_KINDS",
     "OPENING_BID",
+    "MoveKind",
     "apply",
     "apply_reveals",
     "cut_winner",
     "legal_actions",
+    "move_kind",
+    "phase_kinds",
     "replay",
     "to_act",
 ]
 
 
-# A tuple, not a frozenset: ``in`` then compares by identity, while hashing
-# an Enum member calls Python code (this is asked at every decision).
-_DECIDING = (
-    Phase.TRICKS,
-    Phase.AUCTION,
-    Phase.DISCARD,
-    Phase.RUFF,
-    Phase.RUFF_SHOW,
-    Phase.DECLARE,
-    Phase.TRUMP,
-    Phase.TIDDY,
-)
 # Enum members as module globals for the hot paths: ``Phase.X`` is a class
 # attribute lookup, several times slower than a global.
 _TRICKS = Phase.TRICKS
-_AUCTION = Phase.AUCTION
-_DISCARD = Phase.DISCARD
-_RUFF = Phase.RUFF
-_RUFF_SHOW = Phase.RUFF_SHOW
-_DECLARE = Phase.DECLARE
-_TRUMP = Phase.TRUMP
 _PHASE_WORDS = {
     Phase.CUT: "the cut",
     Phase.DEAL: "the deal",
@@ -681,109 +668,77 @@ def _trick_winner(cards: tuple[int, ...], plays: tuple[int, ...], trump: int | N
     return best_i
 
 
-# ---------------------------------------------------------------- public API
+# ---------------------------------------------------------------- legal moves, per kind
 
-_HANDLERS: dict[type[Any], Callable[[State, Any], State]] = {
-    Cut: _cut,
-    Deal: _deal,
-    Reveal: _reveal,
-    Bid: _bid,
-    PassBid: _pass_bid,
-    Discard: _discard,
-    Vie: _vie,
-    See: _see,
-    PassRuff: _pass_ruff,
-    ShowRuff: _show_ruff,
-    Declare: _declare,
-    EndDeclare: _end_declare,
-    NameTrump: _name_trump,
-    ClaimTiddy: _claim_tiddy,
-    NoTiddy: _no_tiddy,
-    Play: _play,
-}
-
-
-def apply(state: State, event: Event) -> State:
-    """The state after ``event``. Pure: the input is never changed.
-
-    Raises ``IllegalMove`` (a rule forbids it; ``seat`` set) or
-    ``ProtocolError`` (the event cannot fit the protocol).
-    """
-    handler = _HANDLERS.get(type(event))
-    if handler is None:
-        raise ProtocolError(f"not an event: {event!r}", code=ViolationCode.FORM_EVENT)
-    return handler(state, event)
-
-
-def replay(events: Iterable[Event], variant: Variant | None = None, hands: int = 12) -> State:
-    """Apply ``events`` in order to a new session."""
-    s = new_session(variant, hands)
-    for e in events:
-        s = apply(s, e)
-    return s
-
-
-def to_act(state: State) -> int | None:
-    """The seat that must decide now, or None while waiting for a system event."""
-    if state.phase in _DECIDING:
-        return state.turn
-    return None
-
-
-def legal_actions(state: State, seat: int) -> list[Event]:
-    """Exactly the moves ``seat`` may make now (empty if it is not its turn).
-
-    Moves that name cards (play, show, declare, claim) are listed only for
-    slots whose identity this engine knows; in a seat's own run it knows its
-    whole hand, so the list is exact. Order is deterministic.
-    """
-    s = state
-    if s.turn != seat or s.phase not in _DECIDING:
-        return []
-    ph = s.phase
-    if ph is _TRICKS:
-        return _legal_plays(s, seat)
-    if ph is _AUCTION:
-        return bid_events(seat, *bid_range(s))
-    if ph is _DISCARD:
-        return [_DISCARDS[seat][x] for x in s.holding[seat]]
-    if ph is _RUFF:
-        out: list[Event] = [PassRuff(seat)]
-        if s.ruff_put[seat] < s.ruff_stake:
-            out.append(See(seat))
-        top = raise_range(s)[1]
-        out.extend(_VIES[seat][1 : top + 1])
-        return out
-    if ph is _RUFF_SHOW:
-        shows: list[Event] = []
-        for suit in range(4):
-            slots = _suit_slots(s, seat, suit)
-            if slots:
-                shows.append(ShowRuff(seat, suit, slots))
-        return shows
-    if ph is _DECLARE:
-        return _legal_declares(s, seat)
-    if ph is _TRUMP:
-        trumps: list[Event] = [NameTrump(seat, suit) for suit in range(4)]
-        if s.variant.kiss:
-            trumps.append(NameTrump(seat, None))
-        return trumps
-    # TIDDY
-    tiddy: list[Event] = [NoTiddy(seat)]
-    assert s.trump is not None
-    four = s.trump * RANKS_PER_SUIT + Rank.FOUR
-    slot = s.where[four]
-    if slot >= 0 and slot in s.holding[seat]:
-        tiddy.append(ClaimTiddy(seat, slot))
-    return tiddy
-
-
-# Events are immutable, so legal_actions hands out shared instances.
+# Events are immutable, so the generators hand out shared instances.
 _BIDS: dict[tuple[int, int], tuple[Event, ...]] = {}
 """Per (seat, highest bid): the pass, then every bid from the opening bid up."""
 _PLAYS = tuple(tuple(Play(seat, x) for x in range(44)) for seat in range(3))
 _DISCARDS = tuple(tuple(Discard(seat, x) for x in range(44)) for seat in range(3))
 _VIES = tuple(tuple(Vie(seat, r) for r in range(MAX_RAISE + 1)) for seat in range(3))
+_PASS_BIDS = tuple(PassBid(seat) for seat in range(3))
+_PASS_RUFFS = tuple(PassRuff(seat) for seat in range(3))
+_SEES = tuple(See(seat) for seat in range(3))
+_END_DECLARES = tuple(EndDeclare(seat) for seat in range(3))
+_NO_TIDDIES = tuple(NoTiddy(seat) for seat in range(3))
+
+
+def _legal_pass_bids(s: State, seat: int) -> list[Event]:
+    return [_PASS_BIDS[seat]]
+
+
+def _legal_bids(s: State, seat: int) -> list[Event]:
+    return bid_events(seat, *bid_range(s))[1:]
+
+
+def _legal_discards(s: State, seat: int) -> list[Event]:
+    return [_DISCARDS[seat][x] for x in s.holding[seat]]
+
+
+def _legal_pass_ruffs(s: State, seat: int) -> list[Event]:
+    return [_PASS_RUFFS[seat]]
+
+
+def _legal_sees(s: State, seat: int) -> list[Event]:
+    return [_SEES[seat]] if s.ruff_put[seat] < s.ruff_stake else []
+
+
+def _legal_vies(s: State, seat: int) -> list[Event]:
+    return list(_VIES[seat][1 : raise_range(s)[1] + 1])
+
+
+def _legal_shows(s: State, seat: int) -> list[Event]:
+    shows: list[Event] = []
+    for suit in range(4):
+        slots = _suit_slots(s, seat, suit)
+        if slots:
+            shows.append(ShowRuff(seat, suit, slots))
+    return shows
+
+
+def _legal_end_declares(s: State, seat: int) -> list[Event]:
+    if s.variant.optional_declaring or not _undeclared(s, seat):
+        return [_END_DECLARES[seat]]
+    return []
+
+
+def _legal_trumps(s: State, seat: int) -> list[Event]:
+    trumps: list[Event] = [NameTrump(seat, suit) for suit in range(4)]
+    if s.variant.kiss:
+        trumps.append(NameTrump(seat, None))
+    return trumps
+
+
+def _legal_no_tiddies(s: State, seat: int) -> list[Event]:
+    return [_NO_TIDDIES[seat]]
+
+
+def _legal_tiddy_claims(s: State, seat: int) -> list[Event]:
+    assert s.trump is not None  # no TIDDY phase under Kiss
+    slot = s.where[s.trump * RANKS_PER_SUIT + Rank.FOUR]
+    if slot >= 0 and slot in s.holding[seat]:
+        return [ClaimTiddy(seat, slot)]
+    return []
 
 
 def _legal_plays(s: State, seat: int) -> list[Event]:
@@ -830,6 +785,110 @@ def _legal_declares(s: State, seat: int) -> list[Event]:
         if len(group) == 4 and optional:
             # A seat may show three of its four: they are paid as a gleek.
             out.extend(Declare(seat, three) for three in itertools.combinations(group, 3))
-    if optional or not _undeclared(s, seat):
-        out.append(EndDeclare(seat))
+    return out
+
+
+# ---------------------------------------------------------------- the move kinds
+
+MOVE_KINDS: tuple[MoveKind, ...] = (
+    MoveKind(PassBid, (Phase.AUCTION,), _pass_bid, _legal_pass_bids),
+    MoveKind(Bid, (Phase.AUCTION,), _bid, _legal_bids),
+    MoveKind(Discard, (Phase.DISCARD,), _discard, _legal_discards),
+    MoveKind(PassRuff, (Phase.RUFF,), _pass_ruff, _legal_pass_ruffs),
+    MoveKind(See, (Phase.RUFF,), _see, _legal_sees),
+    MoveKind(Vie, (Phase.RUFF,), _vie, _legal_vies),
+    MoveKind(ShowRuff, (Phase.RUFF_SHOW,), _show_ruff, _legal_shows),
+    MoveKind(Declare, (Phase.DECLARE,), _declare, _legal_declares),
+    MoveKind(EndDeclare, (Phase.DECLARE,), _end_declare, _legal_end_declares),
+    MoveKind(NameTrump, (Phase.TRUMP,), _name_trump, _legal_trumps),
+    MoveKind(NoTiddy, (Phase.TIDDY,), _no_tiddy, _legal_no_tiddies),
+    MoveKind(ClaimTiddy, (Phase.TIDDY,), _claim_tiddy, _legal_tiddy_claims),
+    MoveKind(Play, (Phase.TRICKS,), _play, _legal_plays),
+)
+"""Every move a seat can make, one registration per kind.
+
+Within a phase the order is the order of the legal list: ``legal_actions``
+concatenates the kinds' generators in this order (the pass before the bids,
+the declarations before "done").
+"""
+
+_HANDLERS: dict[type[Any], Callable[[State, Any], State]] = {
+    Cut: _cut,
+    Deal: _deal,
+    Reveal: _reveal,
+    **{k.cls: k.apply for k in MOVE_KINDS},
+}
+
+# Keyed by the phase's value: a str hashes in C, an Enum member in Python.
+_LEGAL: dict[str, tuple[Callable[[State, int], list[Event]], ...]] = {}
+for _kind in MOVE_KINDS:
+    for _phase in _kind.phases:
+        _LEGAL[_phase.value] = (*_LEGAL.get(_phase.value, ()), _kind.legal)
+del _kind, _phase
+
+# A tuple, not a frozenset: ``in`` then compares by identity, while hashing
+# an Enum member calls Python code (this is asked at every decision).
+_DECIDING = tuple(p for p in Phase if p.value in _LEGAL)
+
+
+def move_kind(cls: type[Any]) -> MoveKind:
+    """The registration of the move kind ``cls`` (``KeyError`` for a system event)."""
+    return _KINDS[cls]
+
+
+_KINDS = {k.cls: k for k in MOVE_KINDS}
+
+
+def phase_kinds(phase: Phase) -> tuple[MoveKind, ...]:
+    """The kinds of move legal in ``phase``, in the order they are listed."""
+    return tuple(k for k in MOVE_KINDS if phase in k.phases)
+
+
+# ---------------------------------------------------------------- public API
+
+
+def apply(state: State, event: Event) -> State:
+    """The state after ``event``. Pure: the input is never changed.
+
+    Raises ``IllegalMove`` (a rule forbids it; ``seat`` set) or
+    ``ProtocolError`` (the event cannot fit the protocol).
+    """
+    handler = _HANDLERS.get(type(event))
+    if handler is None:
+        raise ProtocolError(f"not an event: {event!r}", code=ViolationCode.FORM_EVENT)
+    return handler(state, event)
+
+
+def replay(events: Iterable[Event], variant: Variant | None = None, hands: int = 12) -> State:
+    """Apply ``events`` in order to a new session."""
+    s = new_session(variant, hands)
+    for e in events:
+        s = apply(s, e)
+    return s
+
+
+def to_act(state: State) -> int | None:
+    """The seat that must decide now, or None while waiting for a system event."""
+    if state.phase in _DECIDING:
+        return state.turn
+    return None
+
+
+def legal_actions(state: State, seat: int) -> list[Event]:
+    """Exactly the moves ``seat`` may make now (empty if it is not its turn).
+
+    Moves that name cards (play, show, declare, claim) are listed only for
+    slots whose identity this engine knows; in a seat's own run it knows its
+    whole hand, so the list is exact. Order is deterministic: the phase's
+    kinds in ``MOVE_KINDS`` order.
+    """
+    s = state
+    if s.turn != seat or s.phase not in _DECIDING:
+        return []
+    gens = _LEGAL[s.phase._value_]
+    if len(gens) == 1:
+        return gens[0](s, seat)
+    out: list[Event] = []
+    for gen in gens:
+        out += gen(s, seat)
     return out

@@ -8,7 +8,7 @@ from typing import Any, NamedTuple
 
 from .cards import card_name
 from .engine import _DECIDING, legal_actions
-from .events import Event, PassBid, event_to_wire
+from .events import Bid, Event, event_to_wire
 from .limits import max_bid
 from .queries import running_ledger
 from .scoring import ANTE, hand_ledger, ledger_after_trick
@@ -164,9 +164,15 @@ def listed_moves(legal: Sequence[Event]) -> list[Event]:
     the session's ``max_bid``; listing the pass and the lowest bid says it
     all (protocol/bot-protocol.md).
     """
-    if len(legal) > 2 and isinstance(legal[0], PassBid):
-        return [legal[0], legal[1]]
-    return list(legal)
+    out: list[Event] = []
+    bid = False
+    for e in legal:
+        if type(e) is Bid:
+            if bid:
+                continue  # keyed by each move's kind: a decision may offer several
+            bid = True
+        out.append(e)
+    return out
 
 
 # Single-entry memos, each a ``(key, value)`` tuple read and replaced whole,

@@ -11,13 +11,32 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from gleek_p2p.base.i18n import _, ngettext
-from gleek_p2p.net.connection import Connection, LinkDown
+from gleek_p2p.base.errors import ProtocolError
+from gleek_p2p.base.i18n import N_, _, ngettext
+from gleek_p2p.net.connection import Connection, LinkDown, Refused
+from gleek_p2p.net.failures import Failure, LinkError
 from gleek_p2p.net.handshake import Offer
 from gleek_p2p.net.messages import ByeCode, Hello
 from gleek_p2p.rules import Variant, variant_name
 
-__all__ = ["hands_of", "link_down", "mismatch", "table_name", "table_words"]
+__all__ = ["dial_failure", "failure_words", "hands_of", "link_down", "mismatch", "table_name",
+           "table_words"]
+
+FAILURE_WORDS = {
+    Failure.REFUSED: N_("nothing listens at that address"),
+    Failure.RESET: N_("the other end dropped the connection"),
+    Failure.UNREACHABLE: N_("no route to that host"),
+    Failure.TIMED_OUT: N_("nothing answered in time"),
+    Failure.BAD_ADDRESS: N_("that address cannot be used from here"),
+    Failure.BAD_FRAME: N_("bytes that break the framing"),
+    Failure.UNSEALED: N_("a frame that does not open with the link's keys"),
+    Failure.MALFORMED: N_("a message that does not decode"),
+    Failure.OUT_OF_PLACE: N_("a handshake message after the handshake"),
+    Failure.NO_HELLO: N_("no Hello in time"),
+    Failure.CUT_IN_HANDSHAKE: N_("the connection closed during the handshake"),
+    Failure.SLOW_HANDSHAKE: N_("the handshake took too long"),
+}
+"""A failure in a few words, for the parentheses of a sentence (OS_ERROR has its number)."""
 
 
 def table_name(table: str) -> str:
@@ -40,6 +59,33 @@ def table_words(table: str) -> str:
         return name
     return ngettext("{table} ({n} hand)", "{table} ({n} hands)", hands).format(
         table=name, n=hands)
+
+
+def failure_words(failure: Failure | None, os_errno: int | None = None) -> str:
+    """A transport failure in the chosen language: never the system's English words."""
+    if failure is None:
+        return _("an unknown error")
+    if failure is Failure.OS_ERROR:
+        return _("system error {number}").format(number=os_errno if os_errno else "?")
+    return _(FAILURE_WORDS[failure])
+
+
+def dial_failure(exc: ProtocolError) -> str:
+    """Why dialling a peer did not give a link, in the chosen language.
+
+    A refusal whose cause the offers show is worded by ``mismatch``; this says
+    the rest: the transport's failure, or that a refusal came, with the
+    refusing peer's own words quoted (this program cannot translate them).
+    """
+    if isinstance(exc, LinkError):
+        return _("the connection failed ({detail})").format(
+            detail=failure_words(exc.failure, exc.os_errno))
+    if isinstance(exc, Refused):
+        if exc.by_peer:
+            return _("the peer refused the connection (“{reason}”)").format(
+                reason=exc.refusal.reason)
+        return _("this program refused the peer")
+    return _("the handshake failed")
 
 
 def link_down(name: str, conn: Connection) -> str:
@@ -72,12 +118,15 @@ def link_down(name: str, conn: Connection) -> str:
     if why is LinkDown.OVERFLOW:
         return _("The link to {name} is down: {name} did not keep up with what we sent."
                  ).format(name=name)
+    # The English detail of these two is for the logs (``close_reason``): the
+    # screen words the failure's code.
+    failure = failure_words(conn.close_failure, conn.close_errno)
     if why is LinkDown.BROKE_PROTOCOL:
         return _("The link to {name} is down: {name} sent something malformed ({detail})."
-                 ).format(name=name, detail=detail)
+                 ).format(name=name, detail=failure)
     if why is LinkDown.FAILED:
         return _("The link to {name} is down: the network failed ({detail}).").format(
-            name=name, detail=detail)
+            name=name, detail=failure)
     return _("The link to {name} is down.").format(name=name)
 
 

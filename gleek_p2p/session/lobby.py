@@ -62,7 +62,7 @@ from gleek_p2p.net.messages import (
 from gleek_p2p.net.refusals import FullTable, FullTables
 from gleek_p2p.rules import Variant
 from gleek_p2p.session.inbox import Inbox, InboxLimits
-from gleek_p2p.session.link_words import link_down, mismatch, table_words
+from gleek_p2p.session.link_words import dial_failure, link_down, mismatch, table_words
 from gleek_p2p.session.lobby_status import LobbyStatus, PeerStatus
 from gleek_p2p.session.notes import Note, NoteKind, NoteLimiter, Severity
 from gleek_p2p.session.peer import LEFT_THE_TABLE, CheckedEvent, Incoming, LinkUp
@@ -980,7 +980,7 @@ class Lobby:
                 # own sentence, which speaks to the other side.
                 why = mismatch(self._listener.offer, exc.peer)
             if why is None:
-                why = _("the connection failed ({detail})").format(detail=exc.message)
+                why = dial_failure(exc)
             self._errors[address] = exc.message
             self._said_errors[address] = why
             if not isinstance(exc, Unreachable):

@@ -240,8 +240,8 @@ async def play_session(
                     with contextlib.suppress(OSError):
                         files.current_marker(config.table).unlink()
                 raise
-            # Stay a moment so the others can fetch our last events.
-            await asyncio.sleep(0.5)
+            # No pause here: the runner lingered until every seat it can reach
+            # said it holds the whole log, and closing flushes what watchers lack.
         if table.finished:
             # Told by code, so the others say "closed the table after the last
             # hand", not that a link failed.

@@ -17,7 +17,6 @@ from gleek_p2p.rules import (
     PHASE_NAMES,
     SUIT_SYMBOLS,
     State,
-    card_label,
     card_rank,
     honours_taken,
     ruling_switches,
@@ -28,6 +27,7 @@ from gleek_p2p.rules.money import pence
 from gleek_p2p.table import events as ev
 from gleek_p2p.table.session import Handover
 from gleek_p2p.table.verify import Ending, Judgement, VerifyReport, Violation
+from gleek_p2p.tools.card_words import card_label
 
 # Whole phrases, one per rank: the rank's article and elision differ by language.
 GLEEK_WORDS = (N_("gleek of Aces"), N_("gleek of Kings"), N_("gleek of Queens"),

@@ -39,7 +39,6 @@ from gleek_p2p.rules import (
     Discard,
     Event,
     Phase,
-    Play,
     State,
     apply,
     new_session,
@@ -52,7 +51,7 @@ from gleek_p2p.table import events as ev
 from gleek_p2p.table.session import Decision, Expectation, Table
 from gleek_p2p.tools.report import handover_sentence
 
-from .choices import Chooser
+from .choices import Chooser, made_at_once
 from .narrate import narrate
 from .render import Fragments, phase_words
 from .screen import Panel, TableScreen
@@ -283,10 +282,11 @@ class HumanPlayer:
                 return event
             self._queued.clear()  # the table moved on: ask again
         self.update(table, (), None)
-        if len(decision.legal) == 1 and not isinstance(decision.legal[0], Play):
+        forced = made_at_once(decision.legal)
+        if forced is not None:
             # Nothing to choose ("no claim", "done declaring", the one suit to
             # show): it is made at once. A forced card is still played by hand.
-            return decision.legal[0]
+            return forced
         state = table.state
         assert state is not None
         self._chooser = Chooser(decision.legal, state, decision.seat)

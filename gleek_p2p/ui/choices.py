@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from gleek_p2p.base.i18n import _, ngettext
 from gleek_p2p.rules import (
@@ -30,6 +31,7 @@ from gleek_p2p.rules import (
     NoTiddy,
     PassBid,
     PassRuff,
+    Phase,
     Play,
     See,
     ShowRuff,
@@ -45,7 +47,8 @@ from gleek_p2p.rules import (
 
 from .words import SUIT_SYMBOLS, card_label, rank_plural, suit_name
 
-__all__ = ["FAR_ABOVE", "Chooser", "Option"]
+__all__ = ["CHOICES", "FAR_ABOVE", "PROMPTS", "Choice", "Chooser", "Option", "choice_of",
+           "made_at_once"]
 
 _SUIT_KEYS = ("s", "h", "d", "c")
 
@@ -73,7 +76,9 @@ class Chooser:
         self.legal = tuple(legal)
         self.seat = seat
         self.typed = ""
-        self.cards = all(isinstance(e, Play | Discard) for e in legal)
+        self.phase = state.phase
+        self.cards = all(choice_of(e).in_hand for e in legal)
+        """Whether every option is a card picked in the hand itself (not a menu)."""
         self.options: list[Option]
         self.prompt: str
         self.cursor = 0
@@ -90,55 +95,47 @@ class Chooser:
     # ----------------------------------------------------------- building
 
     def _build(self, state: State) -> None:
-        build = _BUILDERS.get(type(self.legal[0]))
-        if build is None:  # pragma: no cover - every decision kind has a builder
-            self.options = [Option(type(e).__name__, e) for e in self.legal]
-            self.prompt = _("Choose")
-        else:
-            build(self, state)
+        # Each move gives its own option (its kind's entry in CHOICES); the
+        # decision's phase gives the prompt and the order, so one decision may
+        # offer several kinds.
+        prompt = PROMPTS.get(self.phase)
+        if prompt is None:
+            raise ValueError(f"no prompt for a decision during {self.phase.value}")
+        self.options = [choice_of(e).option(self, e, state) for e in self.legal]
+        prompt(self, state)
         if not self.cards:
             self.cursor = self._default(state)
 
-    # One builder per decision kind (found in ``_BUILDERS`` by the first legal
-    # move's type): it sets the options and the prompt.
+    # One prompt per phase (found in ``PROMPTS`` by the decision's phase): it
+    # orders the options and sets the prompt.
 
-    def _build_cards(self, state: State) -> None:
+    def _sort_by_card(self, state: State) -> None:
         cards = state.cards
-        opts = []
-        for e in self.legal:
-            assert isinstance(e, Play | Discard)
-            c = cards[e.slot]
-            keys = (_SUIT_KEYS[card_suit(c)],) if c >= 0 else ()
-            opts.append(Option(card_label(c) if c >= 0 else "??", e, keys, slots=(e.slot,)))
-        self.options = sorted(opts, key=lambda o: cards[o.slots[0]])
-        if isinstance(self.legal[0], Discard):
-            self.picks = state.variant.discard_count - len(state.discards)
-            self.prompt = self._discard_prompt()
-        elif state.trick_plays:
+        picked = [o for o in self.options if o.slots]
+        others = [o for o in self.options if not o.slots]
+        self.options = sorted(picked, key=lambda o: cards[o.slots[0]]) + others
+
+    def _prompt_discard(self, state: State) -> None:
+        self._sort_by_card(state)
+        self.picks = state.variant.discard_count - len(state.discards)
+        self.prompt = self._discard_prompt()
+
+    def _prompt_tricks(self, state: State) -> None:
+        self._sort_by_card(state)
+        cards = state.cards
+        if state.trick_plays:
             led = card_suit(cards[state.trick_plays[0]])
             self.prompt = _("Play a card ({suit} led)").format(
                 suit=f"{suit_name(led)} {SUIT_SYMBOLS[led]}")
         else:
             self.prompt = _("Lead a card to the trick")
 
-    def _build_auction(self, state: State) -> None:
-        label = _("bid {amount}")  # once: an open auction lists hundreds of bids
-        self.options = [
-            Option(_("pass"), e, ("p",)) if isinstance(e, PassBid)
-            else Option(label.format(amount=e.amount), e, number=e.amount)
-            for e in self.legal
-            if isinstance(e, Bid | PassBid)
-        ]
+    def _prompt_auction(self, state: State) -> None:
         low, high = bid_range(state)
         self.prompt = _("The auction for the talon: bid {low} to {high} (type it) or pass"
                         ).format(low=low, high=high)
 
-    def _build_ruff(self, state: State) -> None:
-        order = {PassRuff: 0, See: 1, Vie: 2}
-        self.options = sorted(
-            (self._ruff_option(e, state) for e in self.legal),
-            key=lambda o: (order[type(o.event)], o.number or 0),
-        )
+    def _prompt_ruff(self, state: State) -> None:
         raises = [o.number for o in self.options if o.number is not None]
         fields = {"stake": state.ruff_stake, "put": state.ruff_put[self.seat],
                   "low": min(raises, default=0), "high": max(raises, default=0)}
@@ -152,69 +149,30 @@ class Chooser:
                        " see or pass")
         self.prompt = prompt.format(**fields)
 
-    def _build_show_ruff(self, state: State) -> None:
-        self.options = []
-        for e in self.legal:
-            assert isinstance(e, ShowRuff)
-            shown = sorted(state.cards[x] for x in e.slots)
-            label = (f"{SUIT_SYMBOLS[e.suit]} {' '.join(card_label(c) for c in shown)}"
-                     f" = {ruff_value(shown)}")
-            self.options.append(Option(label, e, (_SUIT_KEYS[e.suit],), slots=e.slots))
+    def _prompt_show_ruff(self, state: State) -> None:
         self.prompt = _("Ruff showdown: show all your cards of one suit")
 
-    def _build_declare(self, state: State) -> None:
-        self.options = []
-        for e in self.legal:
-            if isinstance(e, Declare):
-                rank = card_rank(state.cards[e.slots[0]])
-                label = (_("mournival of {ranks}") if len(e.slots) == 4
-                         else _("gleek of {ranks}")).format(ranks=rank_plural(rank))
-                self.options.append(Option(label, e, slots=e.slots))
-            else:
-                self.options.append(Option(_("done declaring"), e, ("n",)))
+    def _prompt_declare(self, state: State) -> None:
         self.prompt = _("Combinations: declare those you want paid, then done")
 
-    def _build_trump(self, state: State) -> None:
-        self.options = []
-        for e in self.legal:
-            assert isinstance(e, NameTrump)
-            if e.suit is None:
-                self.options.append(Option(_("Kiss (no trump)"), e, ("k",)))
-            else:
-                label = f"{SUIT_SYMBOLS[e.suit]} {suit_name(e.suit)}"
-                self.options.append(Option(label, e, (_SUIT_KEYS[e.suit],)))
+    def _prompt_trump(self, state: State) -> None:
         self.prompt = _("Name the trump suit")
 
-    def _build_tiddy(self, state: State) -> None:
-        self.options = []
-        for e in self.legal:
-            if isinstance(e, ClaimTiddy):
-                label = _("claim Tiddy ({card})").format(card=card_label(state.cards[e.slot]))
-                self.options.append(Option(label, e, ("y",), slots=(e.slot,)))
-            else:
-                self.options.append(Option(_("no claim"), e, ("n",)))
+    def _prompt_tiddy(self, state: State) -> None:
         self.options.sort(key=lambda o: not isinstance(o.event, ClaimTiddy))
         self.prompt = _("Tiddy: show the Four of trump for {pence} pence from each?").format(
             pence=limits().tiddy_payment)
-
-    @staticmethod
-    def _ruff_option(e: Event, state: State) -> Option:
-        if isinstance(e, Vie):
-            return Option(_("vie +{amount}").format(amount=e.raise_by), e, number=e.raise_by)
-        if isinstance(e, See):
-            return Option(_("see {stake}").format(stake=state.ruff_stake), e, ("s",))
-        return Option(_("pass"), e, ("p",))
 
     def _default(self, state: State) -> int:
         """Where the cursor starts: the move least likely to cost if Enter is hit at once."""
         for i, o in enumerate(self.options):
             if isinstance(o.event, See | Declare | ClaimTiddy):
                 return i
-        if isinstance(self.options[0].event, ShowRuff):
+        if self.phase is Phase.RUFF_SHOW:
             best = max(range(len(self.options)),
                        key=lambda i: ruff_value(state.cards[x] for x in self.options[i].slots))
             return best
-        if isinstance(self.options[0].event, NameTrump):
+        if self.phase is Phase.TRUMP:
             hand = [state.cards[x] for x in state.holding[self.seat] if state.cards[x] >= 0]
             counts = [sum(1 for c in hand if card_suit(c) == s) for s in range(4)]
             for i, o in enumerate(self.options):
@@ -405,18 +363,121 @@ class Chooser:
         return any(slot in o.slots for o in self.options)
 
 
-_BUILDERS: dict[type, Callable[[Chooser, State], None]] = {
-    Play: Chooser._build_cards,
-    Discard: Chooser._build_cards,
-    Bid: Chooser._build_auction,
-    PassBid: Chooser._build_auction,
-    Vie: Chooser._build_ruff,
-    See: Chooser._build_ruff,
-    PassRuff: Chooser._build_ruff,
-    ShowRuff: Chooser._build_show_ruff,
-    Declare: Chooser._build_declare,
-    EndDeclare: Chooser._build_declare,
-    NameTrump: Chooser._build_trump,
-    ClaimTiddy: Chooser._build_tiddy,
-    NoTiddy: Chooser._build_tiddy,
+# ---------------------------------------------------------------- per kind
+
+
+@dataclass(frozen=True)
+class Choice:
+    """How one move kind is offered at the keyboard."""
+
+    option: Callable[[Chooser, Any, State], Option]
+    """The move's option: its label, hot keys, typed amount and card slots."""
+    in_hand: bool = False
+    """Picked in the hand itself (a card), so it is never made at once, even when forced."""
+
+
+def _card_option(chooser: Chooser, e: Play | Discard, state: State) -> Option:
+    c = state.cards[e.slot]
+    keys = (_SUIT_KEYS[card_suit(c)],) if c >= 0 else ()
+    return Option(card_label(c) if c >= 0 else "??", e, keys, slots=(e.slot,))
+
+
+def _pass_bid_option(chooser: Chooser, e: PassBid, state: State) -> Option:
+    return Option(_("pass"), e, ("p",))
+
+
+def _bid_option(chooser: Chooser, e: Bid, state: State) -> Option:
+    return Option(_("bid {amount}").format(amount=e.amount), e, number=e.amount)
+
+
+def _vie_option(chooser: Chooser, e: Vie, state: State) -> Option:
+    return Option(_("vie +{amount}").format(amount=e.raise_by), e, number=e.raise_by)
+
+
+def _see_option(chooser: Chooser, e: See, state: State) -> Option:
+    return Option(_("see {stake}").format(stake=state.ruff_stake), e, ("s",))
+
+
+def _pass_ruff_option(chooser: Chooser, e: PassRuff, state: State) -> Option:
+    return Option(_("pass"), e, ("p",))
+
+
+def _show_ruff_option(chooser: Chooser, e: ShowRuff, state: State) -> Option:
+    shown = sorted(state.cards[x] for x in e.slots)
+    label = (f"{SUIT_SYMBOLS[e.suit]} {' '.join(card_label(c) for c in shown)}"
+             f" = {ruff_value(shown)}")
+    return Option(label, e, (_SUIT_KEYS[e.suit],), slots=e.slots)
+
+
+def _declare_option(chooser: Chooser, e: Declare, state: State) -> Option:
+    rank = card_rank(state.cards[e.slots[0]])
+    label = (_("mournival of {ranks}") if len(e.slots) == 4
+             else _("gleek of {ranks}")).format(ranks=rank_plural(rank))
+    return Option(label, e, slots=e.slots)
+
+
+def _end_declare_option(chooser: Chooser, e: EndDeclare, state: State) -> Option:
+    return Option(_("done declaring"), e, ("n",))
+
+
+def _trump_option(chooser: Chooser, e: NameTrump, state: State) -> Option:
+    if e.suit is None:
+        return Option(_("Kiss (no trump)"), e, ("k",))
+    return Option(f"{SUIT_SYMBOLS[e.suit]} {suit_name(e.suit)}", e, (_SUIT_KEYS[e.suit],))
+
+
+def _claim_tiddy_option(chooser: Chooser, e: ClaimTiddy, state: State) -> Option:
+    label = _("claim Tiddy ({card})").format(card=card_label(state.cards[e.slot]))
+    return Option(label, e, ("y",), slots=(e.slot,))
+
+
+def _no_tiddy_option(chooser: Chooser, e: NoTiddy, state: State) -> Option:
+    return Option(_("no claim"), e, ("n",))
+
+
+CHOICES: dict[type[Any], Choice] = {
+    PassBid: Choice(_pass_bid_option),
+    Bid: Choice(_bid_option),
+    Discard: Choice(_card_option, in_hand=True),
+    PassRuff: Choice(_pass_ruff_option),
+    See: Choice(_see_option),
+    Vie: Choice(_vie_option),
+    ShowRuff: Choice(_show_ruff_option),
+    Declare: Choice(_declare_option),
+    EndDeclare: Choice(_end_declare_option),
+    NameTrump: Choice(_trump_option),
+    NoTiddy: Choice(_no_tiddy_option),
+    ClaimTiddy: Choice(_claim_tiddy_option),
+    Play: Choice(_card_option, in_hand=True),
 }
+"""Each move kind's choice, keyed by its event class (tests/test_move_kinds.py checks all)."""
+
+PROMPTS: dict[Phase, Callable[[Chooser, State], None]] = {
+    Phase.AUCTION: Chooser._prompt_auction,
+    Phase.DISCARD: Chooser._prompt_discard,
+    Phase.RUFF: Chooser._prompt_ruff,
+    Phase.RUFF_SHOW: Chooser._prompt_show_ruff,
+    Phase.DECLARE: Chooser._prompt_declare,
+    Phase.TRUMP: Chooser._prompt_trump,
+    Phase.TIDDY: Chooser._prompt_tiddy,
+    Phase.TRICKS: Chooser._prompt_tricks,
+}
+"""Each deciding phase's prompt and option order, keyed by the decision's phase."""
+
+
+def choice_of(move: Event) -> Choice:
+    """The choice registered for ``move``'s kind (``ValueError`` if none: never silent)."""
+    got = CHOICES.get(type(move))
+    if got is None:
+        raise ValueError(f"no choice registered for a {type(move).__name__} move")
+    return got
+
+
+def made_at_once(legal: Sequence[Event]) -> Event | None:
+    """The only legal move when there is nothing to choose, else None.
+
+    A forced card ("the one card to follow") is still picked by hand.
+    """
+    if len(legal) == 1 and not choice_of(legal[0]).in_hand:
+        return legal[0]
+    return None

@@ -7,7 +7,8 @@ seat's own (masked) states never tells that seat a hidden card.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from gleek_p2p.base.i18n import N_, _, pgettext
 from gleek_p2p.rules import (
@@ -52,7 +53,7 @@ from .words import (
     tom_card,
 )
 
-__all__ = ["hand_line", "hand_summary", "narrate"]
+__all__ = ["NARRATIONS", "Narration", "hand_line", "hand_summary", "narrate"]
 
 _OVER = (Phase.HAND_OVER, Phase.SESSION_OVER)
 
@@ -105,59 +106,73 @@ def _suit(suit: int) -> str:
 
 
 def _event_text(event: Event, before: State, after: State, who: Namer) -> str | None:
-    if isinstance(event, Reveal):
+    tell = NARRATIONS.get(type(event))
+    if tell is None:
+        # Every kind registers its words below (tests/test_move_kinds.py checks).
+        raise TypeError(f"no narration for {type(event).__name__}")
+    return tell(event, before, after, who)
+
+
+Narration = Callable[[Any, State, State, Namer], "str | None"]
+"""How one event kind is told: ``(event, before, after, who)`` -> a sentence or None."""
+
+
+def _reveal(event: Reveal, before: State, after: State, who: Namer) -> None:
+    return None
+
+
+def _cut(event: Cut, before: State, after: State, who: Namer) -> str:
+    cut = ", ".join(f"{who(s)} {card_label(c)}" for s, c in enumerate(event.cards))
+    return who.act(after.dealer, N_("The cut: {cut}. You deal first."),
+                   N_("The cut: {cut}. {name} deals first."), cut=cut)
+
+
+def _deal_event(event: Deal, before: State, after: State, who: Namer) -> str:
+    return _deal(after, who)
+
+
+def _discard(event: Discard, before: State, after: State, who: Namer) -> str:
+    # Every discard so far, so that the last sentence tells them all.
+    known = [c for x in after.discards if (c := _card(after, x)) is not None]
+    count, total = len(after.discards), after.variant.discard_count
+    if len(known) == count:
+        return who.act(event.seat, N_("You discard {cards} ({count} of {total})."),
+                       N_("{name} discards {cards} ({count} of {total})."),
+                       cards=" ".join(card_label(c) for c in known), count=count,
+                       total=total)
+    return who.act(event.seat, N_("You discard {count} of {total} cards face down."),
+                   N_("{name} discards {count} of {total} cards face down."),
+                   count=count, total=total)
+
+
+def _end_declare(event: EndDeclare, before: State, after: State, who: Namer) -> str | None:
+    if any(seat == event.seat for seat, _slots in after.declarations):
         return None
-    if isinstance(event, Cut):
-        cut = ", ".join(f"{who(s)} {card_label(c)}" for s, c in enumerate(event.cards))
-        return who.act(after.dealer, N_("The cut: {cut}. You deal first."),
-                       N_("The cut: {cut}. {name} deals first."), cut=cut)
-    if isinstance(event, Deal):
-        return _deal(after, who)
-    if isinstance(event, Bid | PassBid):
-        return _auction(event, after, who)
-    if isinstance(event, Discard):
-        # Every discard so far, so that the last sentence tells them all.
-        known = [c for x in after.discards if (c := _card(after, x)) is not None]
-        count, total = len(after.discards), after.variant.discard_count
-        if len(known) == count:
-            return who.act(event.seat, N_("You discard {cards} ({count} of {total})."),
-                           N_("{name} discards {cards} ({count} of {total})."),
-                           cards=" ".join(card_label(c) for c in known), count=count,
-                           total=total)
-        return who.act(event.seat, N_("You discard {count} of {total} cards face down."),
-                       N_("{name} discards {count} of {total} cards face down."),
-                       count=count, total=total)
-    if isinstance(event, Vie | See | PassRuff):
-        return _ruff(event, before, after, who)
-    if isinstance(event, ShowRuff):
-        return _show(event, after, who)
-    if isinstance(event, Declare):
-        return _declare(event, after, who)
-    if isinstance(event, EndDeclare):
-        if any(seat == event.seat for seat, _slots in after.declarations):
-            return None
-        return who.act(event.seat, N_("You declare no combination."),
-                       N_("{name} declares no combination."))
-    if isinstance(event, NameTrump):
-        if event.suit is None:
-            return who.act(event.seat, N_("You call Kiss: no trump this hand."),
-                           N_("{name} calls Kiss: no trump this hand."))
-        return who.act(event.seat, N_("You name {suit} trump."), N_("{name} names {suit} trump."),
-                       suit=_suit(event.suit))
-    if isinstance(event, ClaimTiddy):
-        c = _card(after, event.slot)
-        return who.act(event.seat,
-                       N_("You show Tiddy, the {card}, and take {pence} pence from each."),
-                       N_("{name} shows Tiddy, the {card}, and takes {pence} pence from each."),
-                       card=card_label(c) if c is not None else "4",
-                       pence=limits().tiddy_payment)
-    if isinstance(event, NoTiddy):
-        if after.phase is not Phase.TIDDY and after.tiddy_claimant < 0:
-            return _("Nobody claims Tiddy.")
-        return None
-    if isinstance(event, Play):
-        return _play(event, before, after, who)
-    return None  # pragma: no cover - every event kind is handled above
+    return who.act(event.seat, N_("You declare no combination."),
+                   N_("{name} declares no combination."))
+
+
+def _name_trump(event: NameTrump, before: State, after: State, who: Namer) -> str:
+    if event.suit is None:
+        return who.act(event.seat, N_("You call Kiss: no trump this hand."),
+                       N_("{name} calls Kiss: no trump this hand."))
+    return who.act(event.seat, N_("You name {suit} trump."), N_("{name} names {suit} trump."),
+                   suit=_suit(event.suit))
+
+
+def _claim_tiddy(event: ClaimTiddy, before: State, after: State, who: Namer) -> str:
+    c = _card(after, event.slot)
+    return who.act(event.seat,
+                   N_("You show Tiddy, the {card}, and take {pence} pence from each."),
+                   N_("{name} shows Tiddy, the {card}, and takes {pence} pence from each."),
+                   card=card_label(c) if c is not None else "4",
+                   pence=limits().tiddy_payment)
+
+
+def _no_tiddy(event: NoTiddy, before: State, after: State, who: Namer) -> str | None:
+    if after.phase is not Phase.TIDDY and after.tiddy_claimant < 0:
+        return _("Nobody claims Tiddy.")
+    return None
 
 
 def _deal(after: State, who: Namer) -> str:
@@ -171,7 +186,7 @@ def _deal(after: State, who: Namer) -> str:
     return _("Hand {number} of {hands}: {dealer} deals; {eldest} speaks first.").format(**fields)
 
 
-def _auction(event: Bid | PassBid, after: State, who: Namer) -> str:
+def _auction(event: Bid | PassBid, before: State, after: State, who: Namer) -> str:
     if isinstance(event, Bid):
         text = who.act(event.seat, N_("You bid {amount}."), N_("{name} bids {amount}."),
                        amount=event.amount)
@@ -208,7 +223,7 @@ def _ruff(event: Vie | See | PassRuff, before: State, after: State, who: Namer) 
     return text
 
 
-def _show(event: ShowRuff, after: State, who: Namer) -> str:
+def _show(event: ShowRuff, before: State, after: State, who: Namer) -> str:
     cards = [c for x in event.slots if (c := _card(after, x)) is not None]
     text = who.act(event.seat, N_("You show {suit}: {cards}, worth {value}."),
                    N_("{name} shows {suit}: {cards}, worth {value}."),
@@ -221,7 +236,7 @@ def _show(event: ShowRuff, after: State, who: Namer) -> str:
     return text
 
 
-def _declare(event: Declare, after: State, who: Namer) -> str:
+def _declare(event: Declare, before: State, after: State, who: Namer) -> str:
     first = _card(after, event.slots[0])
     mournival = len(event.slots) == 4
     if first is None:
@@ -266,6 +281,27 @@ def _play(event: Play, before: State, after: State, who: Namer) -> str:
             text += " " + who.act(winner, N_("You take trick {number} ({points})."),
                                   N_("{name} takes trick {number} ({points})."), **fields)
     return text
+
+
+NARRATIONS: dict[type[Any], Narration] = {
+    Reveal: _reveal,
+    Cut: _cut,
+    Deal: _deal_event,
+    PassBid: _auction,
+    Bid: _auction,
+    Discard: _discard,
+    PassRuff: _ruff,
+    See: _ruff,
+    Vie: _ruff,
+    ShowRuff: _show,
+    Declare: _declare,
+    EndDeclare: _end_declare,
+    NameTrump: _name_trump,
+    NoTiddy: _no_tiddy,
+    ClaimTiddy: _claim_tiddy,
+    Play: _play,
+}
+"""Each event kind's words, keyed by its class: one entry per kind, system events too."""
 
 
 def hand_line(state: State, names: Sequence[str], you: int | None = None) -> str:

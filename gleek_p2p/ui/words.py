@@ -9,13 +9,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from gleek_p2p.base.i18n import N_, _, ngettext, pgettext
+from gleek_p2p.base.i18n import N_, _, ngettext
 from gleek_p2p.rules import State
-from gleek_p2p.rules.cards import RANK_LABELS, RANKS_PER_SUIT, SUIT_SYMBOLS, Rank
+from gleek_p2p.rules.cards import SUIT_SYMBOLS
 from gleek_p2p.rules.honours import honours as honour_takers
 from gleek_p2p.rules.honours import tib_card, tiddy_card, tom_card
 from gleek_p2p.rules.money import pence
 from gleek_p2p.rules.scoring import TIB, TOM, card_points, ruff_points
+from gleek_p2p.tools.card_words import card_label, rank_label
 
 __all__ = [
     "RANK_PLURALS",
@@ -107,28 +108,6 @@ def points(count: int) -> str:
 def tricks(count: int) -> str:
     """"1 trick", "2 tricks" in the chosen language."""
     return ngettext("{n} trick", "{n} tricks", count).format(n=count)
-
-
-def rank_label(rank: int) -> str:
-    """The rank as printed on a card in the chosen language's text: K, R (fr), H (nl)...
-
-    The rank itself is a game fact (``rules.cards``); its letter is a word of
-    each language, as each original text ranks the cards.
-    """
-    if rank == Rank.ACE:
-        return pgettext("card", "A")
-    if rank == Rank.KING:
-        return pgettext("card", "K")
-    if rank == Rank.QUEEN:
-        return pgettext("card", "Q")
-    if rank == Rank.JACK:
-        return pgettext("card", "J")
-    return RANK_LABELS[rank]
-
-
-def card_label(c: int) -> str:
-    """A card's label in the chosen language, e.g. ``"R♠"`` in French for the King of spades."""
-    return rank_label(c % RANKS_PER_SUIT) + SUIT_SYMBOLS[c // RANKS_PER_SUIT]
 
 
 def card_text(c: int | None) -> str:
