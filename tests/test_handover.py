@@ -48,6 +48,7 @@ class Person:
     def __init__(self) -> None:
         self.runner: SessionRunner | None = None
         self.asked = 0
+        self.notes: list[str] = []
 
     async def decide(self, table: Table, decision: Decision) -> Event:
         self.asked += 1
@@ -58,7 +59,8 @@ class Person:
         return decision.legal[0]
 
     def update(self, table: Table, applied: Sequence[Event], note: str | None) -> None:
-        pass
+        if note:
+            self.notes.append(note)
 
 
 def successor(table: Table) -> tuple[Player, str]:
@@ -148,13 +150,26 @@ async def test_the_person_takes_the_seat_back_by_running_again(tmp_path: Path) -
     assert stores[0].records == stores[1].records == stores[2].records
     first, second = run[0].table.handovers
     assert first.seat == second.seat == 1 and first.seq < second.seq
-    acts_between = [e for e in run[0].table.envelopes[first.seq:second.seq]
+    # Taken back signed: a retake by seat 1 at its own turn, before the person's first
+    # move after the restart (the bot's moves come before it, the person's after).
+    changes = run[0].table.seat_changes
+    assert [type(c).__name__ for c in changes] == ["Handover", "Retake", "Handover"]
+    retake = changes[1]
+    envelopes = run[0].table.envelopes
+    assert envelopes[retake.seq].kind == ev.RETAKE and envelopes[retake.seq].seat == 1
+    assert envelopes[retake.seq + 1].kind == ev.ACT and envelopes[retake.seq + 1].seat == 1
+    # The person is told, on their screen.
+    assert (f"You play your seat again: every log records it from event {retake.seq}, "
+            "signed by you.") in again.notes
+    acts_between = [e for e in envelopes[retake.seq:second.seq]
                     if e.kind == ev.ACT and e.seat == 1]
     assert acts_between
     report = verify_records(stores[0].records)
     assert report.judgement is Judgement.FAIR and report.complete
     text = text_report(report)
     assert HANDED["en"].format(n=first.seq) in text
+    assert (f"From event {retake.seq}, bot-1 took the seat back from the bot (signed by "
+            "bot-1).") in text
     assert HANDED["en"].format(n=second.seq) in text
 
 

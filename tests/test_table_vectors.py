@@ -24,6 +24,7 @@ def test_vector_verdict(entry: dict[str, object]) -> None:
     assert report.judgement.value == entry.get("verdict", report.judgement.value)
     # Hand-overs to a bot: listed as signed, never changing the verdict.
     assert json_report(report)["handovers"] == entry.get("handovers", [])
+    assert json_report(report)["retakes"] == entry.get("retakes", [])
     if entry.get("ended"):
         # Ended early by a seat's own signed leave: fair, the leaver named.
         ended = json_report(report)["ended"]

@@ -104,11 +104,24 @@ def _assert_watched(result: WatchResult, players_log: bytes) -> None:
     assert again.fair and again.complete and len(again.hands) == 2
 
 
+class _Timeline(list[LobbyStatus]):
+    """The statuses the seats gave, each with how many notes had been made before it."""
+
+    def __init__(self, notes: list[str]) -> None:
+        super().__init__()
+        self.notes = notes
+        self.notes_seen: list[int] = []
+
+    def append(self, status: LobbyStatus) -> None:
+        super().append(status)
+        self.notes_seen.append(len(self.notes))
+
+
 async def test_a_watcher_joins_mid_session_and_keeps_a_log_that_verifies(
     tmp_path: Path,
 ) -> None:
     go, at_hand_2, notes = asyncio.Event(), asyncio.Event(), []
-    statuses: list[LobbyStatus] = []
+    statuses = _Timeline(notes)
     ports, game = await _three(tmp_path, "watched/2", go, at_hand_2, notes, statuses=statuses)
     await asyncio.wait_for(at_hand_2.wait(), 60)  # hand 1 is over: mid-session
     seen: list[str] = []
@@ -136,7 +149,13 @@ async def test_a_watcher_joins_mid_session_and_keeps_a_log_that_verifies(
     shown = [s for s in statuses if s.watchers]
     assert shown and shown[0].watchers[0].fingerprint == fingerprint(watcher.public)
     assert f"  watching: wendy  key {fingerprint(watcher.public)}" in lobby_lines(shown[0])
-    assert not statuses[-1].watchers  # gone once it left
+    # Gone from every status alice gives after it left (the session's end may close
+    # her lobby before the watcher leaves: then there is none, nothing to check).
+    left = next((i for i, n in enumerate(notes)
+                 if n.startswith("alice: wendy") and "stopped watching" in n), None)
+    after = [status for status, seen in zip(statuses, statuses.notes_seen, strict=True)
+             if left is not None and seen > left and status.me.name == "alice"]
+    assert not any(status.watchers for status in after)
 
 
 async def _hostile(port: int, table: str, seated: Identity) -> list[str]:
@@ -416,3 +435,26 @@ def test_watchers_coming_back_at_once_are_refused_beyond_the_burst() -> None:
     watchers._taken.extend([1.0, 2.0])  # two taken (and gone again) lately
     assert watchers.admit(hello, 5.0) == "too many watchers came lately; try again soon"
     assert watchers.admit(hello, 11.5) is None  # the first has left the window
+
+
+@pytest.mark.parametrize("watchers", [True, False])
+def test_run_peer_takes_watchers_as_a_keyword(watchers: bool,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """A scripted bot's table says whether it accepts watchers, as ``--watchers`` does."""
+    from gleek_p2p.bots import run_peer
+    from gleek_p2p.session import play
+    from gleek_p2p.session.config import PeerConfig
+
+    seen: list[PeerConfig] = []
+
+    def session(strategy: object, config: PeerConfig) -> None:
+        seen.append(config)
+
+    monkeypatch.setattr(play, "run_bot_session", session)
+    run_peer(RandomStrategy("x"), name="bot", watchers=watchers)
+    (config,) = seen
+    assert config.watchers is watchers
+    # ... and it is what the lobby announces and answers watchers with.
+    assert play.lobby_config(config, config.rules()).watchers is watchers
+    default = PeerConfig(name="bot")
+    assert default.watchers is True

@@ -39,6 +39,7 @@ class ViolationCode(Enum):
     TURN_UNKNOWN_KIND = "turn.unknown-kind"
     TURN_DISPUTE_MISPLACED = "turn.dispute-misplaced"
     TURN_DISPUTE_PROVEN_HAND = "turn.dispute-proven-hand"
+    TURN_NOT_HANDED_OVER = "turn.not-handed-over"
     # form: a body that does not fit its kind
     FORM_ROSTER = "form.roster"
     FORM_EVENT = "form.event"

@@ -38,11 +38,14 @@ def run_peer(
     mdns: bool = True,
     interfaces: Sequence[str] = (),
     timeout: float = 120.0,
+    watchers: bool = True,
 ) -> Outcome:
     """Join a table on the LAN as a bot and play a whole session (blocking).
 
     ``peers`` are ``HOST:PORT`` addresses to dial without mDNS. The session
     log is kept under ``data_dir`` (default: the user's data directory).
+    ``watchers``: whether the table accepts watchers (``gleek watch``), as
+    this peer announces it and answers them (``--watchers yes|no``).
     """
     # Here, not at the top: the bots need the session only to join one, and
     # ``simulate`` and ``arena`` load the strategies without the network.
@@ -52,6 +55,6 @@ def run_peer(
     config = PeerConfig(
         name=name, table=table, hands=hands, variant=variant, listen=listen,
         peers=tuple(peers), mdns=mdns, interfaces=tuple(interfaces), timeout=timeout,
-        data_dir=Path(data_dir) if data_dir else None,
+        data_dir=Path(data_dir) if data_dir else None, watchers=watchers,
     )
     return run_bot_session(strategy, config)

@@ -271,10 +271,11 @@ def build_parser() -> argparse.ArgumentParser:
     p = command("watch", _("watch a table play: follow its log live and verify it"),
                 _("Join a playing table as a watcher: no seat, no hand, nothing signed. A "
                   "seated peer sends the log so far, then each event as it comes; every "
-                  "event is verified as it arrives, as gleek verify does, one line is "
-                  "printed per hand, and a copy of the log is kept (its path is printed "
-                  "last). The players see who is watching; a table started with "
-                  "--watchers no refuses watchers."),
+                  "event is verified as it arrives, as gleek verify does, the table is shown "
+                  "live as the players see it but with every hand face down (q leaves; "
+                  "--headless or no terminal: one line per hand), and a copy of the log is "
+                  "kept (its path is printed last). The players see who is watching; a "
+                  "table started with --watchers no refuses watchers."),
                 epilog=_("exit codes: as gleek verify, for the log kept (0 fair)"))
     p.add_argument("--name", default="watcher", help=_("your name, shown to the players"))
     p.add_argument("--table", default=None,
@@ -290,6 +291,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help=_("seconds without a new event before giving up"))
     p.add_argument("--interface", action="append", default=[], metavar="ADDRESS",
                    help=_("local address mDNS uses (repeatable; default: every interface)"))
+    p.add_argument("--headless", action="store_true",
+                   help=_("print a line per hand instead of showing the table (the default "
+                          "without a terminal)"))
     _add_hands(p)
     _add_variant(p)
 

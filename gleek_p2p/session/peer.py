@@ -325,7 +325,10 @@ class SessionRunner:
     """Seats whose signed Leave arrived, with when: their leave event is awaited."""
     successor: Callable[[Table], tuple[Player, str]] | None = None
     """Builds the bot that plays this seat once its person hands it over, with the
-    bot's name for the ``handover`` event (None: this seat cannot hand over)."""
+    bot's name for the ``handover`` event (None: this seat cannot hand over). A
+    runner with a successor plays for a person: if its log says a bot plays the
+    seat (restarted after the bot was stopped), it signs a ``retake`` at the
+    seat's next decision, before the person's move."""
     bot_after: float | None = None
     """Seconds the player may think on its turn before the successor takes the seat
     over (``gleek play --bot-after``); None: never on its own."""
@@ -594,6 +597,13 @@ class SessionRunner:
             if self.handed_over.is_set() and self._bot is None:
                 self._take_over()
                 return
+            if self._retake_due():
+                retake = table.retake_event()
+                self._commit(retake)
+                self._note(_("You play your seat again: every log records it from event "
+                             "{event}, signed by you.").format(event=retake.seq),
+                           Severity.INFO)
+                return
             decision = table.decision()
             assert decision is not None
             position = len(table.envelopes)
@@ -626,6 +636,12 @@ class SessionRunner:
             for task in (thinking, handed):
                 task.cancel()
             await asyncio.gather(thinking, handed, return_exceptions=True)
+
+    def _retake_due(self) -> bool:
+        """Whether the person must take the seat back from the bot the log names first."""
+        seat = self.table.seat
+        return (self.successor is not None and self._bot is None and seat is not None
+                and self.table.handed_over(seat))
 
     def _take_over(self) -> None:
         """Sign the ``handover`` and give the seat to the successor."""

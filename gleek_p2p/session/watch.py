@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -26,6 +26,7 @@ from gleek_p2p.log.store import LogStore
 from gleek_p2p.net.connection import Connection, Limits, Refused, connect
 from gleek_p2p.net.handshake import Offer
 from gleek_p2p.net.messages import Event, RefuseCode
+from gleek_p2p.rules import Event as Move
 from gleek_p2p.rules import Variant
 from gleek_p2p.table import events as ev
 from gleek_p2p.table.roster import Roster
@@ -33,13 +34,23 @@ from gleek_p2p.table.schema import KIND_BOUNDS
 from gleek_p2p.table.session import Table
 from gleek_p2p.table.verify import VerifyReport, verify_records
 
-__all__ = ["LiveLog", "NoWatchers", "WatchConfig", "WatchResult", "watch"]
+__all__ = ["Impersonated", "LiveLog", "NoWatchers", "NotAnnounced", "OnEvent", "WatchConfig",
+           "WatchResult", "watch", "watched_log"]
 
 Address = tuple[str, int]
 
 
 class NoWatchers(GleekError):
     """The table's players chose not to be watched (``--watchers no``)."""
+
+
+class NotAnnounced(ProtocolError):
+    """A seat fed the log of a table whose players are not those the LAN announced
+    for the table watched: another table using its name, or a seat lying about it."""
+
+
+class Impersonated(GleekError):
+    """No seat dialled fed the table the LAN announced: the watcher refuses to watch."""
 
 
 @dataclass(frozen=True)
@@ -59,6 +70,10 @@ class WatchConfig:
     retry: float = 1.0
     """Seconds between two rounds of dials."""
     limits: Limits = field(default_factory=Limits)
+    announced: frozenset[str] | None = None
+    """The key fingerprints the LAN's records announce for the table's seats (``gleek
+    tables`` lists them); a roster with other keys is not watched. None: not known
+    (``--peer``), any roster the seat sits at is taken."""
 
 
 class LiveLog:
@@ -70,11 +85,15 @@ class LiveLog:
     held: the feed is to blame, never the log.
     """
 
-    def __init__(self, directory: Path) -> None:
+    def __init__(self, directory: Path, announced: frozenset[str] | None = None) -> None:
         self.directory = directory
+        self.announced = announced
+        """The seats' key fingerprints the roster must carry (None: any)."""
         self.table: Table | None = None
         self.store: LogStore | None = None
         self.records: list[bytes] = []
+        self.applied: list[Move] = []
+        """The engine events the last new event caused (for a screen to narrate)."""
 
     @property
     def path(self) -> Path | None:
@@ -102,11 +121,16 @@ class LiveLog:
             roster = Roster.from_body(envelope.body)
             if feeder not in roster.publics:
                 raise ProtocolError("the peer feeds the log of a table it does not sit at")
+            keys = frozenset(fingerprint(p) for p in roster.publics)
+            if self.announced is not None and keys != self.announced:
+                raise NotAnnounced(
+                    f"the roster's keys {', '.join(sorted(keys))} are not the keys "
+                    f"announced for the table ({', '.join(sorted(self.announced))})")
             table = Table(roster)
         elif feeder not in table.roster.publics:
             raise ProtocolError("the peer does not sit at the table watched")
         try:
-            table.receive(envelope, data)
+            applied = table.receive(envelope, data)
         except GleekError as exc:
             # A seat's table never sends what it did not take: this feed lies.
             raise ProtocolError(f"event {envelope.seq} does not verify: {exc}") from None
@@ -119,6 +143,7 @@ class LiveLog:
         assert self.store is not None
         self.store.append(data, sync=False)
         self.records.append(data)
+        self.applied = applied
         return True
 
     def close(self) -> None:
@@ -138,29 +163,49 @@ class WatchResult:
     reason: str
 
 
+OnEvent = Callable[[Table, Sequence[Move]], None]
+"""Told of each new event as the observer table took it, with the engine events it caused."""
+
+
 async def watch(identity: Identity, config: WatchConfig, notes: Callable[[str], None],
                 on_hand: Callable[[Table, int], None] = lambda table, hand: None,
-                random: Callable[[int], bytes] = os.urandom) -> WatchResult:
-    """Watch until the session ends (or nothing new comes for ``timeout``)."""
+                random: Callable[[int], bytes] = os.urandom,
+                on_event: OnEvent = lambda table, applied: None,
+                live: LiveLog | None = None) -> WatchResult:
+    """Watch until the session ends (or nothing new comes for ``timeout``).
+
+    ``on_event`` hears every new event (a screen follows the table with it);
+    ``live`` is the log to keep (by default one under ``data_dir/watched``):
+    whoever stops the watch early still holds what was kept.
+    """
     if not config.peers:
         raise GleekError(_("no peer to watch: give a seated peer's address with --peer"))
     v = config.variant
     offer = Offer(PROTOCOL_VERSION, config.table, tuple(v.to_wire()), v.players,
                   config.name, 0, watcher=True)
-    live = LiveLog(config.data_dir / "watched")
+    if live is None:
+        live = watched_log(config)
     loop = asyncio.get_running_loop()
     progress = loop.time()
     told = 0
     reason = ""
     turn = 0
+    foreign: set[Address] = set()
+    """Seats that fed another table than the one announced: never dialled again."""
     try:
         while not live.finished:
             if loop.time() - progress > config.timeout:
                 reason = _("nothing new for {seconds} s: stopped watching").format(
                     seconds=f"{config.timeout:g}")
                 break
+            if len(foreign) == len(set(config.peers)):
+                raise Impersonated(_(
+                    "not watching: no seat of this table fed the table its players announce "
+                    "on the local network (another table may be using its name)"))
             host, port = config.peers[turn % len(config.peers)]
             turn += 1
+            if (host, port) in foreign:
+                continue
             try:
                 conn = await connect(host, port, identity=identity, offer=offer,
                                      nonce_commit=random(32), limits=config.limits)
@@ -180,10 +225,13 @@ async def watch(identity: Identity, config: WatchConfig, notes: Callable[[str], 
             notes(_("watching through {name} (key {key})").format(
                 name=conn.peer.name, key=fingerprint(conn.peer.public)))
             try:
-                progress, told = await _follow(conn, live, notes, on_hand, progress, told,
-                                               config.timeout)
+                progress, told, lied = await _follow(conn, live, notes, on_hand, on_event,
+                                                     progress, told, config.timeout)
             finally:
                 await conn.close("the watcher leaves")
+            if lied:
+                foreign.add((host, port))
+                continue
             if not live.finished:
                 await asyncio.sleep(config.retry)
     finally:
@@ -192,12 +240,18 @@ async def watch(identity: Identity, config: WatchConfig, notes: Callable[[str], 
     return WatchResult(live.path, live.table, report, reason)
 
 
+def watched_log(config: WatchConfig) -> LiveLog:
+    """Where ``watch`` keeps the log of ``config``'s table: ``data_dir/watched``."""
+    return LiveLog(config.data_dir / "watched", config.announced)
+
+
 async def _follow(conn: Connection, live: LiveLog, notes: Callable[[str], None],
-                  on_hand: Callable[[Table, int], None], progress: float, told: int,
-                  timeout: float) -> tuple[float, int]:
+                  on_hand: Callable[[Table, int], None], on_event: OnEvent, progress: float,
+                  told: int, timeout: float) -> tuple[float, int, bool]:
     """Take events from one seat until the session ends or the link does.
 
-    Returns when progress was last made and how many hands were told.
+    Returns when progress was last made, how many hands were told, and whether
+    the seat fed another table than the one announced.
     """
     loop = asyncio.get_running_loop()
     if live.table is not None:
@@ -211,12 +265,21 @@ async def _follow(conn: Connection, live: LiveLog, notes: Callable[[str], None],
                     continue  # a seat has nothing else for a watcher
                 try:
                     new = live.take(message.data, conn.peer.public)
+                except NotAnnounced:
+                    assert live.announced is not None
+                    notes(_("{name} (key {key}) feeds a table whose seats are not those the "
+                            "local network announces for this table (announced keys: "
+                            "{announced}): it may be another table using its name; leaving "
+                            "it").format(name=conn.peer.name,
+                                         key=fingerprint(conn.peer.public),
+                                         announced=", ".join(sorted(live.announced))))
+                    return progress, told, True
                 except ProtocolError as exc:
                     notes(_("{name} (key {key}) sent a log that does not verify: {error}; "
                             "leaving it").format(name=conn.peer.name,
                                                  key=fingerprint(conn.peer.public),
                                                  error=exc.message))
-                    return progress, told
+                    return progress, told, False
                 if not new:
                     continue
                 progress = loop.time()
@@ -224,10 +287,11 @@ async def _follow(conn: Connection, live: LiveLog, notes: Callable[[str], None],
                 assert table is not None
                 if len(live.records) == 1:
                     _seats(table.roster, notes)
+                on_event(table, live.applied)
                 while told < len(table.hands):
                     on_hand(table, told)
                     told += 1
-    return progress, told
+    return progress, told, False
 
 
 def _seats(roster: Roster, notes: Callable[[str], None]) -> None:

@@ -8,8 +8,9 @@ finally ``seed`` from every seat. A seat whose own card does not open signs
 ``dispute`` (the seeds are then revealed at once and the audit names the
 culprit); ``abort`` may end a session at any point, and so may ``leave``: a
 seat's own signed word that its player left the table (no blame, no claim).
-``handover`` is a seat's own signed word that a bot plays it from there on; it
-changes nothing in the game and ends nothing.
+``handover`` is a seat's own signed word that a bot plays it from there on, and
+``retake`` that its person plays it again; neither changes anything in the game
+nor ends anything.
 Bodies are canonical lists; the envelope (layer 3) carries the seat.
 """
 
@@ -35,8 +36,9 @@ DISPUTE = "dispute"
 ABORT = "abort"
 LEAVE = "leave"
 HANDOVER = "handover"
+RETAKE = "retake"
 KINDS = (ROSTER, CUT_COMMIT, CUT_REVEAL, COMMIT, SHUFFLE, LOCK, KEYS, ACT, SEED, DISPUTE, ABORT,
-         LEAVE, HANDOVER)
+         LEAVE, HANDOVER, RETAKE)
 OUT_OF_TURN = (DISPUTE, ABORT, LEAVE)
 """Kinds any seat may sign whoever's turn it is: all three stop the hand."""
 
@@ -130,6 +132,12 @@ def handover_body(body: list[Any]) -> str:
         raise ProtocolError(f"a handover event holds one bot name of 1 to {MAX_BOT_NAME} "
                             "characters (a-z, 0-9, '-')", code=ViolationCode.FORM_EVENT)
     return str(body[0])
+
+
+def retake_body(body: list[Any]) -> None:
+    """Check a ``retake`` event's body: it is empty (the envelope says who and where)."""
+    if body != []:
+        raise ProtocolError("a retake event holds nothing", code=ViolationCode.FORM_EVENT)
 
 
 @dataclass(frozen=True)

@@ -210,11 +210,16 @@ def _kinds() -> dict[str, Any]:
                              "(ends the session, blames nobody)",
                    "body": {"type": "list", "min": 0, "max": 0}},
         ev.HANDOVER: {"signer": "the seat to sign next, in place of the event it owes (which "
-                                "follows); never right after another handover: a bot plays "
-                                "the seat from here (changes nothing in the game)",
+                                "follows); never right after a handover or a retake: a bot "
+                                "plays the seat from here (changes nothing in the game)",
                       "body": {"type": "tuple", "items": [
                           {"name": "bot", "type": "str", "min": 1, "max": ev.MAX_BOT_NAME,
                            "doc": "a strategy name for people: a-z, 0-9 and '-' only"}]}},
+        ev.RETAKE: {"signer": "the seat to sign next, in place of the event it owes (which "
+                              "follows), only while a bot plays it (its last handover has no "
+                              "retake after it): its person plays the seat again from here "
+                              "(changes nothing in the game)",
+                    "body": {"type": "list", "min": 0, "max": 0}},
     }
 
 

@@ -133,6 +133,18 @@ class Handover:
     """The bot's name as signed (a strategy name: words for people, no rule)."""
 
 
+@dataclass(frozen=True)
+class Retake:
+    """A seat's signed word that its person plays it again from event ``seq`` on
+    (after its ``handover``)."""
+
+    seq: int
+    seat: int
+
+
+SeatChange = Handover | Retake
+
+
 @dataclass
 class HandRecord:
     """A finished, audited hand: the engine state at its end, and its cards."""
@@ -177,7 +189,7 @@ class _Mutable:
     """
     dispute_now: bool = False
     disputed_by: int | None = None
-    handovers: tuple[Handover, ...] = ()
+    seat_changes: tuple[SeatChange, ...] = ()
 
 
 def _as_evidence(first: tuple[bytes, ...], items: tuple[Any, ...]) -> tuple[bytes, ...]:
@@ -264,7 +276,17 @@ class Table:
     @property
     def handovers(self) -> tuple[Handover, ...]:
         """Every signed hand-over to a bot, in log order."""
-        return self._m.handovers
+        return tuple(c for c in self._m.seat_changes if isinstance(c, Handover))
+
+    @property
+    def seat_changes(self) -> tuple[SeatChange, ...]:
+        """Every signed hand-over and retake, in log order."""
+        return self._m.seat_changes
+
+    def handed_over(self, seat: int) -> bool:
+        """Whether a bot plays ``seat`` now: its last hand-over has no retake after it."""
+        mine = [c for c in self._m.seat_changes if c.seat == seat]
+        return bool(mine) and isinstance(mine[-1], Handover)
 
     @property
     def audit_failure(self) -> Cheating | None:
@@ -502,6 +524,20 @@ class Table:
         ev.handover_body([bot])
         return self._sign(ev.HANDOVER, [bot])
 
+    def retake_event(self) -> Envelope:
+        """This seat's signed ``retake``: its person plays the seat again from here.
+
+        Only while a bot plays this seat (its last ``handover`` has no retake
+        after it), and only when this seat is the one to sign next, like the
+        ``handover``: it never crosses another seat's event.
+        """
+        exp = self.expected()
+        if exp is None or exp.seat != self.seat or self.seat is None \
+                or not self.handed_over(self.seat):
+            raise ProtocolError("a seat takes itself back only from its bot, at its turn",
+                                code=ViolationCode.LOCAL_MISUSE)
+        return self._sign(ev.RETAKE, [])
+
     # --------------------------------------------------------------- receiving
 
     def precheck(self, envelope: Envelope) -> Callable[[], None] | None:
@@ -640,18 +676,26 @@ class Table:
         exp = self.expected()
         if exp is None:
             raise ProtocolError("no event is expected now", code=ViolationCode.CHAIN_AFTER_END)
-        if envelope.kind == ev.HANDOVER and self.envelopes:
-            # The seat to sign next may hand over instead, once: a handover
-            # right after its own says nothing new (and would let a seat grow
-            # the log without playing).
+        if envelope.kind in (ev.HANDOVER, ev.RETAKE) and self.envelopes:
+            # The seat to sign next may hand over (or take itself back) before the
+            # event it owes. A handover right after a handover or a retake says
+            # nothing new and would let a seat grow the log without playing; a
+            # retake needs a bot playing the seat, so at most two such events
+            # (handover, retake) stand between two others.
             if envelope.seat != exp.seat:
                 raise ProtocolError(
-                    f"handed over as event {envelope.seq} out of turn: only seat "
-                    f"{exp.seat}, the one to sign next, may hand over now",
+                    f"signed a {envelope.kind} as event {envelope.seq} out of turn: only "
+                    f"seat {exp.seat}, the one to sign next, may sign one now",
                     code=ViolationCode.TURN_OUT_OF_TURN)
-            if self.envelopes[-1].kind == ev.HANDOVER:
-                raise ProtocolError("a handover may not follow a handover",
+            last = self.envelopes[-1].kind
+            if envelope.kind == ev.HANDOVER and last in (ev.HANDOVER, ev.RETAKE):
+                raise ProtocolError(f"a handover may not follow a {last}",
                                     code=ViolationCode.TURN_WRONG_KIND)
+            if envelope.kind == ev.RETAKE and not self.handed_over(envelope.seat):
+                raise ProtocolError(
+                    f"signed a retake as event {envelope.seq}, but no bot plays seat "
+                    f"{envelope.seat} (it has no handover without a retake after it)",
+                    code=ViolationCode.TURN_NOT_HANDED_OVER)
             return
         if envelope.seat != exp.seat:
             raise ProtocolError(
@@ -700,7 +744,13 @@ class Table:
 
     def _take_handover(self, envelope: Envelope) -> list[Event]:
         bot = ev.handover_body(envelope.body)
-        self._m.handovers = (*self._m.handovers, Handover(envelope.seq, envelope.seat, bot))
+        self._m.seat_changes = (*self._m.seat_changes,
+                                Handover(envelope.seq, envelope.seat, bot))
+        return []
+
+    def _take_retake(self, envelope: Envelope) -> list[Event]:
+        ev.retake_body(envelope.body)
+        self._m.seat_changes = (*self._m.seat_changes, Retake(envelope.seq, envelope.seat))
         return []
 
     def _leave_of(self, item: bytes, upto: int) -> Envelope | None:
@@ -1023,6 +1073,7 @@ _TAKE: dict[str, Callable[[Table, Envelope], list[Event]]] = {
     ev.ABORT: Table._take_abort,
     ev.LEAVE: Table._take_leave,
     ev.HANDOVER: Table._take_handover,
+    ev.RETAKE: Table._take_retake,
     # Called by name, so a subclass's own version (a test's lying table) is the one used.
     ev.DISPUTE: lambda table, e: table._take_dispute(e.seat, e.body),
     ev.ROSTER: Table._take_roster,

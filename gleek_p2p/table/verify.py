@@ -23,7 +23,7 @@ from gleek_p2p.base.text import one_line
 from gleek_p2p.log.envelope import decode_envelope, event_hash, verify_envelope
 from gleek_p2p.table import events as ev
 from gleek_p2p.table.roster import Roster
-from gleek_p2p.table.session import Handover, HandRecord, Stage, Table, Verdict
+from gleek_p2p.table.session import Handover, HandRecord, SeatChange, Stage, Table, Verdict
 
 
 @dataclass(frozen=True)
@@ -122,6 +122,11 @@ class VerifyReport:
     def handovers(self) -> tuple[Handover, ...]:
         """Every seat's signed hand-over to a bot, in log order (none if unreadable)."""
         return () if self.table is None else self.table.handovers
+
+    @property
+    def seat_changes(self) -> tuple[SeatChange, ...]:
+        """Every signed hand-over and retake, in log order (none if unreadable)."""
+        return () if self.table is None else self.table.seat_changes
 
     @property
     def hands(self) -> list[HandRecord]:

@@ -25,7 +25,7 @@ from gleek_p2p.rules import (
 )
 from gleek_p2p.rules.money import pence
 from gleek_p2p.table import events as ev
-from gleek_p2p.table.session import Handover
+from gleek_p2p.table.session import Retake, SeatChange
 from gleek_p2p.table.verify import Ending, Judgement, VerifyReport, Violation
 from gleek_p2p.tools.card_words import card_label
 
@@ -311,17 +311,22 @@ def ending_sentence(ending: Ending, names: Sequence[str]) -> str:
 
 
 def handover_lines(report: VerifyReport) -> list[str]:
-    """Who handed their seat to a bot, from which event (each a signed ``handover``)."""
+    """Who handed their seat to a bot, and took it back, from which event (each a
+    signed ``handover`` or ``retake``), in log order."""
     if report.roster is None:
         return []
-    return ["  - " + handover_sentence(h, report.roster.names) for h in report.handovers]
+    return ["  - " + handover_sentence(h, report.roster.names) for h in report.seat_changes]
 
 
-def handover_sentence(handover: Handover, names: Sequence[str]) -> str:
-    """'From event 57, Anne's seat was played by a bot (signed by Anne).'"""
-    name = _name(names, handover.seat)
+def handover_sentence(change: SeatChange, names: Sequence[str]) -> str:
+    """'From event 57, Anne's seat was played by a bot (signed by Anne).', or for a
+    ``retake`` 'From event 80, Anne took the seat back from the bot (signed by Anne).'"""
+    name = _name(names, change.seat)
+    if isinstance(change, Retake):
+        return _("From event {event}, {name} took the seat back from the bot (signed by "
+                 "{name}).").format(event=change.seq, name=name)
     return _("From event {event}, {name}'s seat was played by a bot (signed by "
-             "{name}).").format(event=handover.seq, name=name)
+             "{name}).").format(event=change.seq, name=name)
 
 
 def claim_sentence(claim: Violation, names: Sequence[str]) -> str:
@@ -395,6 +400,8 @@ def json_report(report: VerifyReport) -> dict[str, Any]:
         },
         "handovers": [{"event": h.seq, "seat": h.seat, "bot": h.bot}
                       for h in report.handovers],
+        "retakes": [{"event": r.seq, "seat": r.seat} for r in report.seat_changes
+                    if isinstance(r, Retake)],
     }
     if report.code is not None:
         data["code"] = report.code.value

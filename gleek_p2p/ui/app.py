@@ -100,6 +100,11 @@ class HumanPlayer:
     input and a ``DummyOutput``); ``color`` None follows NO_COLOR.
     """
 
+    help_lines: Sequence[str] = HELP
+    """The help box's lines (a watcher's screen has its own keys)."""
+    confirm_leave = True
+    """Whether ``q`` asks first (leaving a seat ends the session; a watcher loses nothing)."""
+
     def __init__(
         self,
         *,
@@ -110,11 +115,12 @@ class HumanPlayer:
     ) -> None:
         self.screen = TableScreen(
             self._on_key,
-            HELP,
+            self.help_lines,
             on_leave=self._leave,
             leave_question=self._leave_question,
             on_hand_over=self._bot_finishes,
             status=self._status_text,
+            confirm_leave=self.confirm_leave,
             input=input,
             output=output,
             color=color,
@@ -563,7 +569,7 @@ def end_lines(
                        N_("{name} ended the session: {reason}"), reason=verdict.reason)
         lines.append(("class:error", said))
     # Each a signed fact of the log: who handed their seat to a bot, from where.
-    lines.extend(("", handover_sentence(h, names)) for h in table.handovers)
+    lines.extend(("", handover_sentence(h, names)) for h in table.seat_changes)
     if table.audit_failure is not None:
         failure = table.audit_failure
         lines.append(("class:error", _("A hand audit failed: {name} - {reason}").format(

@@ -120,6 +120,9 @@ class Scene:
     """Call every seat by its name, the viewer too (a replay from one seat's view)."""
     lobby: LobbyStatus | None = None
     """Who is at the table (names, fingerprints) as the lobby last said."""
+    public: bool = False
+    """Nobody's view (a watcher's, with ``viewer`` None): the talon and the discards
+    are told face down as to any player, never shown as unknown cards."""
 
     @property
     def who(self) -> Namer:
@@ -555,7 +558,16 @@ def hand_pane(scene: Scene, width: int) -> list[Fragments]:
     lines: list[Fragments] = []
     if scene.viewer is None:
         for seat in range(s.variant.players):
-            cards, _w, _m = _card_cells(s, _ordered(s, s.holding[seat]), None, 4)
+            ordered = _ordered(s, s.holding[seat])
+            known = [x for x in ordered if _known(s, x) is not None]
+            backs = len(ordered) - len(known)
+            if backs > 1 and _cells_width(s, ordered, 4) > width - label:
+                # More cards than the row holds (a watcher sees the talon's taker
+                # before the discard): the backs as one count.
+                cards, _w, _m = _card_cells(s, known, None, 4)
+                cards = [*cards, ("", " "), ("class:card.unknown", f"??×{backs}")]
+            else:
+                cards, _w, _m = _card_cells(s, ordered, None, 4)
             lines.append(clip([("class:label", who.short(seat, label - 1).ljust(label)), *cards],
                               width))
     else:
@@ -579,7 +591,7 @@ def hand_pane(scene: Scene, width: int) -> list[Fragments]:
                                                    and chooser.picks else "").ljust(label)),
                                    *marks], width))
             return _pad(lines, HAND_ROWS)
-    lines.append(clip(_talon_line(s, scene.viewer, who, label, width), width))
+    lines.append(clip(_talon_line(s, scene.viewer, who, label, width, scene.public), width))
     return _pad(lines, HAND_ROWS)
 
 
@@ -611,8 +623,9 @@ def _unplayed_note(s: State) -> str:
 
 
 def _talon_line(s: State, viewer: int | None, who: Namer, label: int,
-                width: int) -> Fragments:
-    sees = viewer is None or viewer == s.talon_taker
+                width: int, public: bool = False) -> Fragments:
+    every = viewer is None and not public
+    sees = every or viewer == s.talon_taker
     if viewer is not None and s.phase in (Phase.RUFF, Phase.RUFF_SHOW) and s.variant.has_ruff:
         return _ruff_line(s, viewer, label)
     if s.discards:
@@ -637,7 +650,7 @@ def _talon_line(s: State, viewer: int | None, who: Namer, label: int,
             line.append(("class:hint", ";" + note[1:] if note else ""))
         return line
     if s.talon and s.talon_taker < 0:
-        if viewer is None:
+        if every:
             line = _label(N_("Talon"), label)
             for x in sorted(s.talon, key=lambda x: _known(s, x) or 0):
                 c = _known(s, x)

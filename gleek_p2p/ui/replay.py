@@ -168,7 +168,7 @@ class Replay:
     def verdict(self) -> list[str]:
         """What the verification found, in sentences (with each signed hand-over)."""
         return [*self._verdict(), *(handover_sentence(h, self.roster.names)
-                                    for h in self.report.handovers)]
+                                    for h in self.report.seat_changes)]
 
     def _verdict(self) -> list[str]:
         report = self.report

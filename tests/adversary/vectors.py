@@ -172,6 +172,48 @@ def _handover_cases() -> list[Vector]:
             out_of_turn]
 
 
+def _retake_cases() -> list[Vector]:
+    """Seat 1 handed to a bot at its first move and taken back by its person at its
+    fifth, the session complete and fair; and a retake by a seat no bot plays (blamed)."""
+    tables = make_seats(VARIANTS["standard"].rulings_of(24), 1, b"vector-retake",
+                        ("Anne", "Ben", "Cat"))
+    bots = [RandomStrategy(b"vector-retake" + bytes([s])) for s in range(3)]
+    changes: list[dict[str, Any]] = []
+    misplaced: Vector | None = None
+    while not tables[0].finished:
+        exp = tables[0].expected()
+        assert exp is not None
+        table = tables[exp.seat]
+        envelope = table.auto_event()
+        decision = table.decision() if envelope is None else None
+        mine = sum(1 for e in table.envelopes if e.kind == ev.ACT and e.seat == exp.seat)
+        if decision is not None and exp.seat == 1 and mine == 0 and not changes:
+            envelope = table.handover_event("strong")
+            changes.append({"event": envelope.seq, "seat": 1, "bot": "strong"})
+        elif decision is not None and exp.seat == 1 and mine == 4 and len(changes) == 1:
+            envelope = table.retake_event()
+            changes.append({"event": envelope.seq, "seat": 1})
+        elif decision is not None:
+            if misplaced is None and exp.seat == 0:
+                # Seat 0, due to move, signs a retake: no bot plays it.
+                wrong = table._sign(ev.RETAKE, [])
+                misplaced = Vector("retake-not-handed-over",
+                                   [*tables[0].encoded, wrong.encode()], {
+                                       "exit_code": 1, "event": wrong.seq, "seat": 0,
+                                       "says": "no bot plays seat 0",
+                                       "code": "turn.not-handed-over"})
+            envelope = table.act(choose_now(bots[exp.seat], decision.view, decision.legal))
+        assert envelope is not None
+        for other_table in tables:
+            other_table.receive(envelope)
+    assert len(changes) == 2 and misplaced is not None
+    report = verify_records(tables[0].encoded)
+    return [Vector("taken-back", list(tables[0].encoded), {
+        "exit_code": 0, "totals": list(report.hands[-1].state.totals),
+        "rulings": ruling_switches(report.hands[-1].state.variant),
+        "handovers": changes[:1], "retakes": changes[1:]}), misplaced]
+
+
 def _framed(record: bytes) -> bytes:
     """The record as the log file stores it (length, checksums)."""
     with tempfile.TemporaryDirectory() as tmp:
@@ -316,6 +358,7 @@ def _build() -> list[Vector]:
     out.extend(_proved_hand_cases())
     out.extend(_ending_cases())
     out.extend(_handover_cases())
+    out.extend(_retake_cases())
     out.extend(_split_cases())
     return out
 
