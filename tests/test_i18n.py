@@ -471,3 +471,67 @@ def test_gleek_local_starts_its_bots_in_the_players_language(lang: str, tmp_path
     assert command[command.index("--lang") + 1] == lang
     bot = build_parser().parse_args(command[3:])
     assert (bot.command, bot.lang, bot.name) == ("bot", lang, "Thomas")
+
+
+SENTENCE_ERRORS = {"GleekError", "IllegalMove", "TableFull", "NoTable"}
+"""Errors the shell raises with a sentence already in the person's language (a layer
+below raises ``ProtocolError``, English: worded by its code)."""
+DETAIL_ALLOWED = {
+    ("cli/gleek.py", "f'{type(exc).__name__}: {exc}'"),  # a bug's report: the traceback's file
+}
+DETAIL_ATTRIBUTES = {"message", "strerror", "args"}
+"""An exception's parts that hold its English (its ``reason`` may be a peer's words: quoted)."""
+
+
+def _english_details(tree: ast.AST) -> list[tuple[int, str]]:
+    """Where an exception caught by name is shown as it is: ``str(exc)``, ``{error}`` filled
+    with ``exc``, ``exc.message``, ``exc.strerror``; its text is English, for the logs."""
+    bad: list[tuple[int, str]] = []
+    for handler in ast.walk(tree):
+        if not (isinstance(handler, ast.ExceptHandler) and handler.name):
+            continue
+        if isinstance(handler.type, ast.Name) and handler.type.id in SENTENCE_ERRORS:
+            continue
+        name = handler.name
+
+        def english(node: ast.AST, name: str = name) -> bool:
+            if isinstance(node, ast.Name):
+                return node.id == name
+            if isinstance(node, ast.Attribute):
+                return (node.attr in DETAIL_ATTRIBUTES and isinstance(node.value, ast.Name)
+                        and node.value.id == name)
+            if isinstance(node, ast.Call) and getattr(node.func, "id", "") in ("str", "repr"):
+                return any(english(a) for a in node.args)
+            if isinstance(node, ast.JoinedStr):
+                return any(english(v.value) for v in node.values
+                           if isinstance(v, ast.FormattedValue))
+            return False
+
+        for node in ast.walk(ast.Module(body=handler.body, type_ignores=[])):
+            if not isinstance(node, ast.Call):
+                continue
+            func = node.func
+            called = func.id if isinstance(func, ast.Name) else getattr(func, "attr", "")
+            if called not in SHOWING_CALLS | {"format"}:
+                continue
+            for value in [*node.args, *(k.value for k in node.keywords)]:
+                if english(value):
+                    bad.append((node.lineno, ast.unparse(value)))
+    return bad
+
+
+@pytest.mark.parametrize("module", WRAPPED_MODULES)
+def test_no_exceptions_english_reaches_the_screen(module: str) -> None:
+    """An error reaches the screen worded from its code (issue 23), never by its own text."""
+    tree = ast.parse((ROOT / "gleek_p2p" / module).read_text())
+    bad = [(line, text) for line, text in _english_details(tree)
+           if (module, text) not in DETAIL_ALLOWED]
+    assert bad == [], module
+
+
+def test_the_detail_lint_catches_an_exceptions_text() -> None:
+    tree = ast.parse('try:\n    pass\nexcept OSError as exc:\n'
+                     '    print(_("failed: {error}").format(error=exc))\n'
+                     '    notes(Note(str(exc)))\n    say(f"gleek: {exc.strerror}")\n'
+                     '    print(_("fine: {w}").format(w=words(exc)))\n')
+    assert sorted(line for line, _text in _english_details(tree)) == [4, 5, 6]

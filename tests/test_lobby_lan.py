@@ -99,7 +99,7 @@ async def test_a_fourth_peer_stops_at_once_with_the_real_reason() -> None:
         dan = await start(3, "dan", "four", (here,), notes=notes)
         # The formation timeout is far away: only the refusal can end this early.
         async with asyncio.timeout(30):
-            with pytest.raises(TableFull, match="table full") as full:
+            with pytest.raises(TableFull, match=r"the table is full: ann .*, ben ") as full:
                 await dan.formed(600)
         assert full.value.refusal.meaning is RefuseCode.TABLE_FULL
         assert full.value.address == here

@@ -41,6 +41,7 @@ from gleek_p2p.ui import render
 from gleek_p2p.ui.app import HELP, HumanPlayer
 from gleek_p2p.ui.choices import Chooser
 from gleek_p2p.ui.narrate import narrate
+from gleek_p2p.ui.panes.hand import _card_cells
 from gleek_p2p.ui.render import Scene
 from gleek_p2p.ui.replay import mask_state
 from gleek_p2p.ui.words import card_label, tricks
@@ -352,7 +353,7 @@ def test_a_marked_talon_card_keeps_its_t_and_the_cursor() -> None:
     chooser.cursor = index
     chooser.press(" ")
     slot = chooser.options[index].slots[0]
-    _cards, _worth, marks = render._card_cells(state, [slot], chooser, 4)
+    _cards, _worth, marks = _card_cells(state, [slot], chooser, 4)
     assert marks[0][1].strip() == "t^X"
 
 

@@ -27,6 +27,7 @@ from gleek_p2p.tools.selfplay import selfplay
 from gleek_p2p.ui import render, screen
 from gleek_p2p.ui.app import HumanPlayer, end_lines
 from gleek_p2p.ui.choices import Chooser
+from gleek_p2p.ui.panes import choice, hand, header, ledger, table
 from gleek_p2p.ui.render import Scene
 from gleek_p2p.ui.replay import mask_state
 
@@ -82,9 +83,10 @@ def cuts(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
             found.append(head + ", ".join(items) + tail)
         return text
 
-    monkeypatch.setattr(render, "clip", clip)
-    monkeypatch.setattr(render, "fit", fit)
-    monkeypatch.setattr(screen, "clip", clip)
+    # Each pane's module looks its helpers up by its own name for them.
+    for module in (header, table, ledger, hand, choice, screen):
+        monkeypatch.setattr(module, "clip", clip)
+    monkeypatch.setattr(table, "fit", fit)
     yield found
 
 

@@ -6,6 +6,7 @@ hostile watcher changes nothing for the players; ``--watchers no`` refuses one.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 from collections.abc import Sequence
 from pathlib import Path
@@ -156,6 +157,51 @@ async def test_a_watcher_joins_mid_session_and_keeps_a_log_that_verifies(
     after = [status for status, seen in zip(statuses, statuses.notes_seen, strict=True)
              if left is not None and seen > left and status.me.name == "alice"]
     assert not any(status.watchers for status in after)
+
+
+class _Heard(list[str]):
+    """Notes, with an event set when one matching ``waited`` arrives."""
+
+    def __init__(self, waited: str) -> None:
+        super().__init__()
+        self.waited = waited
+        self.arrived = asyncio.Event()
+
+    def append(self, text: str) -> None:
+        super().append(text)
+        if self.waited in text:
+            self.arrived.set()
+
+
+async def test_the_players_see_a_watcher_leave_mid_session(tmp_path: Path) -> None:
+    # The watcher goes while hand 2 is held, so the seats go on giving statuses
+    # after it left: every one of alice's must have dropped it (none may be missing).
+    go, at_hand_2 = asyncio.Event(), asyncio.Event()
+    notes = _Heard("stopped watching")
+    statuses = _Timeline(notes)
+    ports, game = await _three(tmp_path, "left/2", go, at_hand_2, notes, statuses=statuses)
+    await asyncio.wait_for(at_hand_2.wait(), 60)
+    watching = asyncio.Event()
+
+    def heard(text: str) -> None:
+        if text.startswith("watching through"):
+            watching.set()
+
+    watcher = Identity.generate(b"v" * 32)
+    task = asyncio.create_task(watch(watcher, _config(tmp_path, "left/2", ports[:1]), heard))
+    await asyncio.wait_for(watching.wait(), 60)
+    assert any(s.watchers for s in statuses if s.me.name == "alice")
+    task.cancel()  # the person leaves
+    with contextlib.suppress(asyncio.CancelledError):
+        await task
+    await asyncio.wait_for(notes.arrived.wait(), 60)
+    go.set()
+    _assert_players_fair(await asyncio.wait_for(game, 90))
+    left = next(i for i, n in enumerate(notes)
+                if n.startswith("alice: wendy") and "stopped watching" in n)
+    after = [status for status, seen in zip(statuses, statuses.notes_seen, strict=True)
+             if seen > left and status.me.name == "alice"]
+    assert after and not any(status.watchers for status in after)
 
 
 async def _hostile(port: int, table: str, seated: Identity) -> list[str]:

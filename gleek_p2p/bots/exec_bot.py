@@ -96,9 +96,11 @@ class ExecStrategy(Strategy):
         self.command = _unquote(command)
         try:
             self.argv = shlex.split(self.command)
-        except ValueError as exc:
-            raise GleekError(_("cannot parse the bot command {command}: {error}").format(
-                command=repr(self.command), error=exc)) from None
+        except ValueError:
+            # shlex's only complaints: an open quote, or a backslash with nothing after it.
+            raise GleekError(_("cannot parse the bot command {command}: a quote is not "
+                               "closed, or it ends with a backslash").format(
+                command=repr(self.command))) from None
         if not self.argv:
             raise GleekError(_("the exec bot command is empty: use exec:'PROGRAM ARGS'"))
         self.move_timeout = move_timeout

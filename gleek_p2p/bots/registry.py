@@ -47,9 +47,17 @@ def make_strategy(
         module_name, _sep, class_name = spec.partition(":")
         try:
             cls = getattr(importlib.import_module(module_name), class_name)
-        except (ImportError, AttributeError) as exc:
-            raise GleekError(_("cannot load strategy {spec}: {error}").format(
-                spec=repr(spec), error=exc)) from exc
+        except ModuleNotFoundError as exc:
+            raise GleekError(_("cannot load strategy {spec}: there is no module {module}").format(
+                spec=repr(spec), module=repr(exc.name or module_name))) from exc
+        except AttributeError as exc:
+            raise GleekError(_("cannot load strategy {spec}: the module {module} has no "
+                               "{name}").format(spec=repr(spec), module=repr(module_name),
+                                               name=repr(class_name))) from exc
+        except ImportError as exc:
+            # The module's own import failed: its English stays in the chained traceback.
+            raise GleekError(_("cannot load strategy {spec}: the module {module} failed to "
+                               "load").format(spec=repr(spec), module=repr(module_name))) from exc
         if not (isinstance(cls, type) and issubclass(cls, Strategy)):
             raise GleekError(_("{spec} is not a gleek_p2p.bots.Strategy subclass").format(
                 spec=repr(spec)))

@@ -10,7 +10,7 @@ from pathlib import Path
 from gleek_p2p.base.errors import GleekError, ViolationCode
 from gleek_p2p.base.i18n import _, ngettext
 from gleek_p2p.bots.registry import make_strategies
-from gleek_p2p.log.store import LogStore, read_log_file
+from gleek_p2p.log.store import LogError, LogStore, read_log_file
 from gleek_p2p.rules import parse_variant
 from gleek_p2p.table.verify import VerifyReport, verify_records
 from gleek_p2p.tools.report import json_report, text_report
@@ -63,7 +63,9 @@ def verify_file(path: Path, progress: bool = False) -> VerifyReport:
     try:
         records, _note = read_log(path)
     except GleekError as exc:
-        return VerifyReport(readable=False, error=str(exc), error_code=ViolationCode.LOG_NOT_A_LOG)
+        # ``error`` is English, for --json and the logs; a screen words ``log_fault``.
+        return VerifyReport(readable=False, error=str(exc), error_code=ViolationCode.LOG_NOT_A_LOG,
+                            log_fault=exc.fault if isinstance(exc, LogError) else None)
     bar = _ProgressBar() if progress else None
     report = verify_records(records, bar.update if bar else None)
     if bar:

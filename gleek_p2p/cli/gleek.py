@@ -411,8 +411,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"gleek: {exc}", file=sys.stderr)
         return 1
     except OSError as exc:
-        where = f" ({exc.filename})" if exc.filename else ""
-        print(f"gleek: {exc.strerror or exc}{where}", file=sys.stderr)
+        from gleek_p2p.base.os_words import os_error_words
+
+        # The system's English (``strerror``) is for a log: the person reads its number worded.
+        listen: str | None = getattr(args, "listen", None)
+        print("gleek: " + os_error_words(exc, listen), file=sys.stderr)
         return 1
     except Exception as exc:  # a bug: say so in a sentence, keep the details in a file
         report = _save_traceback()

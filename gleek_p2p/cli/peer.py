@@ -276,11 +276,17 @@ def say_verdict(log_path: Path) -> int:
     """Verify a log and say its verdict in a line or a few; returns verify's exit code."""
     from gleek_p2p.cli.commands import verify_file
     from gleek_p2p.table.verify import Judgement
-    from gleek_p2p.tools.report import claim_sentence, ending_sentence, violation_sentence
+    from gleek_p2p.tools.report import (
+        claim_sentence,
+        ending_sentence,
+        unreadable_words,
+        violation_sentence,
+    )
 
     report = verify_file(log_path)
     if report.roster is None:
-        say(_("gleek verify: not a readable log ({error})").format(error=report.error))
+        say(_("gleek verify: not a readable log ({error})").format(
+            error=unreadable_words(report)))
         return report.exit_code
     names = report.roster.names
     checked = ngettext("{n} event checked", "{n} events checked", report.events).format(

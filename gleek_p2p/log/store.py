@@ -22,6 +22,7 @@ human to look at.
 
 from __future__ import annotations
 
+import enum
 import os
 import struct
 import zlib
@@ -85,6 +86,29 @@ def scan(data: bytes, path: object = "log") -> tuple[list[bytes], int]:
     return _scan(lambda offset, n: data[offset : offset + n], len(data), path)
 
 
+class LogFault(enum.Enum):
+    """Why a file is not a readable session log: what a screen words (messages are English)."""
+
+    TOO_BIG = "too-big"
+    """Larger than any session log can be (``MAX_LOG_BYTES``): not read."""
+    NOT_A_FILE = "not-a-file"
+    """Not a regular file (a folder, a device...)."""
+    NOT_A_LOG = "not-a-log"
+    """It does not open with the log's magic bytes."""
+    BAD_VERSION = "bad-version"
+    """A log format version this program does not read."""
+    CORRUPT = "corrupt"
+    """A record is damaged and more data follows (not a torn tail)."""
+
+
+class LogError(ProtocolError):
+    """A file that is not a readable session log, with its ``fault``."""
+
+    def __init__(self, message: str, fault: LogFault) -> None:
+        super().__init__(message)
+        self.fault = fault
+
+
 def scan_fd(fd: int, path: object = "log") -> tuple[list[bytes], int, int]:
     """``scan`` reading an open file record by record: (records, end, file size).
 
@@ -93,9 +117,9 @@ def scan_fd(fd: int, path: object = "log") -> tuple[list[bytes], int, int]:
     """
     size = os.fstat(fd).st_size
     if size > MAX_LOG_BYTES:
-        raise ProtocolError(
+        raise LogError(
             f"{path} is {size} bytes, more than any session log can be "
-            f"({MAX_LOG_BYTES >> 20} MiB): it was not read"
+            f"({MAX_LOG_BYTES >> 20} MiB): it was not read", LogFault.TOO_BIG
         )
     records, end = _scan(lambda offset, n: os.pread(fd, n, offset), size, path)
     return records, end, size
@@ -106,7 +130,7 @@ def read_log_file(path: Path | str) -> tuple[list[bytes], int, int]:
     not even to an empty file. Raises ProtocolError for what is not a regular file."""
     path = Path(path)
     if not path.is_file():
-        raise ProtocolError(f"{path} is not a regular file")
+        raise LogError(f"{path} is not a regular file", LogFault.NOT_A_FILE)
     fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     try:
         return scan_fd(fd, path)
@@ -126,14 +150,15 @@ def _zeros_to_end(read: Reader, offset: int, size: int) -> bool:
 def _scan(read: Reader, size: int, path: object) -> tuple[list[bytes], int]:
     start = read(0, len(HEADER))
     if start[: len(MAGIC)] != MAGIC[: min(len(start), len(MAGIC))]:
-        raise ProtocolError(f"{path} is not a gleek-p2p log file")
+        raise LogError(f"{path} is not a gleek-p2p log file", LogFault.NOT_A_LOG)
     if size < len(HEADER):
         if start == HEADER[: len(start)]:
             return [], 0  # crashed while creating the file: nothing was acknowledged
-        raise ProtocolError(f"{path} has an unsupported log format version")
+        raise LogError(f"{path} has an unsupported log format version", LogFault.BAD_VERSION)
     (version,) = _LEN.unpack_from(start, len(MAGIC))
     if version != FORMAT_VERSION:
-        raise ProtocolError(f"{path} has log format version {version}, expected {FORMAT_VERSION}")
+        raise LogError(f"{path} has log format version {version}, expected {FORMAT_VERSION}",
+                       LogFault.BAD_VERSION)
     records: list[bytes] = []
     offset = len(HEADER)
     while offset < size:
@@ -148,9 +173,9 @@ def _scan(read: Reader, size: int, path: object) -> tuple[list[bytes], int]:
             # the disk) can be a torn write; anything else is damage.
             if _zeros_to_end(read, offset, size):
                 break
-            raise ProtocolError(
+            raise LogError(
                 f"{path} is corrupt: the header of record {len(records)} at byte "
-                f"{offset} is damaged"
+                f"{offset} is damaged", LogFault.CORRUPT
             )
         end = offset + _FRAME_OVERHEAD + length
         if end > size:
@@ -160,9 +185,9 @@ def _scan(read: Reader, size: int, path: object) -> tuple[list[bytes], int]:
         if _crc(payload, zlib.crc32(length_field)) != body[length:]:
             if end == size:
                 break  # the last record is torn
-            raise ProtocolError(
+            raise LogError(
                 f"{path} is corrupt: record {len(records)} at byte {offset} fails its "
-                "checksum and more data follows"
+                "checksum and more data follows", LogFault.CORRUPT
             )
         records.append(payload)
         offset = end

@@ -25,7 +25,7 @@ from gleek_p2p.base.timeouts import within
 from .channel import TAG_SIZE, Channel, ChannelError
 from .failures import Failure, LinkError, os_failure
 from .framing import encode_frame, read_frame
-from .handshake import Handshake, Offer, Signer
+from .handshake import Handshake, Offer, RefuseWhy, Signer
 from .messages import (
     CHALLENGE_SIZE,
     MAX_MESSAGE_SIZE,
@@ -130,8 +130,10 @@ class Refused(ProtocolError):
     """
 
     def __init__(self, message: str, refusal: Refuse, *, by_peer: bool,
-                 peer: Hello | None, proven: bool = False) -> None:
+                 peer: Hello | None, proven: bool = False, why: RefuseWhy | None = None) -> None:
         super().__init__(message)
+        self.why = why
+        """Why we refused (None when the peer refused us): what the screen words."""
         self.refusal = refusal
         self.by_peer = by_peer
         self.peer = peer
@@ -426,7 +428,8 @@ async def handshake_over(
                     if handshake.refusal is not None:
                         raise Refused(error, handshake.refusal,
                                       by_peer=handshake.refused_by_peer, peer=handshake.peer,
-                                      proven=handshake.refusal_proven)
+                                      proven=handshake.refusal_proven,
+                                      why=handshake.refused_for)
                     raise ProtocolError(error)
     except TimeoutError:
         writer.close()
@@ -492,7 +495,10 @@ class Listener:
     ``nonce_commit`` and ``attempt`` may be replaced between formation
     attempts. A failed handshake is reported to ``on_error`` (reason
     sentence) and the stream closed; a handshake ended by a refusal goes to
-    ``on_refused`` instead, when given.
+    ``on_refused`` instead, when given. ``on_failure``, when given, takes the
+    place of ``on_error`` with what a screen can word: the handshake's error
+    (a ``LinkError`` carries its ``Failure``), or None for a handshake pushed
+    out for want of a slot.
     """
 
     def __init__(
@@ -506,6 +512,7 @@ class Listener:
         on_error: Callable[[str], None] | None = None,
         limits: Limits = Limits(),
         on_refused: Callable[[Refused], None] | None = None,
+        on_failure: Callable[[ProtocolError | None], None] | None = None,
     ) -> None:
         self.identity = identity
         self.offer = offer
@@ -515,6 +522,7 @@ class Listener:
         self.admit = admit
         self.on_error = on_error
         self.on_refused = on_refused
+        self.on_failure = on_failure
         self.limits = limits
         self.server: asyncio.Server | None = None
         self._tasks: set[asyncio.Task[None]] = set()
@@ -564,10 +572,10 @@ class Listener:
                 if self.on_refused is not None:
                     self.on_refused(exc)
                 else:
-                    self._report(exc.message)
+                    self._report(exc.message, exc)
                 return
             except ProtocolError as exc:
-                self._report(exc.message)
+                self._report(exc.message, exc)
                 return
             finally:
                 self.slots.leave(task, loop.time(), completed=completed)
@@ -597,11 +605,13 @@ class Listener:
                 admitted = False
             else:
                 ticket.cancel()
-            self._report(why)
+            self._report(why, None)
         return admitted
 
-    def _report(self, reason: str) -> None:
-        if self.on_error is not None:
+    def _report(self, reason: str, exc: ProtocolError | None) -> None:
+        if self.on_failure is not None:
+            self.on_failure(exc)
+        elif self.on_error is not None:
             self.on_error(reason)
 
     async def close(self) -> None:

@@ -39,6 +39,7 @@ so is a Reveal that names an older Hello of ours or another peer's.
 from __future__ import annotations
 
 import contextlib
+import enum
 import hashlib
 import struct
 from collections.abc import Callable, Mapping
@@ -58,6 +59,8 @@ __all__ = [
     "Equivocation",
     "Evidence",
     "Formation",
+    "FormationError",
+    "FormationFault",
     "KeptOut",
     "StartOver",
     "TableFormation",
@@ -71,12 +74,64 @@ TABLE_FULL = "table full"
 COMMIT_DOMAIN = b"gleek-p2p/formation/v2\x00"
 
 
-class StartOver(ProtocolError):
-    """This attempt can no longer complete for anyone with us: move to ``attempt``."""
+class FormationFault(enum.Enum):
+    """What went wrong in a formation, as a code the shell words (the message is English,
+    for the logs)."""
 
-    def __init__(self, message: str, attempt: int) -> None:
+    NOT_ADMITTED = "not-admitted"
+    """A peer ``admit`` refuses (the table is full) was offered to ``add_peer``."""
+    BAD_SIGNATURE = "bad-signature"
+    """A Reveal whose signature does not verify."""
+    BAD_NONCE = "bad-nonce"
+    """A revealed nonce that does not open its sender's commitment."""
+    BAD_PEER_LIST = "bad-peer-list"
+    """A Reveal's keys are not the table's number of distinct sorted keys."""
+    NOT_LISTED = "not-listed"
+    """A Reveal's keys lack its sender or us."""
+    DIFFERENT_TABLE = "different-table"
+    """A peer formed another table than ours."""
+    NO_HELLOS = "no-hellos"
+    """A Reveal without the Hellos its sender saw."""
+    BAD_EVIDENCE = "bad-evidence"
+    """A Reveal whose evidence (a Hello's Proof) does not verify."""
+    NEW_COMMITMENT = "new-commitment"
+    """A peer of our revealed table came back with a new commitment (it restarted)."""
+    EQUIVOCATED = "equivocated"
+    """A peer told two of us different things (``Caught``)."""
+    NO_ATTEMPT_LEFT = "no-attempt-left"
+    """A start-over was due, but no formation attempt is left (``cause`` says why)."""
+
+
+class FormationError(ProtocolError):
+    """A formation step refused, with what a screen words: ``fault`` and ``peer``.
+
+    ``peer`` is the Hello of the peer at fault, when one is; for
+    ``NO_ATTEMPT_LEFT``, ``cause`` is the fault that called for the start-over
+    (None when the caller gave its own ``why``, kept in ``why``).
+    """
+
+    def __init__(self, message: str, fault: FormationFault, peer: Hello | None = None, *,
+                 cause: FormationFault | None = None, why: str = "") -> None:
+        super().__init__(message)
+        self.fault = fault
+        self.peer = peer
+        self.cause = cause
+        self.why = why
+
+
+class StartOver(ProtocolError):
+    """This attempt can no longer complete for anyone with us: move to ``attempt``.
+
+    ``fault`` and ``peer`` say why for a screen when formation decided it;
+    None when the caller of ``next_attempt`` gave its own words (``message``).
+    """
+
+    def __init__(self, message: str, attempt: int, fault: FormationFault | None = None,
+                 peer: Hello | None = None) -> None:
         super().__init__(message)
         self.attempt = attempt
+        self.fault = fault
+        self.peer = peer
 
 
 @dataclass(frozen=True)
@@ -127,7 +182,7 @@ class Caught(StartOver):
 
     def __init__(self, message: str, attempt: int, public: bytes, proof: Equivocation,
                  detail: str = "") -> None:
-        super().__init__(message, attempt)
+        super().__init__(message, attempt, FormationFault.EQUIVOCATED, proof.first.peer)
         self.public = public
         self.proof = proof
         self.detail = detail
@@ -195,7 +250,7 @@ class Formation:
         try:
             return self.publics.index(public)
         except ValueError:
-            raise ProtocolError("that key has no seat at this table") from None
+            raise ProtocolError("that key has no seat at this table") from None  # a caller's bug
 
 
 def form(members: Mapping[bytes, tuple[str, bytes]]) -> Formation:
@@ -264,11 +319,17 @@ class TableFormation:
         # Two attempts back is enough: by then every such peer has moved on.
         return frozenset(now | {e for e in self.spent if e[0] not in self.peers})
 
-    def next_attempt(self, why: str) -> StartOver:
-        """The StartOver to our next attempt (a ProtocolError if none is left)."""
+    def next_attempt(self, why: str, fault: FormationFault | None = None,
+                     peer: Hello | None = None) -> StartOver:
+        """The StartOver to our next attempt (``FormationError`` if none is left).
+
+        ``fault`` and ``peer`` say why, for a screen; without them ``why`` is
+        the caller's own words.
+        """
         if self.attempt >= MAX_ATTEMPT:
-            raise ProtocolError(f"{why}, and no formation attempt is left")
-        return StartOver(why, self.attempt + 1)
+            raise FormationError(f"{why}, and no formation attempt is left",
+                                 FormationFault.NO_ATTEMPT_LEFT, peer, cause=fault, why=why)
+        return StartOver(why, self.attempt + 1, fault, peer)
 
     def admit(self, hello: Hello) -> str | None:
         """None if ``hello``'s peer may join, else the refusal reason to send.
@@ -300,7 +361,8 @@ class TableFormation:
         """
         reason = self.admit(hello)
         if reason is not None:
-            raise ProtocolError(f"cannot add {hello.name!r}: {reason}")
+            raise FormationError(f"cannot add {hello.name!r}: {reason}",
+                                 FormationFault.NOT_ADMITTED, hello)
         if (hello.public, hello.nonce_commit) in self.spent:
             # Not counted, but the link stays: on our new Hello it moves on
             # and comes back with a new one.
@@ -308,7 +370,8 @@ class TableFormation:
         old = self.peers.get(hello.public)
         if old is not None and said(old) != said(hello):
             if self.revealed:
-                raise self.next_attempt(f"{_who(hello)} came back with a new commitment")
+                raise self.next_attempt(f"{_who(hello)} came back with a new commitment",
+                                        FormationFault.NEW_COMMITMENT, hello)
             # It restarted before our reveal: what it revealed before is void.
             self.reveals.pop(hello.public, None)
         self.peers[hello.public] = hello
@@ -375,19 +438,23 @@ class TableFormation:
             return self.formation
         who = _who(known)
         if not keys.verify(sender, reveal.signed_bytes(), reveal.signature):
-            raise ProtocolError(f"a Reveal of {who} whose signature does not verify")
+            raise FormationError(f"a Reveal of {who} whose signature does not verify",
+                                 FormationFault.BAD_SIGNATURE, known)
         if nonce_commitment(reveal.nonce, reveal.attempt) != known.nonce_commit:
-            raise ProtocolError(f"{who} revealed a nonce that does not open its commitment")
+            raise FormationError(f"{who} revealed a nonce that does not open its commitment",
+                                 FormationFault.BAD_NONCE, known)
         listed = reveal.peers
         if list(listed) != sorted(set(listed)) or len(listed) != self.seats:
-            raise ProtocolError(
-                f"{who} sent a peer list that is not {self.seats} distinct sorted keys"
-            )
+            raise FormationError(
+                f"{who} sent a peer list that is not {self.seats} distinct sorted keys",
+                FormationFault.BAD_PEER_LIST, known)
         if self.public not in listed or sender not in listed:
-            raise ProtocolError(f"{who} sent a peer list without itself or without us")
+            raise FormationError(f"{who} sent a peer list without itself or without us",
+                                 FormationFault.NOT_LISTED, known)
         ours = set(self.peers) | {self.public}
         if not self.revealed and not ours <= set(listed):
-            raise ProtocolError(f"{who} formed a different table: {_describe(listed, ours)}")
+            raise FormationError(f"{who} formed a different table: {_describe(listed, ours)}",
+                                 FormationFault.DIFFERENT_TABLE, known)
         if self.revealed and self._check(reveal) is _STALE:
             return self.formation
         self.reveals[sender] = reveal
@@ -420,12 +487,13 @@ class TableFormation:
         """Check a Reveal's table against ours, entry by entry (we have revealed)."""
         listed = set(reveal.peers)
         ours = set(self.peers) | {self.public}
-        who = _who(self.peers[reveal.sender])
+        sender = self.peers[reveal.sender]
+        who = _who(sender)
         if listed != ours:
             # We both revealed, different tables that hold us both: nobody
             # seated with either of us can complete this attempt.
             why = f"{who} formed a different table: {_describe(reveal.peers, ours)}"
-            raise self.next_attempt(why)
+            raise self.next_attempt(why, FormationFault.DIFFERENT_TABLE, sender)
         for i, public in enumerate(reveal.peers):
             if public == reveal.sender:
                 continue
@@ -435,10 +503,12 @@ class TableFormation:
                 seen, own = decode_message(reveal.hellos[i]), decode_message(reveal.mine[i])
             if not (isinstance(seen, Hello) and isinstance(own, Hello) and seen.public == public
                     and own.public == reveal.sender):
-                raise ProtocolError(f"{who} sent a Reveal without the Hellos it saw")
+                raise FormationError(f"{who} sent a Reveal without the Hellos it saw",
+                                     FormationFault.NO_HELLOS, sender)
             evidence = Evidence(seen, own, reveal.proofs[i])
             if not evidence.verifies():
-                raise ProtocolError(f"{who} sent a Reveal whose evidence does not verify")
+                raise FormationError(f"{who} sent a Reveal whose evidence does not verify",
+                                     FormationFault.BAD_EVIDENCE, sender)
             if public == self.public:
                 if said(seen) != (self.name, self.commitment, self.attempt):
                     return _STALE  # it names an older Hello of ours
@@ -453,7 +523,8 @@ class TableFormation:
             detail = _difference(mine, seen)
             raise Caught(f"{_who(mine)} told {who} and us different things for attempt "
                          f"{seen.attempt}: {detail}",
-                         self.next_attempt("a peer equivocated").attempt, public, proof, detail)
+                         self.next_attempt("a peer equivocated", FormationFault.EQUIVOCATED,
+                                           mine).attempt, public, proof, detail)
         return None
 
     def laggard(self) -> bytes | None:

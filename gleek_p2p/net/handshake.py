@@ -33,12 +33,13 @@ from gleek_p2p.base.errors import ProtocolError
 from gleek_p2p.log import canonical, keys
 
 from .channel import PROLOGUE, Channel, CipherState, SymmetricState, ephemeral_public, x25519
-from .messages import Hello, Message, Proof, Refuse
+from .messages import Hello, Message, Proof, Refuse, RefuseCode
 
 __all__ = [
     "HANDSHAKE_DOMAIN",
     "Handshake",
     "Offer",
+    "RefuseWhy",
     "Signer",
     "State",
     "handshake_hash",
@@ -134,6 +135,38 @@ def transcript(h: bytes) -> bytes:
     return HANDSHAKE_DOMAIN + h
 
 
+class RefuseWhy(enum.Enum):
+    """Why this side refused the peer: what the shell words (the Refuse's sentence is English,
+    for the peer and the logs)."""
+
+    NOT_HELLO = "not-hello"
+    """The peer's first message was not a Hello."""
+    VERSION = "version"
+    """Another protocol version."""
+    TABLE = "table"
+    """Another table name."""
+    VARIANT = "variant"
+    """Another variant."""
+    SEATS = "seats"
+    """Another number of seats."""
+    UNSAFE_KEY = "unsafe-key"
+    """An identity key that is not a safe Ed25519 key."""
+    OURSELVES = "ourselves"
+    """A connection to ourselves (our own key)."""
+    BAD_KEY_AGREEMENT = "bad-key-agreement"
+    """An ephemeral key the key agreement cannot use."""
+    NOT_PROOF = "not-proof"
+    """A message other than the Proof after the Hellos."""
+    BAD_PROOF = "bad-proof"
+    """A Proof of identity that does not verify."""
+    TABLE_FULL = "table-full"
+    """Not admitted: every seat is taken (``RefuseCode.TABLE_FULL``)."""
+    NO_WATCHERS = "no-watchers"
+    """Not admitted as a watcher (``RefuseCode.NO_WATCHERS``)."""
+    NOT_ADMITTED = "not-admitted"
+    """Not admitted, for a reason of the program's own (``admit``'s sentence)."""
+
+
 class State(enum.Enum):
     """Where the handshake stands."""
 
@@ -181,6 +214,8 @@ class Handshake:
         self.refused_by_peer = False
         self.refusal: Refuse | None = None
         """The Refuse that ended the handshake, sent or received (``refused_by_peer``)."""
+        self.refused_for: RefuseWhy | None = None
+        """Why we refused the peer, when we did (a code to word; ``error`` is English)."""
         self.refusal_proven = False
         """True if the peer's Refuse is signed over this handshake by the key of its
         Hello: then ``peer`` is who refused us (else anyone may have sent it)."""
@@ -227,39 +262,42 @@ class Handshake:
             return []
         if self.state is State.AWAIT_HELLO:
             if not isinstance(msg, Hello):
-                return self._refuse(f"expected Hello, got {type(msg).__name__}")
+                return self._refuse(f"expected Hello, got {type(msg).__name__}",
+                                    RefuseWhy.NOT_HELLO)
             # Kept even if refused, to say whom (its key is not proven then).
             self.peer = msg
-            reason: str | Refuse | None = self._check_hello(msg)
-            if reason is None and self.admit is not None:
+            checked = self._check_hello(msg)
+            if checked is not None:
+                return self._refuse(*checked)
+            if self.admit is not None:
                 # Asked before our proof goes out, so a refused peer never
                 # believes it got in; asked again once the proof verifies.
                 reason = self.admit(msg)
-            if reason is not None:
-                return self._refuse(reason)
+                if reason is not None:
+                    return self._refuse(reason, _admit_why(reason))
             try:
                 shared = x25519(self._ephemeral, msg.challenge)
             except ProtocolError as exc:
-                return self._refuse(exc.message)
+                return self._refuse(exc.message, RefuseWhy.BAD_KEY_AGREEMENT)
             self.h, k1, k2 = handshake_hash(self.hello, msg, shared)
             self._keys = (k1, k2) if self.hello.public < msg.public else (k2, k1)
             self.state = State.AWAIT_PROOF
             return [Proof(self.identity.sign(transcript(self.h)))]
         assert self.peer is not None and self.h is not None and self._keys is not None
         if not isinstance(msg, Proof):
-            return self._refuse(f"expected Proof, got {type(msg).__name__}")
+            return self._refuse(f"expected Proof, got {type(msg).__name__}", RefuseWhy.NOT_PROOF)
         if not keys.verify(self.peer.public, transcript(self.h), msg.signature):
-            return self._refuse("your proof of identity does not verify")
+            return self._refuse("your proof of identity does not verify", RefuseWhy.BAD_PROOF)
         self.channel = Channel(CipherState(self._keys[0]), CipherState(self._keys[1]))
         self.peer_proof = msg.signature
         if self.admit is not None:
             reason = self.admit(self.peer)
             if reason is not None:
-                return self._refuse(reason)
+                return self._refuse(reason, _admit_why(reason))
         self.state = State.DONE
         return []
 
-    def _refuse(self, reason: str | Refuse) -> list[Message]:
+    def _refuse(self, reason: str | Refuse, why: RefuseWhy) -> list[Message]:
         """Fail, with the Refuse to send: signed over the handshake hash once
         the peer's Hello is in, so the peer can tell it from a stranger's."""
         refusal = reason if isinstance(reason, Refuse) else Refuse(reason)
@@ -269,26 +307,39 @@ class Handshake:
                 refusal, signature=self.identity.sign(refusal.signed_bytes(h)))
         self.state = State.FAILED
         self.refusal = refusal
+        self.refused_for = why
         self.error = f"refused the peer: {refusal.reason}"
         return [refusal]
 
-    def _check_hello(self, peer: Hello) -> str | None:
+    def _check_hello(self, peer: Hello) -> tuple[str, RefuseWhy] | None:
         ours = self.hello
         if peer.version != ours.version:
-            return f"you speak protocol version {peer.version}, this peer speaks {ours.version}"
+            return (f"you speak protocol version {peer.version}, this peer speaks "
+                    f"{ours.version}", RefuseWhy.VERSION)
         if peer.table != ours.table:
-            return f"you want table {peer.table!r}, this peer is at table {ours.table!r}"
+            return (f"you want table {peer.table!r}, this peer is at table {ours.table!r}",
+                    RefuseWhy.TABLE)
         if peer.variant != ours.variant:
             return (
                 f"you play variant {_variant_text(peer.variant)}, "
-                f"this table plays {_variant_text(ours.variant)}"
+                f"this table plays {_variant_text(ours.variant)}", RefuseWhy.VARIANT
             )
         if peer.seats != ours.seats:
-            return f"you want {peer.seats} seats, this table has {ours.seats}"
+            return f"you want {peer.seats} seats, this table has {ours.seats}", RefuseWhy.SEATS
         try:
             keys.check_public_key(peer.public)
         except ProtocolError as exc:
-            return f"your public key is unsafe: {exc.message}"
+            return f"your public key is unsafe: {exc.message}", RefuseWhy.UNSAFE_KEY
         if peer.public == ours.public:
-            return "this is a connection to ourselves (same public key)"
+            return "this is a connection to ourselves (same public key)", RefuseWhy.OURSELVES
         return None
+
+
+def _admit_why(reason: str | Refuse) -> RefuseWhy:
+    """The code of an ``admit`` refusal: its ``RefuseCode`` when it has one."""
+    if isinstance(reason, Refuse):
+        if reason.meaning is RefuseCode.TABLE_FULL:
+            return RefuseWhy.TABLE_FULL
+        if reason.meaning is RefuseCode.NO_WATCHERS:
+            return RefuseWhy.NO_WATCHERS
+    return RefuseWhy.NOT_ADMITTED

@@ -15,12 +15,21 @@ from gleek_p2p.base.errors import ProtocolError
 from gleek_p2p.base.i18n import N_, _, ngettext
 from gleek_p2p.net.connection import Connection, LinkDown, Refused
 from gleek_p2p.net.failures import Failure, LinkError
-from gleek_p2p.net.handshake import Offer
+from gleek_p2p.net.handshake import Offer, RefuseWhy
 from gleek_p2p.net.messages import ByeCode, Hello
 from gleek_p2p.rules import Variant, variant_name
 
-__all__ = ["dial_failure", "failure_words", "hands_of", "link_down", "mismatch", "table_name",
-           "table_words"]
+__all__ = [
+    "dial_failure",
+    "failure_words",
+    "hands_of",
+    "handshake_failure",
+    "link_down",
+    "mismatch",
+    "refusal_words",
+    "table_name",
+    "table_words",
+]
 
 FAILURE_WORDS = {
     Failure.REFUSED: N_("nothing listens at that address"),
@@ -37,6 +46,26 @@ FAILURE_WORDS = {
     Failure.SLOW_HANDSHAKE: N_("the handshake took too long"),
 }
 """A failure in a few words, for the parentheses of a sentence (OS_ERROR has its number)."""
+
+REFUSAL_WORDS = {
+    RefuseWhy.NOT_HELLO: N_("it did not start with a Hello"),
+    RefuseWhy.VERSION: N_("it speaks another protocol version"),
+    RefuseWhy.TABLE: N_("it is at another table"),
+    RefuseWhy.VARIANT: N_("it plays another variant"),
+    RefuseWhy.SEATS: N_("it wants another number of seats"),
+    RefuseWhy.UNSAFE_KEY: N_("its public key is unsafe"),
+    RefuseWhy.OURSELVES: N_("it is this program itself (the same key)"),
+    RefuseWhy.BAD_KEY_AGREEMENT: N_("its key agreement cannot be used"),
+    RefuseWhy.NOT_PROOF: N_("it sent something else than its proof of identity"),
+    RefuseWhy.BAD_PROOF: N_("its proof of identity does not verify"),
+    RefuseWhy.TABLE_FULL: N_("the table is full"),
+    RefuseWhy.NO_WATCHERS: N_("this table takes no watchers"),
+    # The lobby's or the watchers' own refusals (full for now, kept out, too many
+    # watchers): all say "not now".
+    RefuseWhy.NOT_ADMITTED: N_("this table does not take it now; it may try again later"),
+}
+"""Why this program refused a peer, in a few words: the Refuse's sentence is English, for the
+peer and the logs."""
 
 
 def table_name(table: str) -> str:
@@ -70,6 +99,27 @@ def failure_words(failure: Failure | None, os_errno: int | None = None) -> str:
     return _(FAILURE_WORDS[failure])
 
 
+def refusal_words(why: RefuseWhy | None) -> str:
+    """Why this program refused a peer, in the chosen language (from ``Refused.why``)."""
+    if why is None:
+        return _("an unknown reason")
+    return _(REFUSAL_WORDS[why])
+
+
+def handshake_failure(exc: ProtocolError | None) -> str:
+    """Why a peer's handshake with our listener failed, in the chosen language.
+
+    None: it was pushed out for want of a handshake slot (too many at once).
+    """
+    if exc is None:
+        return _("too many connections were handshaking at once")
+    if isinstance(exc, LinkError):
+        return failure_words(exc.failure, exc.os_errno)
+    if isinstance(exc, Refused) and not exc.by_peer:
+        return refusal_words(exc.why)
+    return _("the handshake failed")
+
+
 def dial_failure(exc: ProtocolError) -> str:
     """Why dialling a peer did not give a link, in the chosen language.
 
@@ -84,7 +134,8 @@ def dial_failure(exc: ProtocolError) -> str:
         if exc.by_peer:
             return _("the peer refused the connection (“{reason}”)").format(
                 reason=exc.refusal.reason)
-        return _("this program refused the peer")
+        return _("this program refused the peer: {reason}").format(
+            reason=refusal_words(exc.why))
     return _("the handshake failed")
 
 

@@ -23,6 +23,7 @@ from typing import Any
 
 from gleek_p2p.base.errors import GleekError, ProtocolError
 from gleek_p2p.base.i18n import _, ngettext
+from gleek_p2p.base.text import printable
 from gleek_p2p.base.timeouts import within
 from gleek_p2p.log.envelope import PROTOCOL_VERSION, decode_envelope, verify_envelope
 from gleek_p2p.log.keys import Identity, fingerprint, verify
@@ -61,8 +62,16 @@ from gleek_p2p.net.messages import (
 )
 from gleek_p2p.net.refusals import FullTable, FullTables
 from gleek_p2p.rules import Variant
+from gleek_p2p.session.formation_words import formation_words
 from gleek_p2p.session.inbox import Inbox, InboxLimits
-from gleek_p2p.session.link_words import dial_failure, link_down, mismatch, table_words
+from gleek_p2p.session.link_words import (
+    dial_failure,
+    handshake_failure,
+    link_down,
+    mismatch,
+    refusal_words,
+    table_words,
+)
 from gleek_p2p.session.lobby_status import LobbyStatus, PeerStatus
 from gleek_p2p.session.notes import Note, NoteKind, NoteLimiter, Severity
 from gleek_p2p.session.peer import LEFT_THE_TABLE, CheckedEvent, Incoming, LinkUp
@@ -128,8 +137,7 @@ class TableFull(GleekError):
         names = ", ".join(_("{name} (key {key})").format(
             name=w.peer.name, key=fingerprint(w.peer.public)) for w in table.witnesses)
         super().__init__(_("the table is full: {names} sit at it and refused this peer, "
-                           "each proving who it is ({reason})").format(
-                               names=names, reason=first.refusal.reason))
+                           "each proving who it is").format(names=names))
         self.table = table
         self.address = first.address
         self.refusal = first.refusal
@@ -237,8 +245,8 @@ class Lobby:
             nonce_commit=self.formation.commitment,
             on_connection=self._adopt,
             admit=self._admit,
-            on_error=lambda reason: self._noisy(NoteKind.HANDSHAKE_FAILED, _(
-                "refused a connection: {reason}").format(reason=reason)),
+            on_failure=lambda exc: self._noisy(NoteKind.HANDSHAKE_FAILED, _(
+                "refused a connection: {reason}").format(reason=handshake_failure(exc))),
             on_refused=self._tell_refusal,
             limits=self.config.limits,
         )
@@ -330,10 +338,10 @@ class Lobby:
             why = mismatch(offer, who) if offer is not None else None
             self._noisy(NoteKind.REFUSED, _("refused {name} (key {key}): {reason}").format(
                 name=who.name, key=fingerprint(who.public),
-                reason=why or refused.refusal.reason))
+                reason=why or refusal_words(refused.why)))
         else:
             self._noisy(NoteKind.REFUSED, _("refused a connection: {reason}").format(
-                reason=refused.refusal.reason))
+                reason=refusal_words(refused.why)))
 
     def _noisy(self, kind: NoteKind, text: str) -> None:
         """Say something a stranger can make us say at will: a few a window, then a count."""
@@ -466,7 +474,7 @@ class Lobby:
         try:
             step = self.formation.next_attempt(why)
         except ProtocolError as exc:
-            self.notes(Note(str(exc), Severity.BAD_NEWS))
+            self.notes(Note(formation_words(exc), Severity.BAD_NEWS))
             return
         await self._start_over(why, step.attempt)
 
@@ -491,7 +499,7 @@ class Lobby:
             step = self.formation.next_attempt(
                 _("{name} started the table over").format(name=conn.peer.name))
         except ProtocolError as exc:
-            self.notes(Note(str(exc), Severity.BAD_NEWS))
+            self.notes(Note(formation_words(exc), Severity.BAD_NEWS))
             return
         self._spawn(self._start_over(step.message, step.attempt))
 
@@ -513,7 +521,7 @@ class Lobby:
                                   name=one.name, key=fingerprint(exc.public), detail=detail,
                                   seconds=f"{self.config.keep_out_seconds:g}"),
                             Severity.BAD_NEWS))
-        self._spawn(self._start_over(exc.message, exc.attempt))
+        self._spawn(self._start_over(formation_words(exc), exc.attempt))
 
     async def _read(self, conn: Connection) -> None:
         public = conn.peer.public
@@ -527,9 +535,11 @@ class Lobby:
                     self._take_leave(conn, message)
                 elif (kept := self._keep(message)) is not None:
                     await self.queue.put(public, kept)
-        except GleekError as exc:
-            self.notes(Note(_("lost {name}: {error}").format(name=conn.peer.name, error=exc),
-                            Severity.BAD_NEWS))
+        except GleekError:
+            if self.conns.get(public) is not conn or self._closing:
+                # Worded from the link's close code (the error's text is English,
+                # for the logs); a link still ours is worded once, below.
+                self.notes(Note(link_down(conn.peer.name, conn), Severity.BAD_NEWS))
         finally:
             farewell = conn.farewell
             if (conn.refusal is not None and conn.refusal.meaning is RefuseCode.TABLE_FULL
@@ -648,7 +658,7 @@ class Lobby:
         except ProtocolError as exc:
             # Only proof names a peer: anything else is just not taken.
             self._noisy(NoteKind.REVEAL_IGNORED,
-                        _("ignored a Reveal: {error}").format(error=exc))
+                        _("ignored a Reveal: {error}").format(error=formation_words(exc)))
             return
         if new and self.formation.reveals.get(reveal.sender) == reveal:
             # Relayed to the others, so a peer cannot reveal to one of us only.
@@ -1003,9 +1013,11 @@ class Lobby:
         refusal, peer = refused.refusal, refused.peer
         if refusal.meaning is not RefuseCode.TABLE_FULL or not self._forming():
             if address is None and peer is not None:
-                self._noisy(NoteKind.REFUSED_US, _("{name} (key {key}) refused this peer: "
-                                                   "{reason}").format(
-                    name=peer.name, key=fingerprint(peer.public), reason=refusal.reason))
+                # The peer's own words, which this program cannot translate: quoted.
+                self._noisy(NoteKind.REFUSED_US, _("{name} (key {key}) refused this peer, "
+                                                   "saying: “{reason}”").format(
+                    name=peer.name, key=fingerprint(peer.public),
+                    reason=printable(refusal.reason)))
             return
         if not refused.proven or peer is None:
             where = f"{address[0]}:{address[1]}" if address else _("a peer")

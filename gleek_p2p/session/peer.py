@@ -36,6 +36,7 @@ from gleek_p2p.log.store import LogStore
 from gleek_p2p.net.messages import Bye, ByeCode, Event, Message, Sync
 from gleek_p2p.rules import Event as Move
 from gleek_p2p.rules import HandLedger, SeatView
+from gleek_p2p.session.error_words import rejection_words
 from gleek_p2p.session.notes import Note, Severity
 from gleek_p2p.table import events as ev
 from gleek_p2p.table.schema import KIND_BOUNDS
@@ -543,7 +544,8 @@ class SessionRunner:
                 last_call = False
             if table.audit_failure is not None:
                 failure = table.audit_failure
-                self._abort(failure.seat, failure.reason, failure.evidence)
+                self._abort(failure.seat, failure.reason, failure.evidence,
+                            said=self._caught_words(failure))
                 return
             if self._leave_overdue():
                 return
@@ -659,16 +661,25 @@ class SessionRunner:
             self.mesh.send(seat, Event(data))
         self._update(applied, None)
 
+    def _caught_words(self, caught: Cheating) -> str:
+        """A seat caught breaking the protocol, for this screen: its name and the code
+        (the reason is English: it goes into the signed abort, for every peer and verify)."""
+        return _("{name} broke the protocol (violation {code})").format(
+            name=printable(self.table.roster.names[caught.seat]), code=caught.code.value)
+
     def _abort(self, blamed: int | None, reason: str, evidence: Sequence[bytes] = (),
-               cause: str | None = None) -> None:
+               cause: str | None = None, said: str | None = None) -> None:
+        """End the session, signing ``reason``; ``said`` is what this screen reads instead,
+        when the reason is English (a violation's)."""
         if self.table.finished:
             return
+        shown = said if said is not None else printable(reason)
         if not self.table.envelopes:
             # The roster opens the log: before it there is nothing to sign an abort into.
-            self._note(_("giving up: {reason}").format(reason=printable(reason)))
+            self._note(_("giving up: {reason}").format(reason=shown))
             self._gave_up = reason
             return
-        self._note(_("ending the session: {reason}").format(reason=printable(reason)))
+        self._note(_("ending the session: {reason}").format(reason=shown))
         self._commit(self.table.abort_event(blamed, reason, tuple(evidence), cause))
 
     async def _receive_loop(self, tolerant: bool = False) -> None:
@@ -681,8 +692,10 @@ class SessionRunner:
                 await self._precheck(message)
                 self._handle(seat, message)
             except GleekError as exc:
+                # The English detail is for the log; the screen says its code.
+                log.debug("ignored a message from seat %s: %s", seat, exc)
                 self._drop("rejected", _("ignored a message from seat {seat}: {error}").format(
-                    seat=seat, error=exc))
+                    seat=seat, error=rejection_words(exc)))
             except Exception:
                 if not tolerant:
                     raise
@@ -813,14 +826,15 @@ class SessionRunner:
             applied = table.receive(envelope, data)
         except Cheating as exc:
             evidence = exc.evidence or (data,)
-            self._abort(exc.seat, exc.reason, evidence)
+            self._abort(exc.seat, exc.reason, evidence, said=self._caught_words(exc))
             return
         except ProtocolError as exc:
             if self._crossed_leave(envelope) or self._forked_abort(envelope):
                 return
             # Not provable against anyone (it may be a stale relay); drop it.
+            log.debug("rejected event %s relayed by seat %s: %s", envelope.seq, sender, exc)
             self._drop("rejected", _("rejected event {number} relayed by seat {seat}: {error}")
-                       .format(number=envelope.seq, seat=sender, error=exc))
+                       .format(number=envelope.seq, seat=sender, error=rejection_words(exc)))
             return
         if not new:
             return

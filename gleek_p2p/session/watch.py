@@ -28,6 +28,8 @@ from gleek_p2p.net.handshake import Offer
 from gleek_p2p.net.messages import Event, RefuseCode
 from gleek_p2p.rules import Event as Move
 from gleek_p2p.rules import Variant
+from gleek_p2p.session.error_words import rejection_words
+from gleek_p2p.session.link_words import dial_failure
 from gleek_p2p.table import events as ev
 from gleek_p2p.table.roster import Roster
 from gleek_p2p.table.schema import KIND_BOUNDS
@@ -214,12 +216,12 @@ async def watch(identity: Identity, config: WatchConfig, notes: Callable[[str], 
                     raise NoWatchers(_("the players of this table do not accept "
                                        "watchers")) from None
                 notes(_("{host}:{port}: {reason}").format(host=host, port=port,
-                                                          reason=exc.message))
+                                                          reason=dial_failure(exc)))
                 await asyncio.sleep(config.retry)
                 continue
             except ProtocolError as exc:
                 notes(_("{host}:{port}: {reason}").format(host=host, port=port,
-                                                          reason=exc.message))
+                                                          reason=dial_failure(exc)))
                 await asyncio.sleep(config.retry)
                 continue
             notes(_("watching through {name} (key {key})").format(
@@ -278,7 +280,7 @@ async def _follow(conn: Connection, live: LiveLog, notes: Callable[[str], None],
                     notes(_("{name} (key {key}) sent a log that does not verify: {error}; "
                             "leaving it").format(name=conn.peer.name,
                                                  key=fingerprint(conn.peer.public),
-                                                 error=exc.message))
+                                                 error=rejection_words(exc)))
                     return progress, told, False
                 if not new:
                     continue

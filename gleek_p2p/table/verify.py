@@ -21,6 +21,7 @@ from enum import Enum
 from gleek_p2p.base.errors import Cheating, GleekError, ProtocolError, ViolationCode
 from gleek_p2p.base.text import one_line
 from gleek_p2p.log.envelope import decode_envelope, event_hash, verify_envelope
+from gleek_p2p.log.store import LogFault
 from gleek_p2p.table import events as ev
 from gleek_p2p.table.roster import Roster
 from gleek_p2p.table.session import Handover, HandRecord, SeatChange, Stage, Table, Verdict
@@ -117,6 +118,8 @@ class VerifyReport:
     """In an incomplete log: the seat whose event the log stops waiting for."""
     error_code: ViolationCode | None = None
     """For an unreadable log: why (``log.empty``, ``log.not-a-log``, ``log.no-roster``)."""
+    log_fault: LogFault | None = None
+    """For a file that is not a log (``log.not-a-log``): why, for a screen to word."""
 
     @property
     def handovers(self) -> tuple[Handover, ...]:

@@ -31,6 +31,7 @@ from typing import Any
 
 from gleek_p2p.base.errors import GleekError
 from gleek_p2p.base.i18n import _
+from gleek_p2p.base.os_words import os_error_words
 from gleek_p2p.bots.registry import make_strategy
 from gleek_p2p.bots.strategy import Strategy, choose_async, choose_now
 from gleek_p2p.rules import Variant, parse_variant, variant_name
@@ -329,7 +330,7 @@ def _run_dask(
         client = distributed.Client(address, set_as_default=False, timeout=CONNECT_TIMEOUT_S)
     except OSError as exc:  # TimeoutError included
         raise GleekError(_("cannot reach the Dask scheduler at {address}: {error}").format(
-            address=address, error=exc)) from None
+            address=address, error=os_error_words(exc))) from None
     with client:
         futures = [
             client.submit(play_chunk, *a, pure=False, key=f"gleek-arena-{i}-{_key(a)}")

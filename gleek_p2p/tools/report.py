@@ -10,9 +10,11 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from gleek_p2p.base.errors import ViolationCode
 from gleek_p2p.base.i18n import N_, _, ngettext
 from gleek_p2p.base.text import one_line, printable
 from gleek_p2p.log.keys import fingerprint
+from gleek_p2p.log.store import LogFault
 from gleek_p2p.rules import (
     PHASE_NAMES,
     SUIT_SYMBOLS,
@@ -210,11 +212,33 @@ DECK_CHECKS = {
 }
 
 
+LOG_FAULT_WORDS = {
+    LogFault.TOO_BIG: N_("it is larger than any session log can be, so it was not read"),
+    LogFault.NOT_A_FILE: N_("it is not a regular file"),
+    LogFault.NOT_A_LOG: N_("it is not a gleek-p2p log file"),
+    LogFault.BAD_VERSION: N_("its log format version is one this program cannot read"),
+    LogFault.CORRUPT: N_("a record inside it is damaged"),
+}
+"""Why a file is not a readable log, in a few words (the report's ``error`` is English)."""
+
+
+def unreadable_words(report: VerifyReport) -> str:
+    """Why ``report``'s log cannot be read, in the chosen language: never its English."""
+    if report.log_fault is not None:
+        return _(LOG_FAULT_WORDS[report.log_fault])
+    if report.error_code is ViolationCode.LOG_EMPTY:
+        return _("it holds no event")
+    if report.error_code is ViolationCode.LOG_NO_ROSTER:
+        return _("it does not open with a table's roster")
+    code = report.error_code.value if report.error_code is not None else "?"
+    return _("it cannot be read (violation {code})").format(code=code)
+
+
 def text_report(report: VerifyReport) -> str:
     """The full human report: per hand, totals, verdict, chart."""
     if not report.readable:
-        error = printable(report.error)
-        return (_("Not a readable session log: {error}").format(error=error) + "\n"
+        return (_("Not a readable session log: {error}").format(error=unreadable_words(report))
+                + "\n"
                 + _("Verdict: UNREADABLE"))
     assert report.roster is not None
     names = report.roster.names

@@ -32,6 +32,7 @@ from prompt_toolkit.output import Output
 
 from gleek_p2p.base.errors import GleekError
 from gleek_p2p.base.i18n import N_, _, ngettext
+from gleek_p2p.base.os_words import os_error_words
 from gleek_p2p.base.text import printable
 from gleek_p2p.log.keys import fingerprint
 from gleek_p2p.rules import (
@@ -213,7 +214,9 @@ class HumanPlayer:
                     await self.closed()
                     return result
                 if isinstance(error, GleekError | OSError):
-                    self.show_end(self._end_of(None, str(error)))
+                    # An OSError's own text is the system's English: worded by its number.
+                    said = os_error_words(error) if isinstance(error, OSError) else str(error)
+                    self.show_end(self._end_of(None, said))
                     await self.closed()
                 raise error
             if app_task.done() and not quit_task.done():
@@ -572,8 +575,10 @@ def end_lines(
     lines.extend(("", handover_sentence(h, names)) for h in table.seat_changes)
     if table.audit_failure is not None:
         failure = table.audit_failure
-        lines.append(("class:error", _("A hand audit failed: {name} - {reason}").format(
-            name=who(failure.seat), reason=failure.reason)))
+        # Its reason is the English evidence of the log: the screen says its code.
+        lines.append(("class:error", _("A hand audit failed: {name} broke the protocol "
+                                       "(violation {code}).").format(
+            name=who(failure.seat), code=failure.code.value)))
     if verdict is None and table.audit_failure is None and outcome is not None \
             and outcome.finished:
         lines.append(("", _("Every hand was audited: the deals were fair.")))

@@ -1,0 +1,189 @@
+"""The table pane: players, auction, ruff, combinations, trump and honours, the trick."""
+
+from __future__ import annotations
+
+from gleek_p2p.base.i18n import N_, _, ngettext, pgettext
+from gleek_p2p.rules import Phase, State, card_rank, ruff_pot, to_act, tricks_won
+from gleek_p2p.rules.honours import honour_names
+from gleek_p2p.rules.limits import OPENING_BID
+
+from ..words import SUIT_SYMBOLS, Namer, card_text, honours, rank_plural, suit_name
+from .lobby import lobby_lines
+from .scene import (
+    TABLE_ROWS,
+    Fragments,
+    Scene,
+    _card_style,
+    _known,
+    _label,
+    _label_width,
+    _pad,
+    clip,
+    fit,
+)
+
+
+def _cards(n: int) -> str:
+    return ngettext("{n} card", "{n} cards", n).format(n=f"{n:>2}")
+
+
+class _Short:
+    """Names cut to fit a pane's sentences."""
+
+    def __init__(self, namer: Namer, width: int = 10) -> None:
+        self.namer = namer
+        self.width = width
+
+    def __call__(self, seat: int) -> str:
+        return self.namer.short(seat, self.width)
+
+    def act(self, seat: int, you: str, other: str, **fields: object) -> str:
+        """Like ``Namer.act``, with the name cut to fit."""
+        return _(you if seat == self.namer.you else other).format(name=self(seat), **fields)
+
+
+def table_pane(scene: Scene, width: int) -> list[Fragments]:
+    """Players, auction, ruff, combinations, trump and honours, the trick."""
+    s = scene.state
+    who = scene.who
+    if s is None or s.hand_no < 0:
+        if scene.lobby is not None:
+            return _pad([clip([("", line)], width) for line in lobby_lines(scene.lobby, width)],
+                        TABLE_ROWS)
+        names = ", ".join(who(i) for i in range(len(scene.names)))
+        text = (_("At the table: {names}.").format(names=names) if names
+                else _("At the table: nobody yet."))
+        return _pad([clip([("", text)], width)], TABLE_ROWS)
+    n = s.variant.players
+    actor = to_act(s)
+    won = tricks_won(s)
+    columns = []
+    for seat in range(n):
+        role = (pgettext("column", "dealer") if seat == s.dealer else
+                pgettext("column", "eldest") if seat == (s.dealer + 1) % n else "")
+        extra = ""
+        if s.phase in (Phase.RUFF, Phase.RUFF_SHOW):
+            extra = " " + (_("ruff: put {amount}").format(amount=s.ruff_put[seat])
+                           if s.ruff_in[seat] else _("ruff: out"))
+        tricks = ngettext("{n} trick", "{n} tricks", won[seat]).format(n=f"{won[seat]:>2}")
+        columns.append((_cards(len(s.holding[seat])), tricks, role, extra))
+    # Each column as wide as its longest entry in this language; names take the rest.
+    widths = [max(len(row[i]) for row in columns) for i in range(3)]
+    rest = 2 + 3 + sum(widths) + max(len(row[3]) for row in columns)
+    name_w = max(6, min(16, width - 1 - rest))
+    lines = []
+    for seat, (cards, tricks, role, extra) in enumerate(columns):
+        mark = "▶ " if seat == actor else "  "
+        text = (f"{mark}{who.short(seat, name_w):<{name_w}} {cards:<{widths[0]}}"
+                f" {tricks:<{widths[1]}} {role:<{widths[2]}}{extra}")
+        style = "class:turn" if seat == actor else ("class:you" if seat == scene.viewer else "")
+        lines.append(clip([(style, text.rstrip())], width))
+    lines.extend(_bidding_lines(s, who, width))
+    lines.extend(_trick_lines(s, who, width))
+    return _pad(lines, TABLE_ROWS)
+
+
+_TABLE_LABELS = (N_("Auction"), N_("Ruff"), N_("Combos"), N_("Trump"), N_("Last"))
+
+
+_RUFF_MOVES = {"vie": N_("vie"), "see": N_("see"), "pass": N_("pass")}
+
+
+def _bidding_lines(s: State, namer: Namer, width: int) -> list[Fragments]:
+    lines: list[Fragments] = []
+    who = _Short(namer)
+    lw = _label_width(_TABLE_LABELS)
+    v = s.variant
+    if v.has_auction:
+        passes = _("pass")
+        calls = [f"{who(seat)} {amount or passes}" for seat, amount in s.bids]
+        tail = ""
+        if s.phase is not Phase.AUCTION:
+            # Once decided, the outcome alone (the calls are in the log and the summary).
+            calls = []
+            tail = (who.act(s.talon_taker, N_("you took the talon at {bid}"),
+                            N_("{name} took the talon at {bid}"), bid=s.high_bid)
+                    if s.talon_taker >= 0 else _("everybody passed: the talon is dead"))
+        if not calls and s.phase is Phase.AUCTION:
+            calls = [_("no bid yet ({bid} opens)").format(bid=OPENING_BID)]
+        lines.append([*_label(N_("Auction"), lw), ("", fit("", calls, tail, width - lw))])
+    if v.has_ruff:
+        if s.ruff_played:
+            head = _("stake {stake}, pot {pot}: ").format(stake=s.ruff_stake, pot=ruff_pot(s))
+            said = {kind: _(word) for kind, word in _RUFF_MOVES.items()}
+            moves = [f"{who(seat)} {said[kind]}" + (f" {stake}" if kind == "vie" else "")
+                     for seat, kind, stake in s.ruff_log]
+            moves += [who.act(seat, N_("you show {suit}"), N_("{name} shows {suit}"),
+                              suit=SUIT_SYMBOLS[suit])
+                      for seat, suit, _x in s.ruff_shows]
+            if s.ruff_winner >= 0:
+                shown = [f"{SUIT_SYMBOLS[suit]}" for seat, suit, _x in s.ruff_shows
+                         if seat == s.ruff_winner]
+                fields = {"pot": ruff_pot(s), "stake": s.ruff_stake,
+                          "suit": shown[0] if shown else ""}
+                if shown:
+                    text = who.act(s.ruff_winner,
+                                   N_("you won the pot of {pot} showing {suit} (stake {stake})"),
+                                   N_("{name} won the pot of {pot} showing {suit} (stake {stake})"),
+                                   **fields)
+                else:
+                    text = who.act(s.ruff_winner, N_("you won the pot of {pot} (stake {stake})"),
+                                   N_("{name} won the pot of {pot} (stake {stake})"), **fields)
+            else:
+                text = fit(head, moves or [_("nobody has spoken")], "", width - lw)
+        else:
+            text = _("after the auction")
+        lines.append([*_label(N_("Ruff"), lw), ("", text)])
+    if s.phase in (Phase.DECLARE, Phase.TRUMP, Phase.TIDDY, Phase.TRICKS,
+                   Phase.HAND_OVER, Phase.SESSION_OVER):
+        combos = []
+        for seat, slots in s.declarations:
+            c = _known(s, slots[0])
+            rank = rank_plural(card_rank(c)) if c is not None else "?"
+            kind = (N_("{name} mournival of {ranks}") if len(slots) == 4
+                    else N_("{name} gleek of {ranks}"))
+            combos.append(_(kind).format(name=who(seat), ranks=rank))
+        text = fit("", combos or [_("none")], "", width - lw)
+        lines.append([*_label(N_("Combos"), lw), ("", text)])
+    if s.trump_named:
+        trump = (_("Kiss, no trump") if s.trump is None
+                 else f"{SUIT_SYMBOLS[s.trump]} {suit_name(s.trump)}")
+        took = honours(s)
+        names = "  ".join(
+            f"{h} {who(seat) if seat is not None else '-'}"
+            for h in honour_names(s.variant) for seat in (took[h],)
+        )
+        body = trump if s.trump is None else f"{trump}   {names}"
+        lines.append(clip([*_label(N_("Trump"), lw), ("class:trump", body)], width))
+    return [clip(line, width) for line in lines]
+
+
+def _trick_lines(s: State, namer: Namer, width: int) -> list[Fragments]:
+    lines: list[Fragments] = []
+    who = _Short(namer)
+    lw = _label_width(_TABLE_LABELS)
+    n = s.variant.players
+    if s.phase is Phase.TRICKS:
+        number = _("Trick {number}").format(number=len(s.tricks) + 1)
+        line: Fragments = [("class:label", number.ljust(lw + 1))]
+        line.append(("", who.act(s.trick_leader, N_("you led: "), N_("{name} led: "))
+                     if s.trick_plays else
+                     who.act(s.trick_leader, N_("you to lead"), N_("{name} to lead"))))
+        for i, slot in enumerate(s.trick_plays):
+            seat = (s.trick_leader + i) % n
+            c = _known(s, slot)
+            line.append(("", f"  {who(seat)} "))
+            line.append((_card_style(c), card_text(c)))
+        lines.append(clip(line, width))
+    if s.tricks:
+        leader, plays, winner = s.tricks[-1]
+        line = _label(N_("Last"), lw)
+        for i, slot in enumerate(plays):
+            seat = (leader + i) % n
+            c = _known(s, slot)
+            line.append(("", f"{who(seat)} "))
+            line.append((_card_style(c), card_text(c)))
+            line.append(("", "  "))
+        line.append(("", f"→ {who(winner)}"))
+        lines.append(clip(line, width))
+    return lines
