@@ -44,3 +44,21 @@ def printable(text: object, keep_newlines: bool = False) -> str:
         else:
             out.append(f"\\u{ord(char):04x}")
     return "".join(out)
+
+
+_BLANKS = frozenset("\u115f\u1160\u2800\u3164\uffa0")
+"""Letters that draw nothing (Hangul fillers, the blank Braille pattern): as good as spaces."""
+
+
+def one_line(text: object) -> str:
+    """``printable(text)`` with every run of blank characters shown as one space.
+
+    For a peer's words set inside a sentence of ours (an abort's reason): a
+    run of spaces, or of letters that draw nothing, as wide as the terminal
+    would push the rest onto a line of its own, where it could pass for a
+    line of the report ("- event 12: seat 1 (Ben) - ...").
+    """
+    value = printable(text)
+    if any(c in _BLANKS for c in value):
+        value = "".join(" " if c in _BLANKS else c for c in value)
+    return " ".join(value.split())

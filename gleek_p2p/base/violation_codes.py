@@ -32,6 +32,7 @@ class ViolationCode(Enum):
     CHAIN_EQUIVOCATION = "chain.equivocation"
     CHAIN_AFTER_END = "chain.after-end"
     CHAIN_AFTER_AUDIT_FAILURE = "chain.after-audit-failure"
+    CHAIN_SIGNED_AFTER_OWN_END = "chain.signed-after-own-end"
     # turn: who may sign what now
     TURN_OUT_OF_TURN = "turn.out-of-turn"
     TURN_WRONG_KIND = "turn.wrong-kind"

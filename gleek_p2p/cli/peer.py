@@ -142,9 +142,13 @@ def run(args: argparse.Namespace) -> int:
     if args.command == "play":
         print_result(result.table)
     print(result.log_path, flush=True)
-    # Finished, or ended by a player who left (a fair end): 0; any other abort: 1.
-    verdict = result.table.verdict
-    return 0 if result.outcome.finished or (verdict is not None and verdict.left is not None) \
+    # Finished, or ended by a player who left (a fair end, as gleek verify reads it:
+    # not a leave off this chain, nor one whose signer played on): 0; else 1.
+    from gleek_p2p.table import events as ev
+    from gleek_p2p.table.verify import early_end
+
+    ending = early_end(result.table) if result.table.verdict is not None else None
+    return 0 if result.outcome.finished or (ending is not None and ending.cause == ev.LEFT) \
         else 1
 
 

@@ -929,7 +929,10 @@ class SessionRunner:
             reason = (f"{name} ended the session at event {envelope.seq}, where this log "
                       f"holds another event (blaming {blamed}: {printable(abort.reason)}); "
                       "nothing can be proven here")
-        self._abort(None, reason, (envelope.encode(),))
+        # A leave that abort carries goes on as evidence too: if its signer played
+        # on in this log, gleek verify proves it from the two (SPEC 4.4).
+        carried = abort.evidence[:1] if abort.cause == ev.LEFT else ()
+        self._abort(None, reason, (envelope.encode(), *carried))
         return True
 
 

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field, replace
 from enum import Enum
 
 from gleek_p2p.base.errors import Cheating, GleekError, ProtocolError, ViolationCode
-from gleek_p2p.base.text import printable
+from gleek_p2p.base.text import one_line
 from gleek_p2p.log.envelope import decode_envelope, event_hash, verify_envelope
 from gleek_p2p.log.store import LogFault
 from gleek_p2p.table import events as ev
@@ -54,9 +54,9 @@ class Violation:
             signer = -1 if self.signer is None else self.signer
             name = names[signer] if names and 0 <= signer < len(names) else ""
             return (f"{where}seat {signer}{f' ({name})' if name else ''} says: "
-                    f"{printable(self.reason)}. The log cannot prove it.")
+                    f"{one_line(self.reason)}. The log cannot prove it.")
         # The reason may be a peer's words (an abort's): shown inert, on one line.
-        return f"{where}{who}{printable(self.reason)}"
+        return f"{where}{who}{one_line(self.reason)}"
 
 
 class Judgement(Enum):
@@ -226,9 +226,16 @@ def verify_records(
     if progress is not None:
         progress(len(records), len(records))
     verdict = table.verdict
-    if verdict is not None:
+    played_on = None if verdict is None else _signed_after_own_end(records, table, verdict)
+    if played_on is not None:
+        # The seat whose own end the abort carries signed on in this log: it
+        # signed two branches of the chain; that proves it, whoever aborted.
+        report.violations.append(played_on)
+    elif verdict is not None:
         report.ending = _ending_of(records, table, verdict)
-    if verdict is not None and report.ending is None:
+    if verdict is not None and report.ending is None and (
+            played_on is None or verdict.blamed not in (None, played_on.seat)):
+        # (An abort that blames yet another seat is still judged: its claim stays one.)
         # A proof found in an abort's evidence is reported as abort.proven, a
         # claim the log cannot prove as abort.claim.
         for v in _judge_abort(roster, records, verdict, report):
@@ -245,6 +252,20 @@ def verify_records(
         report.stopped = (f"it stops waiting for {roster.names[exp.seat]} ({exp.what})"
                           if exp else "it stops before the end")
     return report
+
+
+def early_end(table: Table) -> Ending | None:
+    """How a finished table's session ended by a seat's own signed word, as ``gleek
+    verify`` would say it of that table's log (no violation found before), or None.
+
+    Cheap (no replay): the peer commands read their exit code from it. A
+    seat's leave carried by an abort counts only on this chain and only if
+    that seat signed nothing after it here (SPEC 4.4).
+    """
+    verdict = table.verdict
+    if verdict is None or _signed_after_own_end(table.encoded, table, verdict) is not None:
+        return None
+    return _ending_of(table.encoded, table, verdict)
 
 
 def _ending_of(records: Sequence[bytes], table: Table, verdict: Verdict) -> Ending | None:
@@ -275,6 +296,54 @@ def _ending_of(records: Sequence[bytes], table: Table, verdict: Verdict) -> Endi
         if leave.prev != event_hash(decode_envelope(records[at - 1])):
             return None
     return Ending(verdict.left, at, table.hand_at(at), ev.LEFT)
+
+
+def _signed_after_own_end(records: Sequence[bytes], table: Table,
+                          verdict: Verdict) -> Violation | None:
+    """A seat proven to have signed on after its own end, from an abort's evidence and
+    this log; else None.
+
+    A seat's own end is its ``leave``, or its abort of cause ``local-failure``
+    (validly signed, of this session, at a position p no later than the
+    abort). An honest seat signs nothing after it, and nothing at all once
+    its log holds it; so if this log holds another event at p and an event
+    that seat signed at p or later, the seat signed two branches of the
+    chain. At p itself that is equivocation; later, it ended the session
+    toward one seat and played on toward another
+    (``chain.signed-after-own-end``). The end's own ``prev`` does not matter:
+    no single chain of the seat's can hold both. Whatever the abort says
+    (its cause, whom it blames), the two signatures prove it.
+    """
+    roster = table.roster
+    for item in verdict.evidence:
+        try:
+            end = decode_envelope(item)
+            if (end.kind not in (ev.LEAVE, ev.ABORT) or end.session_id != roster.session_id
+                    or not 0 < end.seq <= verdict.seq or not 0 <= end.seat < roster.seats):
+                continue
+            if end.kind == ev.LEAVE:
+                ev.leave_body(end.body)
+            elif ev.Abort.from_body(end.body).cause != ev.LOCAL_FAILURE:
+                continue
+            verify_envelope(end, roster.publics[end.seat])
+        except ProtocolError:
+            continue
+        what = "its leave" if end.kind == ev.LEAVE else "its own failure"
+        # Up to the abort itself: a leaver that signs an abort after its leave
+        # signed on too. (Two aborts at one position are no proof: Table._check_duplicate.)
+        for seq in range(end.seq, verdict.seq + 1):
+            mine = decode_envelope(records[seq])
+            if mine.seat != end.seat or records[seq] == item or (
+                    seq == end.seq and mine.kind == end.kind == ev.ABORT):
+                continue
+            if seq == end.seq:
+                return Violation(seq, end.seat, f"signed two different events at position "
+                                 f"{seq}", (records[seq], item),
+                                 code=ViolationCode.CHAIN_EQUIVOCATION)
+            return Violation(seq, end.seat, f"signed event {seq} of this log after ending the "
+                             f"session at event {end.seq} ({what}) on another branch",
+                             (records[seq], item), code=ViolationCode.CHAIN_SIGNED_AFTER_OWN_END)
+    return None
 
 
 def _failure_in(records: Sequence[bytes], table: Table, item: bytes,

@@ -12,7 +12,7 @@ from typing import Any
 
 from gleek_p2p.base.errors import ViolationCode
 from gleek_p2p.base.i18n import N_, _, ngettext
-from gleek_p2p.base.text import printable
+from gleek_p2p.base.text import one_line, printable
 from gleek_p2p.log.keys import fingerprint
 from gleek_p2p.log.store import LogFault
 from gleek_p2p.rules import (
@@ -319,7 +319,7 @@ def ending_sentence(ending: Ending, names: Sequence[str]) -> str:
     """How a seat's own signed word ended the session, e.g. 'Anne left the table during
     hand 2 (signed by Anne, event 57).'"""
     name = _name(names, ending.seat)
-    fields = {"name": name, "event": ending.seq, "reason": printable(ending.reason),
+    fields = {"name": name, "event": ending.seq, "reason": one_line(ending.reason),
               "hand": None if ending.hand is None else ending.hand + 1}
     if ending.cause == ev.LEFT:
         if ending.hand is None:
@@ -363,9 +363,9 @@ def claim_sentence(claim: Violation, names: Sequence[str]) -> str:
     reason = claim.reason
     if claim.seq is None:
         return _("{signer} says: {reason}. The log cannot prove it.").format(
-            signer=who, reason=printable(reason))
+            signer=who, reason=one_line(reason))
     return _("event {number}: {signer} says: {reason}. The log cannot prove it.").format(
-        number=claim.seq, signer=who, reason=printable(reason))
+        number=claim.seq, signer=who, reason=one_line(reason))
 
 
 def violation_sentence(violation: Violation, names: Sequence[str]) -> str:
@@ -381,7 +381,7 @@ def violation_sentence(violation: Violation, names: Sequence[str]) -> str:
         seat = (_("seat {seat} ({name})").format(seat=violation.seat, name=name) if name
                 else _("seat {seat}").format(seat=violation.seat))
         parts.append(seat + " - ")
-    parts.append(printable(violation.reason))  # a peer's words, maybe: shown inert
+    parts.append(one_line(violation.reason))  # a peer's words, maybe: shown inert
     return "".join(parts)
 
 

@@ -5,12 +5,19 @@ session whose verdict is fair counts. Players are told apart by their key
 (shown as a fingerprint), never by the names they typed, which may change
 from one table to the next or be borrowed by someone else. Pure: it takes
 verify reports and returns numbers, text or a JSON-ready dict.
+
+A session counts at most once, however many copies of its log are given
+(the three seats' logs, a copied file): logs are told apart by session id.
+It counts only if every seat of its roster signed an event in it: the roster
+is seat 0's word alone, so a log a seat never signed in proves nothing about
+who sat there or under which name (anyone can write other players' public
+keys into a roster of their own and leave at once).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import accumulate
 from pathlib import Path
 from typing import Any
@@ -31,12 +38,17 @@ class SessionResult:
     counted: bool
     why_not: str
     """Why a session is left out of the totals (empty when it counts)."""
+    session_id: bytes = b""
+    """The session the log is of (empty for an unreadable log)."""
     publics: tuple[bytes, ...] = ()
     names: tuple[str, ...] = ()
     hands: int = 0
     totals: tuple[int, ...] = ()
     winner: int | None = None
     """The seat with the highest total of a complete session, when one seat has it alone."""
+    unfair: bool = False
+    """``gleek verify`` proved a seat's violation in this log (a damaged copy, which
+    blames no seat, says nothing about the session)."""
 
 
 @dataclass
@@ -72,25 +84,68 @@ def session_result(path: Path, report: VerifyReport) -> SessionResult:
     if not report.readable or report.roster is None:
         return SessionResult(path, False, _("not a readable session log"))
     roster = report.roster
+    sid = roster.session_id
     # A session ended early by a player's signed leave is fair: its hands count.
     if report.judgement is Judgement.STOPPED:
         # Nothing proven either way: left out, and nobody is said to have cheated.
         why = (_("incomplete: the log stops before the session's end") if report.incomplete
                else _("stopped on a claim the log cannot prove; nobody is blamed"))
-        return SessionResult(path, False, why, roster.publics, roster.names)
+        return SessionResult(path, False, why, sid, roster.publics, roster.names)
     if not report.fair:
         return SessionResult(path, False, _("not fair: gleek verify found a violation"),
-                             roster.publics, roster.names)
+                             sid, roster.publics, roster.names,
+                             unfair=any(v.seat is not None for v in report.violations))
+    signers = {e.seat for e in report.table.envelopes} if report.table is not None else set()
+    if len(signers) < roster.seats:
+        # Only seat 0 signs the roster: a player who signed nothing here never
+        # agreed to sit at this table, nor to the name it gives them.
+        return SessionResult(path, False, _("a player never signed an event in it: the "
+                                            "roster is one seat's word"),
+                             sid, roster.publics, roster.names)
     totals = report.hands[-1].state.totals if report.hands else (0,) * roster.seats
     best = max(totals)
     winner = (totals.index(best) if report.complete and totals.count(best) == 1
               else None)
-    return SessionResult(path, True, "", roster.publics, roster.names, len(report.hands),
-                         tuple(totals), winner)
+    return SessionResult(path, True, "", sid, roster.publics, roster.names,
+                         len(report.hands), tuple(totals), winner)
+
+
+def once_per_session(results: Sequence[SessionResult]) -> tuple[SessionResult, ...]:
+    """The results with each session counted once: of several logs of one session
+    that count, the one with the most audited hands (the first of them on a tie);
+    the others are left out, saying which log counts instead. A session that
+    one of its logs proves a seat's violation in counts in none of them.
+
+    Fair logs of one session differ only where a ``leave`` or an abort crossed
+    another event, after which one of them stops: the longer holds every hand
+    of the shorter (two different hands would need a seat to sign two events
+    at one position, which ``gleek verify`` finds in either log)."""
+    best: dict[bytes, SessionResult] = {}
+    unfair = {r.session_id: r for r in results if r.unfair}
+    for result in results:
+        if result.counted and result.session_id not in unfair:
+            kept = best.get(result.session_id)
+            if kept is None or result.hands > kept.hands:
+                best[result.session_id] = result
+    out = []
+    for result in results:
+        proof = unfair.get(result.session_id)
+        if result.counted and proof is not None:
+            result = replace(result, counted=False, why_not=_(
+                "not fair: gleek verify found a violation in {file}, a log of the same "
+                "session").format(file=proof.path.name))
+        kept = best.get(result.session_id)
+        if result.counted and kept is not None and kept is not result:
+            result = replace(result, counted=False, why_not=_(
+                "the same session as {file}, counted once").format(file=kept.path.name))
+        out.append(result)
+    return tuple(out)
 
 
 def evening(results: Sequence[SessionResult]) -> Evening:
-    """Add up the sessions that count, in the order given (oldest first)."""
+    """Add up the sessions that count, in the order given (oldest first); a session
+    given in several logs counts once (``once_per_session``)."""
+    results = once_per_session(results)
     players: dict[bytes, PlayerResult] = {}
     counted = [r for r in results if r.counted]
     for result in counted:

@@ -28,6 +28,7 @@ from gleek_p2p.tools.selfplay import _derive, make_seats, selfplay
 
 from .forge import run_session, sign_as
 from .scenarios import CHEATER, FIRST_RULINGS, SCENARIOS, _hidden_combination
+from .splits import leave, local_failure, split
 
 
 @dataclass(frozen=True)
@@ -358,6 +359,22 @@ def _build() -> list[Vector]:
     out.extend(_ending_cases())
     out.extend(_handover_cases())
     out.extend(_retake_cases())
+    out.extend(_split_cases())
+    return out
+
+
+def _split_cases() -> list[Vector]:
+    """Ben ends the session toward Cat (its leave, or its peer's local-failure abort)
+    and plays on toward Anne: Anne's log, ending on her abort that carries Ben's
+    word, proves it at Ben's event after it (SPEC 4.4)."""
+    out = []
+    for name, story, seed in (("left-and-played-on", leave, b"vector-split-leave"),
+                              ("failed-and-played-on", local_failure,
+                               b"vector-split-failure")):
+        lied = split(story, seed)
+        out.append(Vector(name, lied.anne, {
+            "exit_code": 1, "verdict": "unfair", "event": lied.ben_after, "seat": 1,
+            "says": "after ending the session", "code": "chain.signed-after-own-end"}))
     return out
 
 
