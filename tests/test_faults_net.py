@@ -353,7 +353,7 @@ def test_fourth_peer_and_other_version_are_refused(tmp_path: Path) -> None:
     assert fourth["rc"] == 1
     said = fourth["stderr"][-1]
     # Stopped by the typed refusal itself, not by its formation timeout.
-    assert "the table is full" in said and "table full" in said, said
+    assert "gleek: the table is full: " in said and "refused this peer" in said, said
     assert "no table formed" not in said and "could not reach" not in said
     assert result["version"] == {
         "rc": 0, "out": "refused: refused the peer: you speak protocol version 1, "

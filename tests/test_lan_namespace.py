@@ -73,7 +73,7 @@ def test_a_fourth_bot_stops_at_once_saying_the_table_is_full(tmp_path: Path) -> 
     assert len(refused) == 1, {n: b["rc"] for n, b in bots.items()}
     loser = bots[refused[0]]
     assert loser["rc"] is not None, "the refused bot was still running at the deadline"
-    assert "table full" in loser["stderr"][-1], loser["stderr"][-1][-1500:]
+    assert "the table is full: " in loser["stderr"][-1], loser["stderr"][-1][-1500:]
     assert "could not reach" not in loser["stderr"][-1]
     seated = tuple(n for n in bots if n not in refused)
     _complete(bots, seated)
