@@ -36,8 +36,11 @@ def scenario_defaults(out: Path) -> dict[str, Any]:
 def scenario_fourth(out: Path) -> dict[str, Any]:
     loopback()
     # A formation timeout far beyond the scenario's limit: the fourth bot
-    # ends within the limit only if the refusal stops it.
-    bots = [Bot(n, bot_argv(n, out / n, listen="0.0.0.0:0", table="four", hands=1,
+    # ends within the limit only if the refusal stops it. Three hands: the
+    # fourth needs a second seated player's proof, and a one-hand table (about
+    # 3 s since the deck's passes are made ahead) could end and leave before it,
+    # as it once did in CI; the fourth then rightly went on looking.
+    bots = [Bot(n, bot_argv(n, out / n, listen="0.0.0.0:0", table="four", hands=3,
                             mdns=True, timeout=600), out)
             for n in (*NAMES, "dan")]
     return play(bots, 120)
