@@ -7,12 +7,15 @@ out (or counted once), saying why, in every language.
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import pytest
 from adversary import splits
+from prepared import once
 
 from gleek_p2p.base import i18n
 from gleek_p2p.cli.gleek import main
@@ -120,11 +123,17 @@ def test_of_two_fair_logs_of_one_session_the_longer_counts(tmp_path: Path) -> No
     assert counted[0].hands == max(r.hands for r in results)
 
 
+@once
+def lied_split() -> splits.Split:
+    """Ben left toward Cat and played on toward Anne (built once; each caller gets a copy)."""
+    return splits.split(splits.leave, b"results-lied")
+
+
 def test_a_session_one_log_proves_unfair_counts_in_none(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], english: None) -> None:
     # Ben left toward Cat and played on toward Anne: Cat's log reads fair, Anne's
     # proves it. Given both, the session is left out of every total.
-    lied = splits.split(splits.leave, b"results-lied")
+    lied = lied_split()
     cat = write(tmp_path, "cat", lied.cat)
     anne = write(tmp_path, "anne", lied.anne)
     assert main(["results", str(cat), "--json"]) == 0  # alone, it reads fair
@@ -143,18 +152,30 @@ def test_a_session_one_log_proves_unfair_counts_in_none(
     assert [s["counted"] for s in data["sessions"]].count(True) == 1
 
 
+@pytest.fixture(scope="module")
+def left_out(tmp_path_factory: pytest.TempPathFactory) -> tuple[list[str], str]:
+    """The arguments of a ``gleek results`` that leaves logs out for every reason, and
+    what it prints in English (once: each language below is compared with it)."""
+    folder = tmp_path_factory.mktemp("left-out")
+    lied = lied_split()
+    paths = [write(folder, "forged", forged_roster(ev.LEAVE)),
+             write(folder, "cat", lied.cat), write(folder, "anne", lied.anne),
+             write(folder, "copy", lied.anne)]
+    records = one_session(b"results-words")
+    paths += [write(folder, "one", records), write(folder, "two", records)]
+    args = ["results", *map(str, paths)]
+    i18n.set_language("en", {})
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert main(args) == 0
+    return args, out.getvalue()
+
+
 @pytest.mark.parametrize("lang", [lang for lang in i18n.LANGUAGES if lang != "en"])
 def test_why_a_log_is_left_out_in_every_language(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str], lang: str, english: None) -> None:
-    lied = splits.split(splits.leave, b"results-lied")
-    paths = [write(tmp_path, "forged", forged_roster(ev.LEAVE)),
-             write(tmp_path, "cat", lied.cat), write(tmp_path, "anne", lied.anne),
-             write(tmp_path, "copy", lied.anne)]
-    records = one_session(b"results-words")
-    paths += [write(tmp_path, "one", records), write(tmp_path, "two", records)]
-    args = ["results", *map(str, paths)]
-    assert main(args) == 0
-    english_text = capsys.readouterr().out
+        left_out: tuple[list[str], str], capsys: pytest.CaptureFixture[str], lang: str,
+        english: None) -> None:
+    args, english_text = left_out
     assert main(["--lang", lang, *args]) == 0
     text = capsys.readouterr().out
     for words in ("never signed", "same session as", "a log of the same session"):

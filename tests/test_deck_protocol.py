@@ -7,6 +7,7 @@ import hashlib
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from prepared import once
 
 from gleek_p2p.base.errors import ProtocolError
 from gleek_p2p.deck import DeckProtocol, Keys, audit_transcript
@@ -20,11 +21,15 @@ def seeds(n: int, tag: str = "") -> list[bytes]:
     return [hashlib.sha256(f"seed {tag} {s}".encode()).digest() for s in range(n)]
 
 
-def dealt_hand(n: int = 3, cards: list[int] = PACK, order: list[int] | None = None) -> LocalHand:
+def deal_hand(n: int = 3, cards: list[int] = PACK, order: list[int] | None = None) -> LocalHand:
     hand = LocalHand.new(seeds(n), cards, b"session/1", order)
     hand.run_setup()
     hand.deal(deal_layout(n, len(cards)))
     return hand
+
+
+dealt_hand = once(deal_hand)
+"""``deal_hand`` built once per arguments; each test gets its own copy."""
 
 
 @pytest.mark.parametrize(
@@ -113,7 +118,7 @@ def test_audit_transcript_replays_the_log_as_an_observer() -> None:
 
 def test_same_seeds_same_messages_other_hand_other_messages() -> None:
     a = dealt_hand()
-    b = dealt_hand()
+    b = deal_hand()  # built again, not copied
     assert [m.to_wire() for m in a.log] == [m.to_wire() for m in b.log]
     c = LocalHand.new(seeds(3), PACK, b"session/2")
     c.run_setup()

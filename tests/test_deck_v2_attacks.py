@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from prepared import once
 
 from gleek_p2p.base.errors import Cheating
 from gleek_p2p.deck import Commit, DeckProtocol, Keys, LockPass, ShufflePass
@@ -35,6 +36,15 @@ TALON = talon_slots(3, 44)
 
 def new_hand(hand_id: bytes = HAND) -> LocalHand:
     return LocalHand.new(SEEDS, PACK, hand_id, version=2)
+
+
+@once
+def hand_at(target: tuple[str, int] | None, hand_id: bytes = HAND) -> LocalHand:
+    """An honest hand run until ``target`` is the step due (built once per run: each
+    test gets its own copy to forge on)."""
+    hand = new_hand(hand_id)
+    hand.run_until(target)
+    return hand
 
 
 def snapshot(obj: DeckProtocol) -> Any:
@@ -84,16 +94,14 @@ COPY_CASES = {
 
 @pytest.mark.parametrize("copies", list(COPY_CASES.values()), ids=list(COPY_CASES))
 def test_reblinded_copies_in_a_shuffle_are_caught_at_that_shuffle(copies: dict[int, int]) -> None:
-    hand = new_hand()
-    hand.run_until(("shuffle", CHEATER))
+    hand = hand_at(("shuffle", CHEATER))
     caught = assert_blamed(hand, forged_shuffle(hand, copies))
     assert "proof of its shuffle pass fails" in caught.reason
 
 
 @pytest.mark.parametrize("copies", [1, 12])
 def test_reblinded_copies_in_a_lock_are_caught_at_that_lock(copies: int) -> None:
-    hand = new_hand()
-    hand.run_until(("lock", CHEATER))
+    hand = hand_at(("lock", CHEATER))
     obj = hand.seats[CHEATER]
     honest = obj.make_lock()
     points = list(honest.points)
@@ -117,8 +125,7 @@ def test_reblinded_copies_in_a_lock_are_caught_at_that_lock(copies: int) -> None
 
 
 def test_a_lock_with_one_slot_under_a_wrong_key_is_caught() -> None:
-    hand = new_hand()
-    hand.run_until(("lock", 0))
+    hand = hand_at(("lock", 0))
     obj = hand.seats[0]
     honest = obj.make_lock()
     deck = obj._current_deck()
@@ -129,8 +136,7 @@ def test_a_lock_with_one_slot_under_a_wrong_key_is_caught() -> None:
 
 
 def test_a_key_commitment_that_is_not_the_key_used_is_caught_at_the_lock() -> None:
-    hand = new_hand()
-    hand.run_until(("lock", 1))
+    hand = hand_at(("lock", 1))
     honest = hand.seats[1].make_lock()
     assert honest.keys is not None
     keys = (*honest.keys[:3], public_key(lock_key(SEEDS[1], HAND, 1, 40)), *honest.keys[4:])
@@ -138,8 +144,7 @@ def test_a_key_commitment_that_is_not_the_key_used_is_caught_at_the_lock() -> No
 
 
 def test_a_published_key_not_matching_its_commitment_is_blamed_on_arrival() -> None:
-    hand = new_hand()
-    hand.run_until(None)
+    hand = hand_at(None)
     wrong = Keys(1, ((0, lock_key(SEEDS[1], HAND, 1, 1)),))
     for obj in hand.everyone:
         if obj.seat == 1:
@@ -154,8 +159,7 @@ def test_a_published_key_not_matching_its_commitment_is_blamed_on_arrival() -> N
 
 @pytest.mark.parametrize("where", ["other-hand", "other-session", "other-pass"])
 def test_a_replayed_proof_is_refused(where: str) -> None:
-    hand = new_hand()
-    hand.run_until(("shuffle", CHEATER))
+    hand = hand_at(("shuffle", CHEATER))
     honest = hand.seats[CHEATER].make_shuffle()
     if where == "other-pass":
         # The seat's own valid proof, bound to another step of the same hand.
@@ -171,8 +175,7 @@ def test_a_replayed_proof_is_refused(where: str) -> None:
         )
     else:
         other_id = b"session-a/hand-4" if where == "other-hand" else b"session-b/hand-3"
-        other = new_hand(other_id)
-        other.run_until(("shuffle", CHEATER))
+        other = hand_at(("shuffle", CHEATER), other_id)
         proof = other.seats[CHEATER].make_shuffle().proof
     assert proof is not None
     assert_blamed(hand, replace(honest, proof=proof))
@@ -180,8 +183,7 @@ def test_a_replayed_proof_is_refused(where: str) -> None:
 
 @pytest.mark.parametrize("field", ["commitments", "chain", "k_v", "k_f", "challenge"])
 def test_a_proof_with_one_bit_flipped_is_refused(field: str) -> None:
-    hand = new_hand()
-    hand.run_until(("shuffle", 0))
+    hand = hand_at(("shuffle", 0))
     honest = hand.seats[0].make_shuffle()
     assert honest.proof is not None
     value = getattr(honest.proof, field)
@@ -194,8 +196,7 @@ def test_a_proof_with_one_bit_flipped_is_refused(field: str) -> None:
 
 
 def test_a_pass_with_a_valid_looking_proof_whose_points_repeat_is_refused() -> None:
-    hand = new_hand()
-    hand.run_until(("shuffle", 1))
+    hand = hand_at(("shuffle", 1))
     honest = hand.seats[1].make_shuffle()
     repeated = (honest.points[1], *honest.points[1:])
     caught = assert_blamed(hand, replace(honest, points=repeated), 1)
@@ -216,8 +217,7 @@ def test_a_proof_survives_the_wire_and_a_bad_shape_is_refused() -> None:
     from gleek_p2p.base.errors import ProtocolError
     from gleek_p2p.deck import message_from_wire
 
-    hand = new_hand()
-    hand.run_until(("lock", 0))
+    hand = hand_at(("lock", 0))
     lock = hand.seats[0].make_lock()
     assert message_from_wire(lock.to_wire()) == lock
     wire = lock.to_wire()
@@ -252,8 +252,7 @@ def test_an_unreduced_proof_scalar_is_blamed_with_its_own_code(kind: str) -> Non
     from gleek_p2p.base.violation_codes import ViolationCode
     from gleek_p2p.deck.group import L
 
-    hand = new_hand()
-    hand.run_until((kind, 1))
+    hand = hand_at((kind, 1))
     honest = hand.seats[1].make_shuffle() if kind == "shuffle" else hand.seats[1].make_lock()
     assert honest.proof is not None
     bumped = (int.from_bytes(honest.proof.challenge, "little") + L).to_bytes(32, "little")

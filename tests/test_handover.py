@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
+from prepared import started
 from test_peer_runner import Sleeper, runners
 
 from gleek_p2p.base import i18n
@@ -176,17 +177,7 @@ async def test_the_person_takes_the_seat_back_by_running_again(tmp_path: Path) -
 # ------------------------------------------------------------ the table refuses
 
 
-def _started(seed: bytes) -> list[Table]:
-    """Three seats of a 1-hand session, 12 events in (the shuffle under way)."""
-    tables = make_seats(VARIANTS["standard"], 1, seed, ["Anne", "Ben", "Cat"])
-    for _ in range(12):
-        exp = tables[0].expected()
-        assert exp is not None
-        envelope = tables[exp.seat].auto_event()
-        assert envelope is not None
-        for table in tables:
-            table.receive(envelope)
-    return tables
+_started = started  # built once per run (tests/prepared.py)
 
 
 def test_a_handover_is_taken_from_the_seat_to_sign_and_changes_nothing() -> None:

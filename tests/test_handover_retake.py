@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
+from prepared import once
 from test_handover import _started
 
 from gleek_p2p.base import i18n
@@ -30,7 +31,7 @@ from gleek_p2p.session.peer import BotPlayer, SessionRunner
 from gleek_p2p.session.play import play_session
 from gleek_p2p.table import events as ev
 from gleek_p2p.table.session import Decision, Handover, Retake, Table
-from gleek_p2p.table.verify import Judgement, verify_records
+from gleek_p2p.table.verify import Judgement, VerifyReport, verify_records
 from gleek_p2p.tools.report import json_report, text_report
 from gleek_p2p.tools.selfplay import make_seats
 from gleek_p2p.ui.app import end_lines
@@ -116,12 +117,20 @@ def test_a_retake_at_the_seats_turn_gives_it_back_and_changes_nothing() -> None:
     assert len(tables[2].seat_changes) == 4 and not tables[2].handed_over(seat)
 
 
+@once
+def _handed_at_its_turn(seed: bytes) -> tuple[list[Table], int]:
+    """``_handed``, played on until the handed seat is due again (built once per seed:
+    each test gets its own copy to forge on)."""
+    tables, seat = _handed(seed)
+    _to_turn_of(tables, seat)
+    return tables, seat
+
+
 @pytest.mark.parametrize("forgery", ["never-handed", "other-seat", "not-its-turn", "other-key",
                                      "other-session", "body", "twice", "handover-after",
                                      "first"])
 def test_a_forged_or_misplaced_retake_is_refused(forgery: str) -> None:
-    tables, seat = _handed(b"retake-forged")
-    _to_turn_of(tables, seat)
+    tables, seat = _handed_at_its_turn(b"retake-forged")
     me = tables[seat]
     receiver = tables[(seat + 2) % 3]
     code: ViolationCode | None
@@ -149,8 +158,7 @@ def test_a_forged_or_misplaced_retake_is_refused(forgery: str) -> None:
                             ev.RETAKE, [])
         code = None
     elif forgery == "other-session":  # a true retake of a seat of another session
-        elsewhere, at = _handed(b"retake-elsewhere")
-        _to_turn_of(elsewhere, at)
+        elsewhere, at = _handed_at_its_turn(b"retake-elsewhere")
         bad = elsewhere[at].retake_event()
         code = ViolationCode.CHAIN_OTHER_SESSION
     elif forgery == "body":
@@ -215,10 +223,18 @@ def _session_with_retake() -> tuple[list[bytes], Table, int]:
     return list(tables[0].encoded), tables[0], retake_at
 
 
-@pytest.mark.parametrize("lang", sorted(TAKEN))
-def test_verify_the_replay_and_the_end_box_say_the_retake(lang: str) -> None:
+@pytest.fixture(scope="module")
+def retake_said() -> tuple[Table, int, VerifyReport, Replay]:
+    """The session with a retake, verified and loaded in the replay once: a report and
+    a replay hold facts, worded in the reader's language when read."""
     records, table, at = _session_with_retake()
-    report = verify_records(records)
+    return table, at, verify_records(records), Replay.load(records)
+
+
+@pytest.mark.parametrize("lang", sorted(TAKEN))
+def test_verify_the_replay_and_the_end_box_say_the_retake(
+        lang: str, retake_said: tuple[Table, int, VerifyReport, Replay]) -> None:
+    table, at, report, replay = retake_said
     assert report.judgement is Judgement.FAIR and report.complete
     assert json_report(report)["retakes"] == [{"event": at, "seat": 1}]
     (handover,) = json_report(report)["handovers"]
@@ -230,7 +246,7 @@ def test_verify_the_replay_and_the_end_box_say_the_retake(lang: str) -> None:
         assert said in text, text
         # In log order: the handover's sentence first.
         assert text.index(f"{handover['event']}") < text.index(said)
-        assert said in Replay.load(records).verdict()
+        assert said in replay.verdict()
         assert said in [words for _style, words in end_lines(table, None)]
         assert i18n._("You play your seat again: every log records it from event {event}, "
                       "signed by you.").format(event=7) == NOTE[lang]

@@ -389,11 +389,9 @@ FACE_LETTERS = {"en": "KQJ", "fr": "RDV", "it": "KQJ", "pt": "KQJ", "nl": "HVB"}
 @pytest.fixture(scope="module")
 def lettered_reports() -> dict[str, object]:
     """Vectors with honours taken (Tom is the Jack of trump), verified once."""
-    from gleek_p2p.cli.commands import verify_file
+    from prepared import verified
 
-    vectors = ROOT / "protocol" / "vectors" / "sessions"
-    return {name: verify_file(vectors / f"{name}.gleeklog")
-            for name in ("valid-standard", "claim-only")}
+    return {name: verified(name) for name in ("valid-standard", "claim-only")}
 
 
 @pytest.mark.parametrize("lang", i18n.LANGUAGES)

@@ -1,0 +1,67 @@
+"""Deterministic set-ups that many tests start from, built once per run.
+
+A set-up here is a pure function of its arguments (seeds in, tables or logs
+out), so building it again for every test proves nothing more: the suite
+paid a few mental-poker passes per test for the same bytes. Each call still
+gets its own deep copy, so a test that mutates what it got cannot reach
+another test.
+"""
+
+from __future__ import annotations
+
+import copy
+import functools
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, ParamSpec, TypeVar
+
+from gleek_p2p.rules import VARIANTS
+from gleek_p2p.table.session import Table
+from gleek_p2p.table.verify import VerifyReport
+from gleek_p2p.tools.selfplay import make_seats
+
+P = ParamSpec("P")
+T = TypeVar("T")
+
+
+def once(build: Callable[P, T]) -> Callable[P, T]:
+    """Build on the first call with these arguments; hand out a deep copy every time."""
+    cache: dict[Any, Any] = {}
+
+    @functools.wraps(build)
+    def get(*args: P.args, **kwargs: P.kwargs) -> T:
+        key = repr((args, sorted(kwargs.items())))  # lists of cards are arguments too
+        if key not in cache:
+            cache[key] = build(*args, **kwargs)
+        return copy.deepcopy(cache[key])  # type: ignore[no-any-return]
+
+    return get
+
+
+@once
+def started(seed: bytes) -> list[Table]:
+    """Three seats of a 1-hand session, 12 events in (the shuffle under way)."""
+    tables = make_seats(VARIANTS["standard"], 1, seed, ["Anne", "Ben", "Cat"])
+    for _ in range(12):
+        exp = tables[0].expected()
+        assert exp is not None
+        envelope = tables[exp.seat].auto_event()
+        assert envelope is not None
+        for table in tables:
+            table.receive(envelope)
+    return tables
+
+
+SESSIONS = Path(__file__).resolve().parent.parent / "protocol" / "vectors" / "sessions"
+
+
+@once
+def verified(name: str) -> VerifyReport:
+    """``gleek verify``'s report of the vector log ``protocol/vectors/sessions/<name>.gleeklog``.
+
+    A report holds facts, not words (each screen words it in its reader's
+    language), so one verification serves every language.
+    """
+    from gleek_p2p.cli.commands import verify_file
+
+    return verify_file(SESSIONS / f"{name}.gleeklog")
