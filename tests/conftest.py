@@ -6,6 +6,27 @@ import os
 os.environ["LC_ALL"] = "C.UTF-8"
 
 
+def _fsync_checks_the_fd_only(fd: int) -> None:
+    """``os.fsync`` for the tests run in this process: the descriptor is checked, the disk
+    is not waited for.
+
+    What fsync adds (a record survives a power cut or a kernel crash) no test can
+    observe: a killed process loses nothing the kernel holds. But every in-process
+    session paid one fsync per log append per seat (about 5 ms each on a busy disk,
+    3 s for a 1-hand session of three peers) and every ``gleek results`` test wrote its
+    logs record by record. The order of writes and fsync calls is still what the
+    product makes (``tests/test_log_store.py`` records it, and makes fsync fail), a
+    closed or bad descriptor still raises, and ``gleek`` started in a subprocess (the
+    kill and namespace tests) fsyncs for real. ``GLEEK_TEST_REAL_FSYNC=1`` turns the
+    real fsync back on.
+    """
+    os.fstat(fd)
+
+
+if os.environ.get("GLEEK_TEST_REAL_FSYNC") != "1":
+    os.fsync = _fsync_checks_the_fd_only
+
+
 def pytest_sessionstart(session: object) -> None:
     """Compile the package (and these helpers) to bytecode once, before any test.
 
