@@ -37,6 +37,7 @@ from gleek_p2p.rules import (
     to_act,
 )
 from gleek_p2p.rules.simulate import random_session
+from gleek_p2p.table.session import Table
 from gleek_p2p.ui import render
 from gleek_p2p.ui.app import HELP, HumanPlayer
 from gleek_p2p.ui.choices import Chooser
@@ -459,19 +460,26 @@ def test_gleek_local_again_says_the_old_session_is_not_resumed(lang: str,
 # ---------------------------------------------------------------- 3, 4: results in words
 
 
+@pytest.fixture(scope="module")
+def finished_table() -> Table:
+    """Seat 1's table at the end of a 2-hand session (played once for every language)."""
+    from gleek_p2p.bots import RandomStrategy
+    from gleek_p2p.tools.selfplay import selfplay
+
+    strategies = [RandomStrategy(bytes([seat])) for seat in range(3)]
+    return selfplay(Variant(), 2, b"i23-result", strategies).tables[1]
+
+
 @pytest.mark.parametrize("lang", LANGS)
-def test_the_result_printed_when_the_screen_closes(lang: str,
+def test_the_result_printed_when_the_screen_closes(lang: str, finished_table: Table,
                                                   capsys: pytest.CaptureFixture[str]) -> None:
     """Item 3 for gleek play and gleek local: each total and the winner, on stderr."""
-    from gleek_p2p.bots import RandomStrategy
     from gleek_p2p.cli.peer import print_result
     from gleek_p2p.rules import session_winner
-    from gleek_p2p.tools.selfplay import selfplay
     from gleek_p2p.ui.words import pence
 
     i18n.set_language(lang, {})
-    strategies = [RandomStrategy(bytes([seat])) for seat in range(3)]
-    table = selfplay(Variant(), 2, b"i23-result", strategies).tables[1]
+    table = finished_table
     print_result(table)
     lines = capsys.readouterr().err.splitlines()
     state = table.hands[-1].state
