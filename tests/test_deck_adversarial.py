@@ -12,6 +12,7 @@ from typing import Any
 
 import nacl.bindings as b
 import pytest
+from prepared import once
 
 from gleek_p2p.base.errors import Cheating, GleekError, ProtocolError
 from gleek_p2p.deck import (
@@ -39,6 +40,15 @@ ORDER_EIGHT = bytes.fromhex("26e8958fc2b227b045c3f489f2ef98f0d5dfac05d3c63339b13
 def new_hand(version: int = 1) -> LocalHand:
     """Version 1 by default: these checks still guard old logs (v2: test_deck_v2_attacks)."""
     return LocalHand.new(SEEDS, PACK, HAND, version=version)
+
+
+@once
+def hand_at(target: tuple[str, int] | None) -> LocalHand:
+    """An honest version 1 hand run until ``target`` is the step due (built once per run:
+    each test gets its own copy to cheat on)."""
+    hand = new_hand()
+    hand.run_until(target)
+    return hand
 
 
 def snapshot(obj: DeckProtocol) -> Any:
@@ -145,8 +155,7 @@ def test_a_bad_point_in_a_pass_is_rejected(kind: str, bad: str) -> None:
 
 @pytest.mark.parametrize("count", [0, 43, 45])
 def test_a_pass_of_the_wrong_length_is_rejected(count: int) -> None:
-    hand = new_hand()
-    hand.run_until(("shuffle", 0))
+    hand = hand_at(("shuffle", 0))
     honest = hand.seats[0].make_shuffle()
     points = (*honest.points, other_point())[:count] if count else ()
     assert_rejected(hand, ShufflePass(0, points), 0)
@@ -154,16 +163,14 @@ def test_a_pass_of_the_wrong_length_is_rejected(count: int) -> None:
 
 
 def test_a_pass_that_repeats_a_point_is_rejected() -> None:
-    hand = new_hand()
-    hand.run_until(("lock", 1))
+    hand = hand_at(("lock", 1))
     honest = hand.seats[1].make_lock()
     assert_rejected(hand, LockPass(1, tampered(honest.points, 4, honest.points[30])), 1)
     hand.broadcast(honest)
 
 
 def test_a_shuffle_that_does_not_encrypt_is_rejected() -> None:
-    hand = new_hand()
-    hand.run_until(("shuffle", 0))
+    hand = hand_at(("shuffle", 0))
     # Permuting the plaintext deck without encrypting it shows plaintext cards.
     lazy = ShufflePass(0, tuple(card_point(c) for c in reversed(PACK)))
     assert_rejected(hand, lazy, 0)
@@ -175,8 +182,7 @@ def test_a_shuffle_that_does_not_encrypt_is_rejected() -> None:
 
 
 def test_a_pass_of_a_non_point_type_is_rejected() -> None:
-    hand = new_hand()
-    hand.run_until(("shuffle", 0))
+    hand = hand_at(("shuffle", 0))
     honest = hand.seats[0].make_shuffle()
     bogus: Any = list(honest.points)
     assert_rejected(hand, ShufflePass(0, bogus), 0)
@@ -196,14 +202,12 @@ def test_a_pass_of_a_non_point_type_is_rejected() -> None:
     ],
 )
 def test_a_bad_key_or_slot_is_rejected(pair: tuple[int, bytes]) -> None:
-    hand = new_hand()
-    hand.run_until(None)
+    hand = hand_at(None)
     assert_rejected(hand, Keys(1, (pair,)), 1)
 
 
 def test_a_key_published_twice_is_rejected() -> None:
-    hand = new_hand()
-    hand.run_until(None)
+    hand = hand_at(None)
     first = hand.seats[1].make_keys([0, 1])
     assert_rejected(hand, Keys(1, (*first.keys, first.keys[0])), 1)
     hand.broadcast(first)
@@ -211,8 +215,7 @@ def test_a_key_published_twice_is_rejected() -> None:
 
 
 def test_malformed_keys_built_in_code_are_rejected() -> None:
-    hand = new_hand()
-    hand.run_until(None)
+    hand = hand_at(None)
     bogus: Any = [(0, random_scalar())]
     assert_rejected(hand, Keys(1, bogus), None, ProtocolError)
     bogus = ((0, random_scalar(), 1),)
@@ -220,8 +223,7 @@ def test_malformed_keys_built_in_code_are_rejected() -> None:
 
 
 def test_a_wrong_deal_key_is_disputed_by_its_taker_and_blamed_by_the_audit() -> None:
-    hand = new_hand()
-    hand.run_until(None)
+    hand = hand_at(None)
     honest = hand.seats[1].make_keys(range(12))  # seat 1's keys for seat 0's hand
     forged = Keys(1, tampered(honest.keys, 3, (3, random_scalar())))  # type: ignore[arg-type]
     hand.broadcast(forged)  # nobody can tell yet: seat 2's key is missing
@@ -242,8 +244,7 @@ def test_a_wrong_deal_key_is_disputed_by_its_taker_and_blamed_by_the_audit() -> 
 
 
 def test_a_wrong_key_in_a_show_is_blamed_on_the_shower_at_once() -> None:
-    hand = new_hand()
-    hand.run_until(None)
+    hand = hand_at(None)
     hand.deal(deal_layout(3, 44))
     forged = Keys(2, ((26, random_scalar()),))
     assert_rejected(hand, forged, 2)
@@ -260,8 +261,7 @@ def copying_last_shuffle(hand: LocalHand, into: int, source: int) -> ShufflePass
 
 
 def test_a_show_that_repeats_a_shown_card_is_blamed_on_the_shower() -> None:
-    hand = new_hand()
-    hand.run_until(("shuffle", 2))
+    hand = hand_at(("shuffle", 2))
     hand.broadcast(copying_last_shuffle(hand, 29, 31))  # both in seat 2's hand
     hand.run_until(None)
     errors: dict[Any, GleekError] = {}
@@ -283,8 +283,7 @@ def test_a_show_that_repeats_a_shown_card_is_blamed_on_the_shower() -> None:
 
 
 def test_a_show_that_repeats_a_private_card_is_disputed_and_audited() -> None:
-    hand = new_hand()
-    hand.run_until(("shuffle", 2))
+    hand = hand_at(("shuffle", 2))
     cheat = copying_last_shuffle(hand, 29, 13)  # seat 1's card into seat 2's hand
     hand.broadcast(cheat)
     hand.run_until(None)
@@ -304,8 +303,7 @@ def test_a_show_that_repeats_a_private_card_is_disputed_and_audited() -> None:
 
 
 def test_a_seed_that_does_not_match_its_commitment_is_rejected() -> None:
-    hand = new_hand()
-    hand.run_until(None)
+    hand = hand_at(None)
     assert_rejected(hand, SeedReveal(2, ROGUE), 2)
     assert_rejected(hand, SeedReveal(2, b"short"), 2)
     hand.broadcast(hand.seats[2].make_seed_reveal())
@@ -319,8 +317,7 @@ def test_a_seed_before_its_commitment_is_rejected() -> None:
 
 
 def test_the_audit_needs_every_seed() -> None:
-    hand = new_hand()
-    hand.run_until(None)
+    hand = hand_at(None)
     hand.broadcast(hand.seats[0].make_seed_reveal())
     with pytest.raises(ProtocolError, match="missing"):
         hand.observer.audit()
@@ -341,8 +338,7 @@ def rogue_pass(hand: LocalHand, kind: str, seat: int) -> ShufflePass | LockPass:
     "step", [("shuffle", 0), ("shuffle", 1), ("shuffle", 2), ("lock", 0), ("lock", 1)]
 )
 def test_a_pass_off_its_seed_is_blamed_by_the_audit(step: tuple[str, int]) -> None:
-    hand = new_hand()
-    hand.run_until(step)
+    hand = hand_at(step)
     cheat = rogue_pass(hand, *step)
     hand.broadcast(cheat)  # well formed: no one can tell yet
     hand.run_until(None)
@@ -361,8 +357,7 @@ def test_a_pass_off_its_seed_is_blamed_by_the_audit(step: tuple[str, int]) -> No
 
 @pytest.mark.parametrize("slot", [0, 20, 43])
 def test_a_substituted_ciphertext_is_disputed_and_blamed(slot: int) -> None:
-    hand = new_hand()
-    hand.run_until(("lock", 1))
+    hand = hand_at(("lock", 1))
     honest = hand.seats[1].make_lock()
     cheat = LockPass(1, tampered(honest.points, slot, other_point(slot)))
     hand.broadcast(cheat)
@@ -387,8 +382,7 @@ def test_a_substituted_ciphertext_is_disputed_and_blamed(slot: int) -> None:
 
 
 def test_an_honest_hand_with_a_dispute_free_audit_returns_the_deal() -> None:
-    hand = new_hand()
-    hand.run_until(None)
+    hand = hand_at(None)
     hand.deal(deal_layout(3, 44))
     hand.reveal_seeds()  # early, as on a dispute: the audit still works
     deal = hand.observer.audit()
@@ -396,8 +390,7 @@ def test_an_honest_hand_with_a_dispute_free_audit_returns_the_deal() -> None:
 
 
 def test_an_audit_of_an_unfinished_setup_checks_what_was_sent() -> None:
-    hand = new_hand()
-    hand.run_until(("shuffle", 2))
+    hand = hand_at(("shuffle", 2))
     hand.broadcast(rogue_pass(hand, "shuffle", 2))
     hand.reveal_seeds()
     with pytest.raises(Cheating) as info:

@@ -6,6 +6,7 @@ import hashlib
 from dataclasses import replace
 
 import pytest
+from prepared import once
 
 from gleek_p2p.base.errors import Cheating, ProtocolError, ViolationCode
 from gleek_p2p.deck import Commit, Keys, LockPass, ShufflePass, message_from_wire
@@ -64,17 +65,24 @@ def test_scalars_are_canonical_and_non_zero() -> None:
     assert mul(5, base(7)) == base(35)
 
 
-def _setup_until_lock() -> tuple[LocalHand, Secp256k1Suite]:
+@once
+def _v3_hand_at(target: tuple[str, int] | None) -> LocalHand:
+    """The honest v3 hand run until ``target`` is due (built once per run: each test
+    gets its own copy)."""
     hand = LocalHand.new(SEEDS, PACK, b"v3 hand", [1, 2, 0], version=3)
-    hand.run_until(("lock", 1))
+    hand.run_until(target)
+    return hand
+
+
+def _setup_until_lock() -> tuple[LocalHand, Secp256k1Suite]:
+    hand = _v3_hand_at(("lock", 1))
     suite = hand.observer._suite
     assert isinstance(suite, Secp256k1Suite)
     return hand, suite
 
 
 def test_a_v3_hand_deals_and_shows_true_cards() -> None:
-    hand = LocalHand.new(SEEDS, PACK, b"v3 hand", [1, 2, 0], version=3)
-    hand.run_setup()
+    hand = _v3_hand_at(None)
     assert all(len(p) == 33 for p in hand.observer.final_deck)
     hand.deal(deal_layout(3, 44))
     hand.show(0, [0, 1])
@@ -132,8 +140,7 @@ def test_a_non_canonical_proof_scalar_in_a_lock_is_refused() -> None:
 
 
 def test_a_key_at_or_above_the_order_is_refused() -> None:
-    hand = LocalHand.new(SEEDS, PACK, b"v3 hand", [1, 2, 0], version=3)
-    hand.run_setup()
+    hand = _v3_hand_at(None)
     honest = hand.seats[0].make_keys([12])
     (slot, key), = honest.keys
     for bad in (_non_canonical(key) if int.from_bytes(key, "big") + N < 2**256 else bytes(32),

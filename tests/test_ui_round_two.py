@@ -44,7 +44,7 @@ from gleek_p2p.ui.choices import Chooser
 from gleek_p2p.ui.narrate import narrate
 from gleek_p2p.ui.panes.hand import _card_cells
 from gleek_p2p.ui.render import Scene
-from gleek_p2p.ui.replay import mask_state
+from gleek_p2p.ui.replay import Replay, mask_state
 from gleek_p2p.ui.words import card_label, tricks
 
 LANGS = i18n.LANGUAGES
@@ -421,15 +421,21 @@ def test_the_discards_are_one_line_of_the_log(lang: str) -> None:
     assert said[-1] in log and not any(t in log for t in said[:-1])
 
 
-@pytest.mark.parametrize("lang", LANGS)
-def test_the_replay_says_why_discards_stay_hidden(lang: str) -> None:
+@pytest.fixture(scope="module")
+def discards_replay() -> Replay:
+    """A 1-hand session in the replay, played and loaded once for every language (the
+    replay holds states; it words them when drawn)."""
     from gleek_p2p.bots import RandomStrategy
     from gleek_p2p.tools.selfplay import selfplay
-    from gleek_p2p.ui.replay import Replay
 
-    i18n.set_language(lang, {})
     strategies = [RandomStrategy(bytes([seat])) for seat in range(3)]
-    replay = Replay.load(selfplay(Variant(), 1, b"i23-replay", strategies).records)
+    return Replay.load(selfplay(Variant(), 1, b"i23-replay", strategies).records)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_replay_says_why_discards_stay_hidden(lang: str, discards_replay: Replay) -> None:
+    i18n.set_language(lang, {})
+    replay = discards_replay
     found = [i for i, step in enumerate(replay.steps) if step.after.discards
              and any(step.after.cards[x] < 0 for x in step.after.discards)]
     if not found:
