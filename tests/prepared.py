@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import copy
 import functools
+import hashlib
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, ParamSpec, TypeVar
 
+from gleek_p2p.cli.commands import verify_file as _verify_file  # before any test patches it
 from gleek_p2p.rules import VARIANTS
 from gleek_p2p.table.session import Table
 from gleek_p2p.table.verify import VerifyReport
@@ -55,13 +57,27 @@ def started(seed: bytes) -> list[Table]:
 SESSIONS = Path(__file__).resolve().parent.parent / "protocol" / "vectors" / "sessions"
 
 
-@once
 def verified(name: str) -> VerifyReport:
     """``gleek verify``'s report of the vector log ``protocol/vectors/sessions/<name>.gleeklog``.
 
     A report holds facts, not words (each screen words it in its reader's
     language), so one verification serves every language.
     """
-    from gleek_p2p.cli.commands import verify_file
+    return verify_file_once(SESSIONS / f"{name}.gleeklog")
 
-    return verify_file(SESSIONS / f"{name}.gleeklog")
+
+_reports: dict[tuple[str, bytes], VerifyReport] = {}
+
+
+def verify_file_once(path: Path, show_progress: bool = False) -> VerifyReport:
+    """``verify_file`` run once per log file and content.
+
+    For the tests that word the same logs in every language (``gleek results``,
+    the shell's verdict): the report holds facts, its words are made when it is
+    read. Every caller gets the same report (read-only):
+    nothing that reads a report changes it.
+    """
+    key = (str(Path(path).resolve()), hashlib.sha256(Path(path).read_bytes()).digest())
+    if key not in _reports:
+        _reports[key] = _verify_file(path, show_progress)
+    return _reports[key]
