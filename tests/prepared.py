@@ -12,6 +12,7 @@ from __future__ import annotations
 import copy
 import functools
 import hashlib
+import inspect
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, ParamSpec, TypeVar
@@ -28,11 +29,14 @@ T = TypeVar("T")
 
 def once(build: Callable[P, T]) -> Callable[P, T]:
     """Build on the first call with these arguments; hand out a deep copy every time."""
-    cache: dict[Any, Any] = {}
+    cache: dict[str, Any] = {}
+    signature = inspect.signature(build)
 
     @functools.wraps(build)
     def get(*args: P.args, **kwargs: P.kwargs) -> T:
-        key = repr((args, sorted(kwargs.items())))  # lists of cards are arguments too
+        bound = signature.bind(*args, **kwargs)
+        bound.apply_defaults()  # f(x) and f(x, default) are one set-up
+        key = repr(bound.arguments)  # lists of cards are arguments too
         if key not in cache:
             cache[key] = build(*args, **kwargs)
         return copy.deepcopy(cache[key])  # type: ignore[no-any-return]

@@ -11,6 +11,7 @@ import hashlib
 from dataclasses import replace
 
 import pytest
+from prepared import once
 
 from gleek_p2p.base.errors import Cheating
 from gleek_p2p.deck import LockPass, ShufflePass
@@ -26,9 +27,17 @@ def _hand(version: int = 3) -> LocalHand:
     return LocalHand.new(SEEDS, PACK, b"ahead hand", ORDER, version=version)
 
 
-def _made_in_turn(target: tuple[str, int], version: int = 3) -> ShufflePass | LockPass:
+@once
+def _hand_at(target: tuple[str, int], version: int = 3) -> LocalHand:
+    """The honest hand run until ``target`` is due (built once per run: each test gets
+    its own copy, to make passes ahead on)."""
     hand = _hand(version)
     hand.run_until(target)
+    return hand
+
+
+def _made_in_turn(target: tuple[str, int], version: int = 3) -> ShufflePass | LockPass:
+    hand = _hand_at(target, version)
     kind, seat = target
     made = hand.seats[seat].make_shuffle() if kind == "shuffle" else hand.seats[seat].make_lock()
     return made
@@ -45,8 +54,7 @@ def _make(hand: LocalHand, step: tuple[str, int]) -> ShufflePass | LockPass:
     (("shuffle", 0), ("lock", 1)), (("lock", 2), ("lock", 0))])
 def test_the_pass_made_ahead_is_the_pass_made_in_turn_and_costs_no_multiplication(
         before: tuple[str, int], target: tuple[str, int]) -> None:
-    hand = _hand()
-    hand.run_until(before)
+    hand = _hand_at(before)
     previous = _make(hand, before)
     job = hand.seats[target[1]].precheck(previous)
     assert job is not None
@@ -61,8 +69,7 @@ def test_the_pass_made_ahead_is_the_pass_made_in_turn_and_costs_no_multiplicatio
 
 
 def test_a_pass_made_on_a_forged_deck_is_never_sent_and_the_forger_is_blamed() -> None:
-    hand = _hand()
-    hand.run_until(("lock", 1))  # seat 1 locks next, seat 2 right after it
+    hand = _hand_at(("lock", 1))  # seat 1 locks next, seat 2 right after it
     honest = hand.seats[1].make_lock()
     points = list(honest.points)
     points[0] = mul(777, Point.decode(points[0])).encode()
@@ -82,8 +89,7 @@ def test_a_pass_made_on_a_forged_deck_is_never_sent_and_the_forger_is_blamed() -
 
 
 def test_no_pass_is_made_ahead_for_a_seat_whose_turn_is_not_next() -> None:
-    hand = _hand()
-    hand.run_until(("shuffle", 2))
+    hand = _hand_at(("shuffle", 2))
     shuffle = hand.seats[2].make_shuffle()
     # After seat 2's shuffle comes seat 0's: seat 1 only checks.
     job = hand.seats[1].precheck(shuffle)
@@ -97,8 +103,7 @@ def test_no_pass_is_made_ahead_for_a_seat_whose_turn_is_not_next() -> None:
 
 
 def test_version_2_makes_its_pass_ahead_too() -> None:
-    hand = _hand(version=2)
-    hand.run_until(("shuffle", 0))
+    hand = _hand_at(("shuffle", 0), 2)
     previous = hand.seats[0].make_shuffle()
     job = hand.seats[1].precheck(previous)
     assert job is not None
@@ -109,8 +114,7 @@ def test_version_2_makes_its_pass_ahead_too() -> None:
 
 
 def test_the_first_shuffle_is_made_ahead_on_the_last_commit_before_it() -> None:
-    hand = _hand()
-    hand.run_until(("commit", 0))  # order [1, 2, 0]: seat 1 shuffles right after
+    hand = _hand_at(("commit", 0))  # order [1, 2, 0]: seat 1 shuffles right after
     commit = hand.seats[0].make_commit()
     assert hand.seats[2].precheck(commit) is None  # seat 2 shuffles later: nothing
     job = hand.seats[1].precheck(commit)
@@ -159,8 +163,7 @@ def test_tables_prechecking_every_deck_event_make_every_pass_ahead_and_sign_the_
 
 
 def test_nothing_is_made_ahead_on_a_pass_of_the_wrong_size() -> None:
-    hand = _hand()
-    hand.run_until(("shuffle", 1))
+    hand = _hand_at(("shuffle", 1))
     honest = hand.seats[1].make_shuffle()
     for points in (honest.points * 3, honest.points[:-1]):
         job = hand.seats[2].precheck(replace(honest, points=points))
