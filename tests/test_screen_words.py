@@ -3,15 +3,24 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
+import random
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from gleek_p2p.base import i18n
 from gleek_p2p.cli.gleek import main
+from gleek_p2p.log.keys import Identity
+from gleek_p2p.net.connection import Connection, Limits, LinkDown
+from gleek_p2p.net.handshake import Offer
+from gleek_p2p.net.messages import Bye, ByeCode, Hello
 from gleek_p2p.rules import RULINGS, VARIANTS, rulings_in_force
+from gleek_p2p.session.link_words import link_down
+from gleek_p2p.session.lobby import Lobby, LobbyConfig
 from gleek_p2p.tools.report import RECEIVED_WORDS, RULING_WORDS, ruling_words
 
 VECTORS = Path(__file__).resolve().parent.parent / "protocol" / "vectors" / "sessions"
@@ -137,3 +146,103 @@ def test_every_reading_of_every_ruling_is_worded_and_translated(lang: str) -> No
     # each switch is said both ways, but a superseding one only when on
     assert seen == {(r.switch, on) for r in RULINGS for on in (True, False)
                     if on or not r.supersedes}
+
+
+# ------------------------------------------------------------ a goodbye's reason
+
+
+async def _pair(anne_hello: Hello, mary_hello: Hello) -> tuple[Connection, Connection]:
+    """Both ends of a real 127.0.0.1 connection: Anne's (whose peer is Mary) and Mary's."""
+    accepted: asyncio.Queue[Any] = asyncio.Queue()
+
+    async def on_accept(r: asyncio.StreamReader, w: asyncio.StreamWriter) -> None:
+        await accepted.put((r, w))
+
+    server = await asyncio.start_server(on_accept, "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
+    client = await asyncio.open_connection("127.0.0.1", port)
+    other = await accepted.get()
+    server.close()
+    limits = Limits(read_timeout=5.0, write_timeout=2.0, ping_interval=None)
+    mary = Connection(*client, anne_hello, dialled=True, limits=limits, channel=None)
+    anne = Connection(*other, mary_hello, dialled=False, limits=limits, channel=None,
+                      own_hello=anne_hello, peer_proof=b"p" * 64)
+    return anne, mary
+
+
+TABLE_FULL_WORDS = {
+    "en": "Anne closed the link: its table is full, with no seat for you.",
+    "fr": "Anne a fermé la liaison : sa table est complète, sans place pour vous.",
+    "it": "Anne ha chiuso il collegamento: il suo tavolo è al completo, senza posto per te.",
+    "pt": "Anne fechou a conexão: a mesa está cheia, sem lugar para você.",
+    "nl": "Anne sloot de verbinding: de tafel is vol, zonder plaats voor jou.",
+}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+async def test_a_peer_not_counted_reads_why_in_its_own_language(lang: str) -> None:
+    """Anne's table is full when Mary's handshake ends (``add_peer`` refuses): Anne closes
+    with a code, and Mary's screen words it; Anne's English is never shown."""
+    notes: list[str] = []
+    anne = Lobby(Identity.generate(b"\x01" * 32),
+                 LobbyConfig(name="Anne", table="oak/2", variant=VARIANTS["standard"],
+                             listen=("127.0.0.1", 0)),
+                 notes=notes.append, random=random.Random(1).randbytes)
+    offer = Offer(1, "oak/2", tuple(VARIANTS["standard"].to_wire()), 3, "x")
+    for n in (2, 3):  # two others already counted: every seat is taken
+        other = Identity.generate(bytes([n]) * 32).public
+        anne.formation.add_peer(offer.hello(other, b"c" * 32, b"r" * 32))
+    anne_hello = offer.hello(anne.identity.public, anne.formation.commitment, b"r" * 32)
+    mary_hello = Offer(1, "oak/2", offer.variant, 3, "Mary").hello(
+        Identity.generate(b"\x04" * 32).public, b"m" * 32, b"r" * 32)
+    anne_end, mary_end = await _pair(anne_hello, mary_hello)
+    assert await anne._count(anne_end) is False
+    async for _message in mary_end:
+        pass
+    assert mary_end.close_why is LinkDown.PEER_BYE and mary_end.farewell is not None
+    assert mary_end.farewell.meaning is ByeCode.TABLE_FULL
+    assert "table full" in mary_end.farewell.reason  # for the logs of an older version
+    i18n.set_language(lang, {})
+    said = link_down("Anne", mary_end)
+    assert said == TABLE_FULL_WORDS[lang]
+    assert "full" not in said or lang == "en"
+
+
+CODED_BYES = {
+    ByeCode.CLOSING: {"en": "Anne closed the link.", "fr": "Anne a fermé la liaison.",
+                      "it": "Anne ha chiuso il collegamento.", "pt": "Anne fechou a conexão.",
+                      "nl": "Anne sloot de verbinding."},
+    ByeCode.STARTING_OVER: {"en": "Anne is starting the table over.",
+                            "fr": "Anne recommence la table.",
+                            "it": "Anne ricomincia il tavolo.",
+                            "pt": "Anne está recomeçando a mesa.",
+                            "nl": "Anne begint de tafel opnieuw."},
+}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+async def test_a_coded_goodbye_never_shows_the_senders_english(lang: str) -> None:
+    """The goodbye of a session stopped short ("goodbye") and a start-over's: worded by code."""
+    offer = Offer(1, "oak/2", tuple(VARIANTS["standard"].to_wire()), 3, "Anne")
+    hello = offer.hello(b"a" * 32, b"c" * 32, b"r" * 32)
+    for code, reason in ((ByeCode.CLOSING, "goodbye"),
+                         (ByeCode.STARTING_OVER, "starting the table over")):
+        anne_end, mary_end = await _pair(hello, hello)
+        anne_end.send(Bye(reason, code))
+        await anne_end.close("")
+        async for _message in mary_end:
+            pass
+        i18n.set_language(lang, {})
+        assert link_down("Anne", mary_end) == CODED_BYES[code][lang]
+        i18n.set_language("en", {})
+    # A code this version does not know: the peer's words, quoted as its own.
+    anne_end, mary_end = await _pair(hello, hello)
+    anne_end.send(Bye("see you", 99))
+    await anne_end.close("")
+    async for _message in mary_end:
+        pass
+    i18n.set_language(lang, {})
+    said = link_down("Anne", mary_end)
+    assert "see you" in said and said.startswith("Anne")
+    assert said == i18n._("{name} closed the link, saying: “{reason}”.").format(
+        name="Anne", reason="see you")

@@ -412,6 +412,12 @@ class ByeCode(enum.IntEnum):
     STARTING_OVER = 3
     """Formation: the sender left its attempt (its revealed nonce is spent) and will dial
     again with a new commitment; a peer that revealed with it moves on at once too."""
+    TABLE_FULL = 4
+    """Formation: the sender cannot count the receiver (its seats are taken, or the table
+    it revealed has no place for it). Only told to the person: nothing acts on it."""
+    CLOSING = 5
+    """The sender's program closes its links with nothing more to say: its session stopped
+    short of the end (an abort, a hand-over) or it is shutting down. Only told."""
 
 
 _Code = TypeVar("_Code", RefuseCode, ByeCode)

@@ -16,7 +16,7 @@ from gleek_p2p.base.i18n import N_, _, ngettext
 from gleek_p2p.net.connection import Connection, LinkDown, Refused
 from gleek_p2p.net.failures import Failure, LinkError
 from gleek_p2p.net.handshake import Offer, RefuseWhy
-from gleek_p2p.net.messages import ByeCode, Hello
+from gleek_p2p.net.messages import ByeCode, Hello, RefuseCode
 from gleek_p2p.rules import Variant, variant_name
 
 __all__ = [
@@ -149,6 +149,13 @@ def link_down(name: str, conn: Connection) -> str:
             return _("{name} closed the table after the last hand.").format(name=name)
         if meaning is ByeCode.LEFT_THE_TABLE:
             return _("{name} left the table.").format(name=name)
+        if meaning is ByeCode.STARTING_OVER:
+            return _("{name} is starting the table over.").format(name=name)
+        if meaning is ByeCode.TABLE_FULL:
+            return _("{name} closed the link: its table is full, with no seat for you.").format(
+                name=name)
+        if meaning is ByeCode.CLOSING:
+            return _("{name} closed the link.").format(name=name)
         if farewell.reason:
             # The peer's own words, which this program cannot translate: quoted.
             return _("{name} closed the link, saying: “{reason}”.").format(
@@ -157,6 +164,14 @@ def link_down(name: str, conn: Connection) -> str:
     if why is LinkDown.PEER_CLOSED:
         return _("The link to {name} is down: the connection closed without a goodbye "
                  "(a crash or a network cut?).").format(name=name)
+    refusal = conn.refusal
+    if why is LinkDown.PEER_REFUSED and refusal is not None:
+        if refusal.meaning is RefuseCode.TABLE_FULL:
+            return _("The link to {name} is down: {name} refused it, its table is full."
+                     ).format(name=name)
+        if refusal.meaning is RefuseCode.NO_WATCHERS:
+            return _("The link to {name} is down: {name}'s table takes no watchers."
+                     ).format(name=name)
     if why is LinkDown.PEER_REFUSED:
         return _("The link to {name} is down: {name} refused it (“{reason}”).").format(
             name=name, reason=detail)

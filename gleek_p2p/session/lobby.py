@@ -41,6 +41,8 @@ from gleek_p2p.net.formation import (
     Caught,
     Evidence,
     Formation,
+    FormationError,
+    FormationFault,
     KeptOut,
     StartOver,
     TableFormation,
@@ -359,7 +361,7 @@ class Lobby:
     async def _adopt(self, conn: Connection) -> None:
         self._every_conn.add(conn)
         if self._closing:
-            await conn.close("this peer is leaving")
+            await conn.close("this peer is leaving", ByeCode.CLOSING)
             return
         if conn.peer.watcher:
             await self.watchers.serve(conn, asyncio.get_running_loop().time())
@@ -413,6 +415,13 @@ class Lobby:
         except StartOver as exc:
             self._moved_on(exc)
             return True
+        except FormationError as exc:
+            # The peer words a known code in its own language; our sentence (English,
+            # with its name) is for its logs only.
+            code = (ByeCode.TABLE_FULL if exc.fault is FormationFault.NOT_ADMITTED
+                    else ByeCode.NONE)
+            await conn.close(str(exc), code)
+            return False
         except ProtocolError as exc:
             await conn.close(str(exc))
             return False
@@ -1075,7 +1084,7 @@ class Lobby:
         self._formed.exception()
         return True
 
-    async def close(self, reason: str = "goodbye", code: ByeCode = ByeCode.NONE, *,
+    async def close(self, reason: str = "goodbye", code: ByeCode = ByeCode.CLOSING, *,
                     leaving: bool = False) -> None:
         """Say goodbye (``Bye(reason, code)``) to every peer, stop listening and announcing.
 
