@@ -21,6 +21,7 @@ from gleek_p2p.net.messages import Bye, ByeCode, Hello
 from gleek_p2p.rules import RULINGS, VARIANTS, rulings_in_force
 from gleek_p2p.session.link_words import link_down
 from gleek_p2p.session.lobby import Lobby, LobbyConfig
+from gleek_p2p.tools.arena import ArenaResult, arena_text, run_games
 from gleek_p2p.tools.report import RECEIVED_WORDS, RULING_WORDS, ruling_words
 
 VECTORS = Path(__file__).resolve().parent.parent / "protocol" / "vectors" / "sessions"
@@ -28,6 +29,13 @@ LANGS = i18n.LANGUAGES
 TRANSLATED = [lang for lang in LANGS if lang != i18n.SOURCE_LANGUAGE]
 ENGLISH_RULINGS = [*RULING_WORDS.values(), *RECEIVED_WORDS.values(),
                    "bids for the talon rise", "no table ceiling", "each seat receives"]
+
+
+def french(text: str) -> str:
+    """French typography, as the catalog writes it: a no-break space before : ; % »."""
+    for plain, typeset in ((" :", "\xa0:"), (" ;", "\xa0;"), (" %", "\xa0%")):
+        text = text.replace(plain, typeset)
+    return text
 
 
 @pytest.fixture(autouse=True)
@@ -55,8 +63,8 @@ CURRENT_MODERN = {
            "pence, the most a hand's other phases can pay one seat)",
            "each seat receives its whole trick score and its combination values, half from "
            "each opponent"],
-    "fr": ["déclarer les combinaisons est facultatif ; une combinaison non déclarée n'est "
-           "pas payée",
+    "fr": [french("déclarer les combinaisons est facultatif ; une combinaison non déclarée "
+                  "n'est pas payée"),
            "les enchères pour le talon montent d'au moins 1 penny, sans plafond de table (au "
            "plus 394 pence, le plus que les autres phases d'une manche peuvent payer à un "
            "joueur)",
@@ -172,7 +180,7 @@ async def _pair(anne_hello: Hello, mary_hello: Hello) -> tuple[Connection, Conne
 
 TABLE_FULL_WORDS = {
     "en": "Anne closed the link: its table is full, with no seat for you.",
-    "fr": "Anne a fermé la liaison : sa table est complète, sans place pour vous.",
+    "fr": french("Anne a fermé la liaison : sa table est complète, sans place pour vous."),
     "it": "Anne ha chiuso il collegamento: il suo tavolo è al completo, senza posto per te.",
     "pt": "Anne fechou a conexão: a mesa está cheia, sem lugar para você.",
     "nl": "Anne sloot de verbinding: de tafel is vol, zonder plaats voor jou.",
@@ -246,3 +254,82 @@ async def test_a_coded_goodbye_never_shows_the_senders_english(lang: str) -> Non
     assert "see you" in said and said.startswith("Anne")
     assert said == i18n._("{name} closed the link, saying: “{reason}”.").format(
         name="Anne", reason="see you")
+
+
+# ------------------------------------------------------------ the commands' own words
+
+ARENA_WORDS = {
+    "en": ("6 hands (1 deal in every seating), standard; pence per hand, 95% intervals over "
+           "deals", "strategy", "head to head (row minus column, pence per hand):"),
+    "fr": (french("6 manches (1 donne dans chaque placement), standard ; pence par manche, "
+                  "intervalles à 95 % sur les donnes"), "stratégie",
+           french("face à face (ligne moins colonne, pence par manche) :")),
+    "it": ("6 mani (1 distribuzione in ogni disposizione), standard; penny per mano, "
+           "intervalli al 95% sulle distribuzioni", "strategia",
+           "testa a testa (riga meno colonna, penny per mano):"),
+    "pt": ("6 mãos (1 distribuição em cada disposição), standard; pence por mão, intervalos "
+           "de 95% sobre as distribuições", "estratégia",
+           "confronto direto (linha menos coluna, pence por mão):"),
+    "nl": ("6 handen (1 gift in elke zitorde), standard; penny per hand, 95%-intervallen "
+           "over de gevingen", "strategie", "onderling (rij min kolom, penny per hand):"),
+}
+
+
+@pytest.fixture(scope="module")
+def arena_result() -> ArenaResult:
+    return run_games(["random", "heuristic"], "standard", 6, "words")
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_arena_table_is_in_the_chosen_language(lang: str,
+                                                   arena_result: ArenaResult) -> None:
+    i18n.set_language("en", {})
+    english = arena_text(arena_result).splitlines()
+    i18n.set_language(lang, {})
+    lines = arena_text(arena_result).splitlines()
+    title, strategy, head_to_head = ARENA_WORDS[lang]
+    assert lines[0] == title
+    assert lines[2].startswith(strategy + " ")
+    assert head_to_head in lines
+    # the numbers are the same in every language, each under its header
+    numbers = [line.split()[1:] for line in lines[3:5]]
+    assert numbers == [line.split()[1:] for line in english[3:5]]
+    for row in lines[3:5]:
+        assert len(row) == len(lines[2]), (row, lines[2])
+
+
+ARGPARSE_WORDS = {
+    "en": ("argument --quiet: not allowed with argument --verbose",
+           "show program's version number and exit", "(default: standard)"),
+    "fr": (french("argument --quiet : pas permis avec l'argument --verbose"),
+           "afficher la version du programme et quitter", french("(par défaut : standard)")),
+    "it": ("argomento --quiet: non permesso con l'argomento --verbose",
+           "mostra la versione del programma ed esci", "(predefinito: standard)"),
+    "pt": ("argumento --quiet: não permitido com o argumento --verbose",
+           "mostrar a versão do programa e sair", "(padrão: standard)"),
+    "nl": ("argument --quiet: niet toegestaan samen met argument --verbose",
+           "toon het versienummer van het programma en stop", "(standaard: standard)"),
+}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_argparse_own_words_follow_the_language(
+        lang: str, capsys: pytest.CaptureFixture[str]) -> None:
+    clash, version, default = ARGPARSE_WORDS[lang]
+    with pytest.raises(SystemExit) as done:
+        main(["--lang", lang, "bot", "--verbose", "--quiet"])
+    assert done.value.code == 2
+    assert clash in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["--lang", lang, "--help"])
+    assert version in " ".join(capsys.readouterr().out.split())
+    with pytest.raises(SystemExit):
+        main(["--lang", lang, "simulate", "--help"])
+    said = " ".join(capsys.readouterr().out.split())
+    assert " ".join(default.split()) in said  # the help is wrapped: compare words
+    if lang != "en":
+        assert "(default:" not in said
+    with pytest.raises(SystemExit):
+        main(["--lang", lang, "bot", "--p", "x"])
+    err = capsys.readouterr().err
+    assert "--peer, --pick" in err and ("ambiguous" in err) == (lang == "en")
