@@ -333,3 +333,49 @@ def test_argparse_own_words_follow_the_language(
         main(["--lang", lang, "bot", "--p", "x"])
     err = capsys.readouterr().err
     assert "--peer, --pick" in err and ("ambiguous" in err) == (lang == "en")
+
+
+REPLAY_REFUSALS = {
+    "en": ("{file} is not a readable session log: it is not a gleek-p2p log file",
+           "{file} is not a readable session log: it holds no event"),
+    "fr": (french("{file} n'est pas un journal de session lisible : ce n'est pas un journal "
+                  "gleek-p2p"),
+           french("{file} n'est pas un journal de session lisible : il ne contient aucun "
+                  "événement")),
+    "it": ("{file} non è un registro di sessione leggibile: non è un registro gleek-p2p",
+           "{file} non è un registro di sessione leggibile: non contiene alcun evento"),
+    "pt": ("{file} não é um registro de sessão legível: não é um registro do gleek-p2p",
+           "{file} não é um registro de sessão legível: não contém nenhum evento"),
+    "nl": ("{file} is geen leesbaar sessielogboek: het is geen gleek-p2p-logboek",
+           "{file} is geen leesbaar sessielogboek: het bevat geen enkele gebeurtenis"),
+}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_replay_says_why_a_file_is_no_log_in_the_chosen_language(
+        lang: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    text = tmp_path / "notes.txt"
+    text.write_text("hello, world\n")
+    empty = tmp_path / "empty.gleeklog"
+    empty.write_bytes(b"GLEEKLOG")  # the magic, and no record
+    for path, words in zip((text, empty), REPLAY_REFUSALS[lang], strict=True):
+        assert main(["--lang", lang, "replay", str(path)]) == 2
+        err = capsys.readouterr().err
+        assert err == "gleek: " + words.format(file=path) + "\n"
+
+
+DISCARDS = {  # the replay's transcript of a discard the viewer cannot see
+    "en": "random-0 discards 1 of 7 cards face down.",
+    "fr": "random-0 écarte 1 sur 7 cartes, face cachée.",
+    "it": "random-0 scarta 1 su 7 carte, coperte.",
+    "pt": "random-0 descarta 1 de 7 cartas, viradas para baixo.",
+    "nl": "random-0 legt 1 van 7 kaarten gedekt af.",
+}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_face_down_discard_counts_in_every_language(
+        lang: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--lang", lang, "replay", "--seat", "1",
+                 str(VECTORS / "valid-standard.gleeklog")]) == 0
+    assert DISCARDS[lang] in capsys.readouterr().out.splitlines()
