@@ -379,3 +379,27 @@ def test_a_face_down_discard_counts_in_every_language(
     assert main(["--lang", lang, "replay", "--seat", "1",
                  str(VECTORS / "valid-standard.gleeklog")]) == 0
     assert DISCARDS[lang] in capsys.readouterr().out.splitlines()
+
+
+NO_TABLE = {  # the count is of the seats: the words must not agree with those present
+    "en": ("no table formed within 2 s (1 of 3 players here)",
+           "no table formed within 2 s (2 of 3 players here)"),
+    "fr": (french("aucune table formée en 2 s (joueurs présents : 1 sur 3)"),
+           french("aucune table formée en 2 s (joueurs présents : 2 sur 3)")),
+    "it": ("nessun tavolo formato entro 2 s (giocatori presenti: 1 su 3)",
+           "nessun tavolo formato entro 2 s (giocatori presenti: 2 su 3)"),
+    "pt": ("nenhuma mesa formada em 2 s (1 de 3 jogadores aqui)",
+           "nenhuma mesa formada em 2 s (2 de 3 jogadores aqui)"),
+    "nl": ("geen tafel gevormd binnen 2 s (1 van 3 spelers hier)",
+           "geen tafel gevormd binnen 2 s (2 van 3 spelers hier)"),
+}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_no_table_counts_the_players_present_in_every_language(lang: str) -> None:
+    from gleek_p2p.session.lobby import NoTable
+
+    i18n.set_language(lang, {})
+    alone, two = NO_TABLE[lang]
+    assert str(NoTable(2.0, (), 3, ())) == alone
+    assert str(NoTable(2.0, ("Mary",), 3, ())) == two
