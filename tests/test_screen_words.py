@@ -159,7 +159,8 @@ def test_every_reading_of_every_ruling_is_worded_and_translated(lang: str) -> No
 # ------------------------------------------------------------ a goodbye's reason
 
 
-async def _pair(anne_hello: Hello, mary_hello: Hello) -> tuple[Connection, Connection]:
+async def _pair(anne_hello: Hello, mary_hello: Hello,
+                anne_limits: Limits | None = None) -> tuple[Connection, Connection]:
     """Both ends of a real 127.0.0.1 connection: Anne's (whose peer is Mary) and Mary's."""
     accepted: asyncio.Queue[Any] = asyncio.Queue()
 
@@ -173,7 +174,8 @@ async def _pair(anne_hello: Hello, mary_hello: Hello) -> tuple[Connection, Conne
     server.close()
     limits = Limits(read_timeout=5.0, write_timeout=2.0, ping_interval=None)
     mary = Connection(*client, anne_hello, dialled=True, limits=limits, channel=None)
-    anne = Connection(*other, mary_hello, dialled=False, limits=limits, channel=None,
+    anne = Connection(*other, mary_hello, dialled=False, limits=anne_limits or limits,
+                      channel=None,
                       own_hello=anne_hello, peer_proof=b"p" * 64)
     return anne, mary
 
@@ -225,6 +227,13 @@ CODED_BYES = {
                             "it": "Anne ricomincia il tavolo.",
                             "pt": "Anne está recomeçando a mesa.",
                             "nl": "Anne begint de tafel opnieuw."},
+    ByeCode.DUPLICATE: {"en": "Anne closed a second link between you; the other one stays.",
+                        "fr": french("Anne a fermé une seconde liaison entre vous ; l'autre "
+                                     "reste."),
+                        "it": "Anne ha chiuso un secondo collegamento tra voi; l'altro resta.",
+                        "pt": "Anne fechou uma segunda conexão entre vocês; a outra continua.",
+                        "nl": "Anne sloot een tweede verbinding tussen jullie; de andere "
+                              "blijft."},
 }
 
 
@@ -234,7 +243,8 @@ async def test_a_coded_goodbye_never_shows_the_senders_english(lang: str) -> Non
     offer = Offer(1, "oak/2", tuple(VARIANTS["standard"].to_wire()), 3, "Anne")
     hello = offer.hello(b"a" * 32, b"c" * 32, b"r" * 32)
     for code, reason in ((ByeCode.CLOSING, "goodbye"),
-                         (ByeCode.STARTING_OVER, "starting the table over")):
+                         (ByeCode.STARTING_OVER, "starting the table over"),
+                         (ByeCode.DUPLICATE, "duplicate connection")):
         anne_end, mary_end = await _pair(hello, hello)
         anne_end.send(Bye(reason, code))
         await anne_end.close("")
@@ -254,6 +264,54 @@ async def test_a_coded_goodbye_never_shows_the_senders_english(lang: str) -> Non
     assert "see you" in said and said.startswith("Anne")
     assert said == i18n._("{name} closed the link, saying: “{reason}”.").format(
         name="Anne", reason="see you")
+
+
+LINK_ABORTS = {
+    "silent": {
+        "en": "Anne closed the link: it heard nothing from this program for too long.",
+        "fr": french("Anne a fermé la liaison : il n'a rien reçu de ce programme depuis trop "
+                     "longtemps."),
+        "it": "Anne ha chiuso il collegamento: non ha ricevuto nulla da questo programma per "
+              "troppo tempo.",
+        "pt": "Anne fechou a conexão: não recebeu nada deste programa por tempo demais.",
+        "nl": "Anne sloot de verbinding: hoorde te lang niets van dit programma."},
+    "malformed": {
+        "en": "Anne closed the link: it could not read what this program sent.",
+        "fr": french("Anne a fermé la liaison : il n'a pas pu lire ce que ce programme a "
+                     "envoyé."),
+        "it": "Anne ha chiuso il collegamento: non ha potuto leggere ciò che questo programma "
+              "ha inviato.",
+        "pt": "Anne fechou a conexão: não conseguiu ler o que este programa enviou.",
+        "nl": "Anne sloot de verbinding: kon niet lezen wat dit programma stuurde."},
+}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+async def test_a_link_the_other_end_drops_is_worded_from_its_code(lang: str) -> None:
+    """Anne's end closes the link itself (silence, bytes it cannot read): its goodbye
+    carries a code, and Mary reads why in her language, never Anne's English."""
+    offer = Offer(1, "oak/2", tuple(VARIANTS["standard"].to_wire()), 3, "Anne")
+    hello = offer.hello(b"a" * 32, b"c" * 32, b"r" * 32)
+    quick = Limits(read_timeout=0.2, write_timeout=2.0, ping_interval=None)
+    anne_end, mary_end = await _pair(hello, hello, quick)
+    async for _message in anne_end:  # Mary says nothing: Anne's read times out
+        pass
+    async for _message in mary_end:
+        pass
+    assert anne_end.close_why is LinkDown.SILENT
+    assert mary_end.farewell is not None and mary_end.farewell.meaning is ByeCode.SILENT
+    silent = mary_end
+    anne_end, mary_end = await _pair(hello, hello)
+    mary_end.writer.write(b"\x00\x00\x00\x03abc")  # a frame that is no message
+    async for _message in anne_end:
+        pass
+    async for _message in mary_end:
+        pass
+    assert anne_end.close_why is LinkDown.BROKE_PROTOCOL
+    assert mary_end.farewell is not None and mary_end.farewell.meaning is ByeCode.MALFORMED
+    i18n.set_language(lang, {})
+    assert link_down("Anne", silent) == LINK_ABORTS["silent"][lang]
+    assert link_down("Anne", mary_end) == LINK_ABORTS["malformed"][lang]
 
 
 # ------------------------------------------------------------ the commands' own words

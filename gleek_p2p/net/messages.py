@@ -418,6 +418,16 @@ class ByeCode(enum.IntEnum):
     CLOSING = 5
     """The sender's program closes its links with nothing more to say: its session stopped
     short of the end (an abort, a hand-over) or it is shutting down. Only told."""
+    SILENT = 6
+    """The sender heard nothing from the receiver within its read timeout. Only told."""
+    NOT_READING = 7
+    """The receiver took none of the sender's bytes within its write timeout, or let too
+    many messages wait. Only told."""
+    MALFORMED = 8
+    """The receiver sent a frame or message the sender could not read. Only told."""
+    DUPLICATE = 9
+    """A second connection between the same two peers: the sender keeps the other one
+    (protocol/wire.md, "Duplicate connections"). Only told."""
 
 
 _Code = TypeVar("_Code", RefuseCode, ByeCode)

@@ -156,6 +156,18 @@ def link_down(name: str, conn: Connection) -> str:
                 name=name)
         if meaning is ByeCode.CLOSING:
             return _("{name} closed the link.").format(name=name)
+        if meaning is ByeCode.SILENT:
+            return _("{name} closed the link: it heard nothing from this program for too long."
+                     ).format(name=name)
+        if meaning is ByeCode.NOT_READING:
+            return _("{name} closed the link: this program did not take what {name} sent in "
+                     "time.").format(name=name)
+        if meaning is ByeCode.MALFORMED:
+            return _("{name} closed the link: it could not read what this program sent."
+                     ).format(name=name)
+        if meaning is ByeCode.DUPLICATE:
+            return _("{name} closed a second link between you; the other one stays.").format(
+                name=name)
         if farewell.reason:
             # The peer's own words, which this program cannot translate: quoted.
             return _("{name} closed the link, saying: “{reason}”.").format(

@@ -373,9 +373,9 @@ class Lobby:
                 # Take the new one first, so the old one's reader does not
                 # count the peer as gone (that would abort the formation).
                 self.conns[public] = conn
-                await existing.close("replaced by a newer connection")
+                await existing.close("replaced by a newer connection", ByeCode.DUPLICATE)
             else:
-                await conn.close("duplicate connection")
+                await conn.close("duplicate connection", ByeCode.DUPLICATE)
                 return
         peer_host = conn.writer.get_extra_info("peername")
         if peer_host and conn.peer.listen_port:

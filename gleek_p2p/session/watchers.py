@@ -22,7 +22,7 @@ from gleek_p2p.base.i18n import _
 from gleek_p2p.base.timeouts import within
 from gleek_p2p.log.keys import fingerprint
 from gleek_p2p.net.connection import Connection, ConnectionClosed
-from gleek_p2p.net.messages import Event, Hello, Refuse, RefuseCode
+from gleek_p2p.net.messages import ByeCode, Event, Hello, Refuse, RefuseCode
 
 __all__ = ["WatchLimits", "Watchers"]
 
@@ -93,7 +93,7 @@ class Watchers:
         public = conn.peer.public
         old = self.conns.get(public)
         if old is not None and not old.closed:
-            await old.close("replaced by a newer connection")
+            await old.close("replaced by a newer connection", ByeCode.DUPLICATE)
         self.conns[public] = conn
         self.served += 1
         who = _("{name} (key {key})").format(name=conn.peer.name, key=fingerprint(public))
