@@ -461,3 +461,52 @@ def test_no_table_counts_the_players_present_in_every_language(lang: str) -> Non
     alone, two = NO_TABLE[lang]
     assert str(NoTable(2.0, (), 3, ())) == alone
     assert str(NoTable(2.0, ("Mary",), 3, ())) == two
+
+
+EXEC_BOT_WORDS = {  # (a reply that is no move, a move of no known kind, no such program)
+    "en": ("gleek: bot program '{p}' answered 'hello': expected the index of a legal move or "
+           "a move object",
+           "gleek: bot program '{p}' sent a malformed move: unknown move kind 'resign'",
+           "gleek: cannot start bot program '{p}': no such file or folder: {p}"),
+    "fr": (french("gleek: le programme robot '{p}' a répondu 'hello' : il fallait l'indice "
+                  "d'un coup légal ou un objet coup"),
+           french("gleek: le programme robot '{p}' a envoyé un coup mal formé : type de coup "
+                  "inconnu 'resign'"),
+           french("gleek: impossible de démarrer le programme robot '{p}' : fichier ou "
+                  "dossier introuvable : {p}")),
+    "it": ("gleek: il programma bot '{p}' ha risposto 'hello': serviva l'indice di una mossa "
+           "legale o un oggetto mossa",
+           "gleek: il programma bot '{p}' ha inviato una mossa malformata: tipo di mossa "
+           "sconosciuto 'resign'",
+           None),
+    "pt": ("gleek: o programa robô '{p}' respondeu 'hello': era esperado o índice de uma "
+           "jogada legal ou um objeto de jogada",
+           "gleek: o programa robô '{p}' enviou uma jogada malformada: tipo de jogada "
+           "desconhecido 'resign'",
+           None),
+    "nl": ("gleek: het botprogramma '{p}' antwoordde 'hello': verwacht werd de index van een "
+           "geldige zet of een zet-object",
+           "gleek: het botprogramma '{p}' stuurde een misvormde zet: onbekend soort zet "
+           "'resign'",
+           None),
+}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_an_exec_bot_that_answers_wrong_is_told_in_the_chosen_language(
+        lang: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    hello, resign, missing = EXEC_BOT_WORDS[lang]
+    for name, reply, said in (("hello.sh", "hello", hello),
+                              ("resign.sh", '{"kind": "resign", "seat": 0}', resign)):
+        script = tmp_path / name
+        script.write_text(f"#!/bin/sh\nwhile read line; do echo '{reply}'; done\n")
+        script.chmod(0o755)
+        assert main(["--lang", lang, "simulate", "--bots", f"exec:{script}",
+                     "--hands", "1"]) == 1
+        assert capsys.readouterr().err.strip().splitlines()[-1] == said.format(p=script)
+    nowhere = tmp_path / "no-such-bot"
+    assert main(["--lang", lang, "simulate", "--bots", f"exec:{nowhere}", "--hands", "1"]) == 1
+    err = capsys.readouterr().err.strip().splitlines()[-1]
+    if missing is not None:
+        assert err == missing.format(p=nowhere)
+    assert "No such file" not in err
