@@ -510,3 +510,51 @@ def test_an_exec_bot_that_answers_wrong_is_told_in_the_chosen_language(
     if missing is not None:
         assert err == missing.format(p=nowhere)
     assert "No such file" not in err
+
+
+NOT_NOW_WORDS = {
+    "en": ("the peer does not take this connection now; it may later",
+           "the peer refused the connection: its table is full"),
+    "fr": (french("le pair ne prend pas cette connexion maintenant ; il le pourra plus tard"),
+           french("le pair a refusé la connexion : sa table est complète")),
+    "it": ("il peer non accetta questa connessione ora; potrà farlo più tardi",
+           "il peer ha rifiutato la connessione: il suo tavolo è al completo"),
+    "pt": ("o par não aceita esta conexão agora; poderá aceitar mais tarde",
+           "o par recusou a conexão: a mesa está cheia"),
+    "nl": ("de peer neemt deze verbinding nu niet aan; later misschien wel",
+           "de peer weigerde de verbinding: de tafel is vol"),
+}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+async def test_a_not_now_refusal_is_coded_and_worded_in_the_diallers_language(
+        lang: str) -> None:
+    """A watcher come too early, a player while the table forms full: refused with
+    ``NOT_NOW``, which the dialler words; the refuser's English is never shown."""
+    from gleek_p2p.net.connection import Refused
+    from gleek_p2p.net.messages import Refuse, RefuseCode
+    from gleek_p2p.session.link_words import dial_failure
+    from gleek_p2p.session.watchers import Watchers, WatchLimits
+
+    early = Watchers(True, WatchLimits(), lambda text: None).admit(
+        Offer(1, "oak/2", (), 3, "w", watcher=True).hello(b"w" * 32, b"c" * 32, b"r" * 32),
+        0.0)
+    anne = Lobby(Identity.generate(b"\x01" * 32),
+                 LobbyConfig(name="Anne", table="oak/2", variant=VARIANTS["standard"],
+                             listen=("127.0.0.1", 0)),
+                 random=random.Random(1).randbytes)
+    offer = Offer(1, "oak/2", tuple(VARIANTS["standard"].to_wire()), 3, "x")
+    for n in (2, 3):
+        anne.formation.add_peer(offer.hello(Identity.generate(bytes([n]) * 32).public,
+                                            b"c" * 32, b"r" * 32))
+    full = anne._admit(offer.hello(Identity.generate(b"\x05" * 32).public, b"c" * 32,
+                                   b"r" * 32))
+    i18n.set_language(lang, {})
+    not_now, table_full = NOT_NOW_WORDS[lang]
+    for refusal in (early, full):
+        assert isinstance(refusal, Refuse) and refusal.meaning is RefuseCode.NOT_NOW
+        refused = Refused("refused", refusal, by_peer=True, peer=None)
+        assert dial_failure(refused) == not_now
+    formed = Refused("refused", Refuse("table full: the table has formed",
+                                       RefuseCode.TABLE_FULL), by_peer=True, peer=None)
+    assert dial_failure(formed) == table_full

@@ -395,6 +395,10 @@ class RefuseCode(enum.IntEnum):
     """Every seat is taken by a formed table or a session: dialling again is pointless."""
     NO_WATCHERS = 2
     """To a watcher: the players of this table chose not to be watched (``--watchers no``)."""
+    NOT_NOW = 3
+    """Not now, maybe later: the refuser's formation has no seat for the dialler yet, it
+    keeps the dialler out for a while, or (to a watcher) its table is not playing yet or
+    it feeds its most watchers. Only told: nothing ends on it."""
 
 
 class ByeCode(enum.IntEnum):

@@ -131,6 +131,10 @@ def dial_failure(exc: ProtocolError) -> str:
         return _("the connection failed ({detail})").format(
             detail=failure_words(exc.failure, exc.os_errno))
     if isinstance(exc, Refused):
+        if exc.by_peer and exc.refusal.meaning is RefuseCode.NOT_NOW:
+            return _("the peer does not take this connection now; it may later")
+        if exc.by_peer and exc.refusal.meaning is RefuseCode.TABLE_FULL:
+            return _("the peer refused the connection: its table is full")
         if exc.by_peer:
             return _("the peer refused the connection (“{reason}”)").format(
                 reason=exc.refusal.reason)

@@ -303,9 +303,11 @@ class Lobby:
         # Pure: asked on a Hello nobody has authenticated yet, so nothing a
         # stranger says here changes the formation (not even its attempt).
         if self._kept_out.holds(hello.public, asyncio.get_running_loop().time()):
-            return "you were dropped from this table's formation; try again later"
+            return Refuse("you were dropped from this table's formation; try again later",
+                          RefuseCode.NOT_NOW)
         # Refused while a formation is under way: the seats may free up again.
-        return self.formation.admit(hello)
+        reason = self.formation.admit(hello)
+        return None if reason is None else Refuse(reason, RefuseCode.NOT_NOW)
 
     def _table_full(self, reason: str, publics: Sequence[bytes]) -> Refuse:
         """A ``TABLE_FULL`` refusal naming our table and where its seats listen.
@@ -1021,7 +1023,11 @@ class Lobby:
         """
         refusal, peer = refused.refusal, refused.peer
         if refusal.meaning is not RefuseCode.TABLE_FULL or not self._forming():
-            if address is None and peer is not None:
+            if address is None and peer is not None and refusal.meaning is RefuseCode.NOT_NOW:
+                self._noisy(NoteKind.REFUSED_US, _("{name} (key {key}) does not take this peer "
+                                                   "now; it may later").format(
+                    name=peer.name, key=fingerprint(peer.public)))
+            elif address is None and peer is not None:
                 # The peer's own words, which this program cannot translate: quoted.
                 self._noisy(NoteKind.REFUSED_US, _("{name} (key {key}) refused this peer, "
                                                    "saying: “{reason}”").format(
