@@ -558,3 +558,32 @@ async def test_a_not_now_refusal_is_coded_and_worded_in_the_diallers_language(
     formed = Refused("refused", Refuse("table full: the table has formed",
                                        RefuseCode.TABLE_FULL), by_peer=True, peer=None)
     assert dial_failure(formed) == table_full
+
+
+HAND_LINE_WORDS = {  # gleek bot's line per hand: the combinations and the auction
+    "en": ("combinations: Anne gleek of Aces, Ben gleek of Eights",
+           "auction: Ben took the talon for 448"),
+    "fr": (french("combinaisons : Anne gleek d'As, Ben gleek de Huit"),
+           french("enchères : Ben a pris le talon pour 448")),
+    "it": ("combinazioni: Anne gleek di Assi, Ben gleek di Otto",
+           "asta: Ben ha preso il tallone per 448"),
+    "pt": ("combinações: Anne gleek de Ases, Ben gleek de Oitos",
+           "leilão: Ben levou o monte por 448"),
+    "nl": ("combinaties: Anne gleek van Azen, Ben gleek van Achten",
+           "veiling: Ben nam de stok voor 448"),
+}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_hand_line_names_combinations_and_the_talon_in_each_texts_words(
+        lang: str) -> None:
+    from gleek_p2p.rules import Variant
+    from gleek_p2p.rules.simulate import random_session
+    from gleek_p2p.ui.narrate import hand_line
+
+    final, _events = random_session(Variant(), 1, random.Random(2))
+    i18n.set_language(lang, {})
+    parts = hand_line(final, ["Anne", "Ben", "Cat"]).split(";" if lang != "fr" else "\xa0;")
+    combinations, auction = HAND_LINE_WORDS[lang]
+    assert combinations in [p.strip() for p in parts]
+    assert any(p.strip().endswith(auction) for p in parts)

@@ -38,6 +38,7 @@ from gleek_p2p.rules import (
 )
 from gleek_p2p.rules.cards import RANKS_PER_SUIT
 from gleek_p2p.rules.summary import hand_summary as _summary
+from gleek_p2p.tools.report import GLEEK_WORDS, MOURNIVAL_WORDS
 
 from .words import (
     SUIT_SYMBOLS,
@@ -326,10 +327,14 @@ def hand_line(state: State, names: Sequence[str], you: int | None = None) -> str
         combos = []
         for seat, slots in s.declarations:
             c = _card(state, slots[0])
-            ranks = rank_plural(c % RANKS_PER_SUIT) if c is not None else "?"
-            kind = (N_("{name} mournival of {ranks}") if len(slots) == 4
-                    else N_("{name} gleek of {ranks}"))
-            combos.append(_(kind).format(name=who(seat), ranks=ranks))
+            if c is None:
+                kind = (N_("{name} mournival of {ranks}") if len(slots) == 4
+                        else N_("{name} gleek of {ranks}"))
+                combos.append(_(kind).format(name=who(seat), ranks="?"))
+                continue
+            # The report's whole phrases: each language elides its own way ("gleek d'As").
+            words = MOURNIVAL_WORDS if len(slots) == 4 else GLEEK_WORDS
+            combos.append(f"{who(seat)} " + _(words[c % RANKS_PER_SUIT]))
         parts.append(_("combinations: {combinations}").format(combinations=", ".join(combos)))
     if s.trump_named:
         parts.append(_("trump: {trump}").format(
