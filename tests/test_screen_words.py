@@ -587,3 +587,35 @@ def test_the_hand_line_names_combinations_and_the_talon_in_each_texts_words(
     combinations, auction = HAND_LINE_WORDS[lang]
     assert combinations in [p.strip() for p in parts]
     assert any(p.strip().endswith(auction) for p in parts)
+
+
+DECLARED = {  # a gleek of Aces, said as it is declared and as the choice offers it
+    "en": ("Bob declares a gleek of Aces (8 pence from each).", "gleek of Aces"),
+    "fr": ("Bob déclare un gleek d'As (8 pence de chacun).", "gleek d'As"),
+    "it": ("Bob dichiara un gleek di Assi (8 penny da ciascuno).", "gleek di Assi"),
+    "pt": ("Bob declara um gleek de Ases (8 pence de cada um).", "gleek de Ases"),
+    "nl": ("Bob meldt een gleek van Azen (8 penny van elk).", "gleek van Azen"),
+}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_gleek_of_aces_is_elided_as_each_language_does(lang: str) -> None:
+    from gleek_p2p.rules import Cut, Deal, Declare, PassBid, PassRuff, Variant, apply, card
+    from gleek_p2p.rules import new_session as fresh
+    from gleek_p2p.rules.simulate import reveals_for
+    from gleek_p2p.ui.choices import _declare_option
+    from gleek_p2p.ui.narrate import narrate
+
+    variant = Variant()
+    s = apply(apply(fresh(variant, 1), Cut((0, 11, 22))), Deal())
+    for r in reveals_for(variant, 0, {1: [card(0, 0), card(1, 0), card(2, 0)]}):
+        s = apply(s, r)
+    for seat in (1, 2, 0):
+        s = apply(s, PassBid(seat))
+    s = apply(apply(s, PassRuff(1)), PassRuff(2))
+    aces = tuple(sorted(s.where[card(suit, 0)] for suit in range(3)))
+    i18n.set_language(lang, {})
+    said, offered = DECLARED[lang]
+    assert narrate(Declare(1, aces), s, apply(s, Declare(1, aces)),
+                   ("Anne", "Bob", "Carol")) == said
+    assert _declare_option(None, Declare(1, aces), s).label == offered  # type: ignore[arg-type]

@@ -48,7 +48,6 @@ from .words import (
     card_worth,
     pence,
     points,
-    rank_plural,
     suit_name,
     tib_card,
     tom_card,
@@ -254,13 +253,12 @@ def _declare(event: Declare, before: State, after: State, who: Namer) -> str:
         worth = _("{value} points on the score sheet").format(value=value)
     else:
         worth = _("{value} pence in all").format(value=value)
-    if mournival:
-        return who.act(event.seat, N_("You declare a mournival of {ranks} ({worth})."),
-                       N_("{name} declares a mournival of {ranks} ({worth})."),
-                       ranks=rank_plural(rank), worth=worth)
-    return who.act(event.seat, N_("You declare a gleek of {ranks} ({worth})."),
-                   N_("{name} declares a gleek of {ranks} ({worth})."),
-                   ranks=rank_plural(rank), worth=worth)
+    # The report's whole phrases ("gleek of Aces"): each language elides its own way
+    # ("un gleek d'As"), which a rank glued after "gleek de" cannot.
+    combination = _((MOURNIVAL_WORDS if mournival else GLEEK_WORDS)[rank])
+    return who.act(event.seat, N_("You declare a {combination} ({worth})."),
+                   N_("{name} declares a {combination} ({worth})."),
+                   combination=combination, worth=worth)
 
 
 def _play(event: Play, before: State, after: State, who: Namer) -> str:
