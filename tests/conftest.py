@@ -14,11 +14,11 @@ def _fsync_checks_the_fd_only(fd: int) -> None:
     observe: a killed process loses nothing the kernel holds. But the in-process
     sessions paid up to one fsync per log append per seat (5.4 ms each on this busy
     disk: up to 1.3 s for the three logs of 83 events of a 1-hand session), and the
-    ``gleek results`` tests wrote their logs record by record. The order of writes and fsync calls is still what the
-    product makes (``tests/test_log_store.py`` records it, and makes fsync fail), a
-    closed or bad descriptor still raises, and ``gleek`` started in a subprocess (the
-    kill and namespace tests) fsyncs for real. ``GLEEK_TEST_REAL_FSYNC=1`` turns the
-    real fsync back on.
+    ``gleek results`` tests wrote their logs record by record. The order of writes
+    and fsync calls is still what the product makes (``tests/test_log_store.py``
+    records it, and makes fsync fail), a closed or bad descriptor still raises, and
+    ``gleek`` started in a subprocess (the kill and namespace tests) fsyncs for real.
+    ``GLEEK_TEST_REAL_FSYNC=1`` turns the real fsync back on.
     """
     os.fstat(fd)
 
