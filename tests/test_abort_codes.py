@@ -339,3 +339,28 @@ def test_any_abort_body_is_taken_or_refused_as_form_abort(body: list[object]) ->
         return
     assert abort.to_body() == body  # taken whole: nothing lost
     assert abort.cause is None or len(abort.cause) <= ev.MAX_CODE
+
+
+# --- gleek verify, the command, in every language ------------------------------------------
+
+
+BEN_LATE = {"en": "Ben did not send their next event in time",
+            "fr": "Ben n'a pas envoyé son événement suivant à temps",
+            "it": "Ben non ha inviato in tempo il suo evento successivo",
+            "pt": "Ben não enviou seu próximo evento a tempo",
+            "nl": "Ben stuurde zijn volgende gebeurtenis niet op tijd"}
+
+
+@pytest.mark.parametrize("lang", i18n.LANGUAGES)
+def test_gleek_verify_words_a_coded_abort_in_every_language(
+        lang: str, capsys: pytest.CaptureFixture[str]) -> None:
+    from gleek_p2p.cli.gleek import main
+
+    assert main(["--lang", lang, "verify", str(VECTORS / "claim-coded.gleeklog")]) == 3
+    out = capsys.readouterr().out
+    assert BEN_LATE[lang] in out and CANNOT_PROVE[lang] in out, out
+    assert "within 120 s" not in out  # the signed English detail stays in the log
+    assert main(["--lang", lang, "verify", str(VECTORS / "unknown-code.gleeklog")]) == 3
+    out = capsys.readouterr().out
+    assert "did not send the keys of the deal within 120 s" in out  # quoted, as signed
+    assert UNKNOWN[lang].replace("later-code", "later-version-code") in out, out

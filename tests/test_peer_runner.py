@@ -73,6 +73,9 @@ async def test_a_stalled_seat_is_blamed_in_a_signed_abort(tmp_path: Path) -> Non
     tasks[1].cancel()
     assert all(o.aborted for o in done)
     assert run[0].table.verdict is not None and run[0].table.verdict.blamed == 1
+    # The abort's code says what ended it, so every screen words it in its language.
+    assert run[0].table.verdict.cause == "timeout" and run[0].table.verdict.fits
+    assert all("bot-1 did not send their next event in time" in o.reason for o in done)
     report = verify_records(stores[0].records)
     # A timeout is the signer's claim: the session stopped, nobody is proven guilty.
     assert report.exit_code == 3 and report.violations == []
@@ -128,6 +131,7 @@ async def test_a_leave_without_its_event_ends_the_session_blaming_nobody(
     tasks[1].cancel()
     assert all(o.aborted and "left the table" in o.reason for o in done)
     assert run[0].table.verdict is not None and run[0].table.verdict.blamed is None
+    assert run[0].table.verdict.cause == "leave-unlogged" and run[0].table.verdict.about == 1
     report = verify_records(stores[0].records)
     assert report.exit_code == 3 and report.violations == [] and report.claims[0].seat is None
 
@@ -156,6 +160,8 @@ async def test_an_internal_error_ends_the_session_blaming_nobody(tmp_path: Path)
         verdict = runner.table.verdict
         assert outcome.aborted and verdict is not None
         assert verdict.blamed is None
+        # Its own failure, or (a seat that had gone on) the code of a failure elsewhere.
+        assert verdict.cause in ("local-failure", "peer-failed") and verdict.fits
     assert run[1].table.verdict is not None
     assert run[1].table.verdict.cause == "local-failure"
     report = verify_records(stores[0].records)

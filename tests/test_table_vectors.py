@@ -36,6 +36,8 @@ def test_vector_verdict(entry: dict[str, object]) -> None:
         assert not report.violations and report.claims
         assert report.claims[0].signer == entry["signer"]
         assert report.claims[0].seat == entry["seat"]
+        # The abort's code, for the screens to word it (none in logs before codes).
+        assert json_report(report)["claims"][0]["cause"] == entry.get("cause")
         return
     if entry["exit_code"] == 0:
         assert report.fair and report.complete
