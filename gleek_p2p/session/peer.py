@@ -682,7 +682,7 @@ class SessionRunner:
         if not self.table.envelopes:
             # The roster opens the log: before it there is nothing to sign an abort into.
             self._note(_("giving up: {reason}").format(reason=shown))
-            self._gave_up = reason
+            self._gave_up = shown  # what the end screens say: the code's words
             return
         self._note(_("ending the session: {reason}").format(reason=shown))
         self._commit(self.table.abort_event(blamed, reason, tuple(evidence), cause,
