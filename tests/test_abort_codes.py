@@ -12,6 +12,7 @@ unchanged, and nothing here may crash on whatever an abort holds.
 
 from __future__ import annotations
 
+import asyncio
 import copy
 import functools
 from collections.abc import Iterator
@@ -376,3 +377,40 @@ def test_gleek_verify_quotes_an_unknown_code_as_the_signers_words(
     out = capsys.readouterr().out
     assert "“Cat did not send the keys of the deal within 120 s”" in out  # quoted, as signed
     assert UNKNOWN["nl"].replace("later-code", "later-version-code") in out, out
+
+
+# --- the peer's own last line, in a translated language ------------------------------------
+
+
+class _Sleeper:
+    """A player who never answers (a stalled peer)."""
+
+    async def decide(self, table: Table, decision: object) -> object:
+        await asyncio.sleep(3600)
+        raise AssertionError("unreachable")
+
+    def update(self, table: Table, applied: object, note: object) -> None:
+        pass
+
+
+async def test_a_stalled_seat_is_named_in_the_readers_language(tmp_path: Path) -> None:
+    from gleek_p2p.bots.strategy import RandomStrategy
+    from gleek_p2p.log.store import LogStore
+    from gleek_p2p.session.peer import BotPlayer, MemoryMesh, SessionRunner
+
+    i18n.set_language("pt", {})
+    tables = make_seats(Variant(), 1, b"abort-codes-stall", list(NAMES))
+    players = [BotPlayer(RandomStrategy(0)), BotPlayer(RandomStrategy(1)), _Sleeper()]
+    run = [SessionRunner(t, LogStore.open(tmp_path / f"{s}.gleeklog"), m, p,  # type: ignore[arg-type]
+                         timeout=0.5)
+           for s, (t, m, p) in enumerate(zip(tables, MemoryMesh.create(3), players,
+                                             strict=True))]
+    tasks = [asyncio.create_task(r.run()) for r in run]
+    done = await asyncio.wait_for(asyncio.gather(tasks[0], tasks[1]), 60)
+    tasks[2].cancel()
+    await asyncio.gather(tasks[2], return_exceptions=True)
+    for outcome in done:
+        assert outcome.aborted
+        assert "encerrou a sessão: Carol não enviou seu próximo evento a tempo" in \
+            outcome.reason, outcome.reason
+        assert "within" not in outcome.reason
