@@ -8,8 +8,9 @@ from typing import Any
 
 import pytest
 from adversary.vectors import build
+from vector_reports import vector_report
 
-from gleek_p2p.cli.commands import read_log, verify_file
+from gleek_p2p.cli.commands import read_log
 from gleek_p2p.rules import RULINGS, ruling_switches
 from gleek_p2p.tools.report import json_report, text_report
 
@@ -19,7 +20,7 @@ INDEX = json.loads((VECTORS / "index.json").read_text())
 
 @pytest.mark.parametrize("entry", INDEX, ids=[e["file"] for e in INDEX])
 def test_vector_verdict(entry: dict[str, object]) -> None:
-    report = verify_file(VECTORS / str(entry["file"]))
+    report = vector_report(str(entry["file"]))
     assert report.exit_code == entry["exit_code"]
     assert report.judgement.value == entry.get("verdict", report.judgement.value)
     # Hand-overs to a bot: listed as signed, never changing the verdict.
@@ -136,12 +137,12 @@ def test_vectors_match_the_code(proofs_checked_once: dict[str, int]) -> None:
 def test_old_vectors_verify_under_the_first_rulings() -> None:
     # Logs written before the rulings switches name none: every ruling is off.
     for name in ("valid-standard", "valid-two", "hidden-combination"):
-        report = verify_file(VECTORS / f"{name}.gleeklog")
+        report = vector_report(f"{name}.gleeklog")
         assert report.roster is not None
         variant = report.roster.variant
         assert variant == variant.first_rulings(), name
         assert not any(getattr(variant, r.switch) for r in RULINGS)
-    hidden = verify_file(VECTORS / "hidden-combination.gleeklog")
+    hidden = vector_report("hidden-combination.gleeklog")
     assert "must declare" in hidden.violations[0].reason
 
 
@@ -149,7 +150,7 @@ def test_issue_12_vectors_use_its_rulings() -> None:
     # Written before open_auction and received_scores: they name neither, so
     # both are off, and they verify as they did (99 ceiling, mean settlement).
     for name in ("valid-standard-rulings", "valid-modern-rulings", "undeclared-gleek"):
-        report = verify_file(VECTORS / f"{name}.gleeklog")
+        report = vector_report(f"{name}.gleeklog")
         assert report.roster is not None and report.fair, name
         assert report.roster.variant == report.roster.variant.rulings_of(12), name
         assert report.roster.variant.to_wire()[7:] == [1, 1, 1], name
@@ -157,18 +158,18 @@ def test_issue_12_vectors_use_its_rulings() -> None:
 
 def test_new_vectors_use_the_current_rulings() -> None:
     for name in ("valid-standard-rulings-21", "valid-modern-rulings-21", "valid-two-rulings-21"):
-        report = verify_file(VECTORS / f"{name}.gleeklog")
+        report = vector_report(f"{name}.gleeklog")
         assert report.roster is not None and report.fair, name
         assert report.roster.variant == report.roster.variant.game(), name
     # Random bots bid past the old ceiling: the open auction is exercised.
-    report = verify_file(VECTORS / "valid-standard-rulings-21.gleeklog")
+    report = vector_report("valid-standard-rulings-21.gleeklog")
     assert max(state.high_bid for state in (h.state for h in report.hands)) > 99
 
 
 def test_verify_report_says_which_rulings_applied() -> None:
-    old = verify_file(VECTORS / "valid-standard.gleeklog")
-    mid = verify_file(VECTORS / "valid-modern-rulings.gleeklog")
-    new = verify_file(VECTORS / "valid-modern-rulings-21.gleeklog")
+    old = vector_report("valid-standard.gleeklog")
+    mid = vector_report("valid-modern-rulings.gleeklog")
+    new = vector_report("valid-modern-rulings-21.gleeklog")
     old_text, mid_text, new_text = text_report(old), text_report(mid), text_report(new)
     assert "Variant standard" in old_text and "Variant modern" in mid_text
     by = {r.switch: r for r in RULINGS}
@@ -231,7 +232,7 @@ def test_the_cut_example_in_session_md() -> None:
 def test_modern_combinations_settle_once_per_hand_against_the_mean() -> None:
     # SPEC 1.3 item 4: the declared values are summed per seat and the phase is
     # settled once; one settlement per declaration would round to -16, 4, 12.
-    report = verify_file(VECTORS / "modern-two-declarations.gleeklog")
+    report = vector_report("modern-two-declarations.gleeklog")
     assert report.fair
     state = report.hands[0].state
     assert len(state.declarations) == 4
