@@ -12,7 +12,7 @@ from vector_reports import vector_report
 
 from gleek_p2p.cli.commands import read_log
 from gleek_p2p.rules import RULINGS, ruling_switches
-from gleek_p2p.tools.report import json_report, text_report
+from gleek_p2p.tools.report import RULING_WORDS, json_report, text_report
 
 VECTORS = Path(__file__).resolve().parent.parent / "protocol" / "vectors" / "sessions"
 INDEX = json.loads((VECTORS / "index.json").read_text())
@@ -172,21 +172,25 @@ def test_verify_report_says_which_rulings_applied() -> None:
     new = vector_report("valid-modern-rulings-21.gleeklog")
     old_text, mid_text, new_text = text_report(old), text_report(mid), text_report(new)
     assert "Variant standard" in old_text and "Variant modern" in mid_text
-    by = {r.switch: r for r in RULINGS}
-    for switch in ("score_sheet_tricks", "optional_declaring", "open_auction"):
-        assert by[switch].off in old_text, switch
-    assert by["received_scores"].on.split("{")[0] not in old_text
+    def said(switch: str, on: bool) -> str:
+        return RULING_WORDS[switch, on]
+
+    for switch in ("score_sheet_tricks", "optional_declaring"):
+        assert said(switch, False) in old_text, switch
+    assert "bids for the talon from 13 to 99 pence" in old_text
+    assert "each seat receives" not in old_text
     for switch in ("score_sheet_tricks", "optional_declaring", "score_sheet_combinations"):
-        assert by[switch].on in mid_text and by[switch].off not in mid_text, switch
-    assert by["open_auction"].off in mid_text
+        assert said(switch, True) in mid_text and said(switch, False) not in mid_text, switch
+    assert "bids for the talon from 13 to 99 pence" in mid_text
     # The current rulings: the open auction with its bound, trick scores and
     # the modern combination values received; the score-sheet sentences are
     # superseded and not said.
-    assert "no table ceiling (at most 394 pence" in new_text
-    assert ("each seat receives its whole trick score (and its combination values), half "
+    assert ("bids for the talon rise by at least 1 penny with no table ceiling (at most 394 "
+            "pence") in new_text
+    assert ("each seat receives its whole trick score and its combination values, half "
             "from each opponent") in new_text
     for switch in ("score_sheet_tricks", "score_sheet_combinations"):
-        assert by[switch].on not in new_text and by[switch].off not in new_text, switch
+        assert said(switch, True) not in new_text and said(switch, False) not in new_text
     assert json_report(old)["rulings"] == dict.fromkeys(
         ("score_sheet_tricks", "optional_declaring", "score_sheet_combinations",
          "open_auction", "received_scores"), False)
