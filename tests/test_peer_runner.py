@@ -35,14 +35,15 @@ class Sleeper:
 
 
 def runners(
-    tmp_path: Path, seed: bytes, *, hands: int = 1, timeout: float = 30.0, players: object = None
+    tmp_path: Path, seed: bytes, *, hands: int = 1, timeout: float = 30.0, players: object = None,
+    linger_grace: float = 5.0,
 ) -> tuple[list[SessionRunner], list[LogStore], list[MemoryMesh]]:
     tables = make_seats(STANDARD, hands, seed)
     meshes = MemoryMesh.create(3)
     stores = [LogStore.open(tmp_path / f"seat{s}.gleeklog") for s in range(3)]
     chosen = players or [BotPlayer(RandomStrategy(s)) for s in range(3)]
     out = [
-        SessionRunner(t, st, m, p, timeout=timeout)
+        SessionRunner(t, st, m, p, timeout=timeout, linger_grace=linger_grace)
         for t, st, m, p in zip(tables, stores, meshes, chosen, strict=True)  # type: ignore[call-overload]
     ]
     return out, stores, meshes
@@ -57,7 +58,9 @@ async def test_three_runners_play_and_agree(tmp_path: Path) -> None:
 
 
 async def test_a_broken_link_heals_through_the_third_seat(tmp_path: Path) -> None:
-    run, stores, meshes = runners(tmp_path, b"relay")
+    # At the end seats 0 and 1 each wait linger_grace for the other, which they
+    # cannot reach; what they hold reaches it through seat 2 meanwhile.
+    run, stores, meshes = runners(tmp_path, b"relay", linger_grace=0.5)
     meshes[0].down.add(1)
     meshes[1].down.add(0)
     outcomes = await asyncio.wait_for(asyncio.gather(*(r.run() for r in run)), 60)

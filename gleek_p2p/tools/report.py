@@ -16,15 +16,19 @@ from gleek_p2p.base.text import one_line, printable
 from gleek_p2p.log.keys import fingerprint
 from gleek_p2p.log.store import LogFault
 from gleek_p2p.rules import (
+    OPENING_BID,
     PHASE_NAMES,
     SUIT_SYMBOLS,
     State,
+    Variant,
     card_rank,
     honours_taken,
+    max_bid,
     ruling_switches,
     rulings_in_force,
     variant_name,
 )
+from gleek_p2p.rules.limits import BID_STEP
 from gleek_p2p.rules.money import pence
 from gleek_p2p.session.abort_words import abort_reason, signer_words
 from gleek_p2p.table import events as ev
@@ -48,6 +52,52 @@ PHASE_WORDS = {"tiddy": N_("tiddy"), "auction": N_("auction"), "ruff": N_("ruff"
 """Ledger row labels (at most 12 columns in every language)."""
 RUFF_MOVES = {"vie": N_("{name} vies (stake {stake})"), "see": N_("{name} sees"),
               "pass": N_("{name} passes")}
+
+RULING_WORDS: dict[tuple[str, bool], str] = {
+    ("score_sheet_tricks", True):
+        N_("trick scores on the score sheet, settled against their mean"),
+    ("score_sheet_tricks", False):
+        N_("trick scores settled pairwise, each pair paying the difference"),
+    ("optional_declaring", True):
+        N_("declaring combinations is optional; an undeclared one is not paid"),
+    ("optional_declaring", False):
+        N_("declaring combinations is compulsory; the hand audit looks for hidden ones"),
+    ("score_sheet_combinations", True):
+        N_("modern combination values on the score sheet, settled against their mean"),
+    ("score_sheet_combinations", False):
+        N_("modern combination values paid in total, split between the opponents"),
+    ("open_auction", False): N_("bids for the talon from {opening} to {max_bid} pence"),
+}
+"""Each ruling switch's reading (SPEC 1.5), on and off, by the switch's name: the rules
+room holds the switches and which are in force, the words live here."""
+
+RECEIVED_WORDS: dict[tuple[bool, bool], str] = {
+    (True, True): N_("each seat receives its whole trick score and its combination values, "
+                     "half from each opponent"),
+    (True, False): N_("each seat receives its whole trick score and its combination values, "
+                      "from its opponent"),
+    (False, True): N_("each seat receives its whole trick score, half from each opponent"),
+    (False, False): N_("each seat receives its whole trick score, from its opponent"),
+}
+"""``received_scores`` on (it supersedes the score-sheet readings, and off is never said),
+by (modern combination values, three players): whole sentences, as each language builds
+them."""
+
+
+def ruling_words(v: Variant, switch: str, on: bool) -> str:
+    """The reading of ruling ``switch`` (``on`` or off) in ``v``, in the chosen language."""
+    if switch == "received_scores":
+        return _(RECEIVED_WORDS[v.modern_combinations, v.players == 3])
+    if (switch, on) == ("open_auction", True):
+        words = ngettext("bids for the talon rise by at least {step} penny with no table "
+                         "ceiling (at most {max_bid} pence, the most a hand's other phases "
+                         "can pay one seat)",
+                         "bids for the talon rise by at least {step} pence with no table "
+                         "ceiling (at most {max_bid} pence, the most a hand's other phases "
+                         "can pay one seat)", BID_STEP)
+    else:
+        words = _(RULING_WORDS[switch, on])
+    return words.format(step=BID_STEP, opening=OPENING_BID, max_bid=max_bid(v))
 
 
 def _name(names: Sequence[str], seat: int) -> str:
@@ -257,7 +307,8 @@ def text_report(report: VerifyReport) -> str:
     variant = report.roster.variant
     out.append(_("Variant {variant}, replayed under the rulings the log records (SPEC 1.5):")
                .format(variant=variant_name(variant)))
-    out.extend("  - " + ruling for ruling in rulings_in_force(variant))
+    out.extend("  - " + ruling_words(variant, switch, on)
+               for switch, on in rulings_in_force(variant))
     for record in report.hands:
         state = record.state
         out.append("")
