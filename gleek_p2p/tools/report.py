@@ -30,6 +30,7 @@ from gleek_p2p.rules import (
 )
 from gleek_p2p.rules.limits import BID_STEP
 from gleek_p2p.rules.money import pence
+from gleek_p2p.session.abort_words import abort_reason, signer_words
 from gleek_p2p.table import events as ev
 from gleek_p2p.table.session import Retake, SeatChange
 from gleek_p2p.table.verify import Ending, Judgement, VerifyReport, Violation
@@ -370,7 +371,9 @@ def ending_sentence(ending: Ending, names: Sequence[str]) -> str:
     """How a seat's own signed word ended the session, e.g. 'Anne left the table during
     hand 2 (signed by Anne, event 57).'"""
     name = _name(names, ending.seat)
-    fields = {"name": name, "event": ending.seq, "reason": one_line(ending.reason),
+    # A local-failure abort's reason (the signer's English) is the log's detail: its
+    # code says it all here.
+    fields = {"name": name, "event": ending.seq,
               "hand": None if ending.hand is None else ending.hand + 1}
     if ending.cause == ev.LEFT:
         if ending.hand is None:
@@ -379,10 +382,10 @@ def ending_sentence(ending: Ending, names: Sequence[str]) -> str:
         return _("{name} left the table during hand {hand} (signed by {name}, "
                  "event {event}).").format(**fields)
     if ending.hand is None:
-        return _("{name}'s peer failed and ended the session before the first hand "
-                 "(signed by {name}, event {event}): {reason}.").format(**fields)
-    return _("{name}'s peer failed and ended the session during hand {hand} (signed by "
-             "{name}, event {event}): {reason}.").format(**fields)
+        return _("{name}'s peer failed (an internal error) and ended the session before "
+                 "the first hand (signed by {name}, event {event}).").format(**fields)
+    return _("{name}'s peer failed (an internal error) and ended the session during hand "
+             "{hand} (signed by {name}, event {event}).").format(**fields)
 
 
 def handover_lines(report: VerifyReport) -> list[str]:
@@ -410,13 +413,15 @@ def claim_sentence(claim: Violation, names: Sequence[str]) -> str:
     name = names[signer] if 0 <= signer < len(names) else ""
     who = (_("seat {seat} ({name})").format(seat=signer, name=name) if name
            else _("seat {seat}").format(seat=signer))
-    # The abort's reason is the signer's own words: shown inert, as said.
-    reason = claim.reason
+    # Worded from the abort's code; else its reason, quoted as the signer's words
+    # (shown inert, on one line).
+    reason = abort_reason(claim.abort, names) if claim.abort is not None \
+        else signer_words(claim.reason)
     if claim.seq is None:
         return _("{signer} says: {reason}. The log cannot prove it.").format(
-            signer=who, reason=one_line(reason))
+            signer=who, reason=reason)
     return _("event {number}: {signer} says: {reason}. The log cannot prove it.").format(
-        number=claim.seq, signer=who, reason=one_line(reason))
+        number=claim.seq, signer=who, reason=reason)
 
 
 def violation_sentence(violation: Violation, names: Sequence[str]) -> str:
@@ -463,6 +468,7 @@ def json_report(report: VerifyReport) -> dict[str, Any]:
                 "seat": c.seat,
                 "code": None if c.code is None else c.code.value,
                 "reason": c.reason,
+                "cause": None if c.abort is None else c.abort.cause,
                 "evidence": [e.hex() for e in c.evidence],
             }
             for c in report.claims
