@@ -65,9 +65,12 @@ def verified(name: str) -> VerifyReport:
     """``gleek verify``'s report of the vector log ``protocol/vectors/sessions/<name>.gleeklog``.
 
     A report holds facts, not words (each screen words it in its reader's
-    language), so one verification serves every language.
+    language), so one verification serves every language; it is the one
+    tests/vector_reports.py shares with the vector tests.
     """
-    return verify_file_once(SESSIONS / f"{name}.gleeklog")
+    from vector_reports import vector_report
+
+    return vector_report(f"{name}.gleeklog")
 
 
 _reports: dict[tuple[str, bytes], VerifyReport] = {}
