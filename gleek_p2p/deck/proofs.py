@@ -301,7 +301,9 @@ class ProofSystem(Generic[PointT]):
         # F' = Σ ω_i X_i − ω_f·Σ u_j Y_j, and Σ u_j Y_j = e·Σ v_i X_i: the prover,
         # knowing e and v, folds both sums into one (N multiplications, not 2N+1).
         firsts.append(self._lincomb([(w_v[i] - w_f * e * v[i]) % q for i in range(n)], xs))
-        firsts.append(g.mul(w_f, big_e))
+        # T' = ω_f·E = (ω_f·e)·G: the prover knows e, so a base-point multiplication
+        # (cheaper, and constant-time for this secret nonce) makes the same point.
+        firsts.append(g.base(w_f * e % q))
         c = self._shuffle_challenge(h1, chain, firsts)
 
         a_bar = sum(uj * rj for uj, rj in zip(u, r, strict=True))
@@ -523,7 +525,7 @@ def analytic_counts(n: int) -> dict[str, tuple[int, int]]:
     lock's N key commitments ``K_j`` (base-point), which the proofs take as given.
     """
     return {
-        "shuffle_prove": (4 * n + 1, 3 * n + 3),
+        "shuffle_prove": (4 * n, 3 * n + 4),
         "shuffle_verify": (6 * n + 4, n + 4),
         "lock_prove": (n, n + 1),
         "lock_verify": (3 * n + 1, n + 1),
