@@ -106,6 +106,15 @@ def test_a_sum_of_products_in_one_array_is_the_reference_sum(
     assert _outcome(lambda: lincomb(*pair)) == ("ValueError", "the sum is the identity")
 
 
+def test_a_sum_of_products_fails_on_mismatched_lengths_with_the_reference_words() -> None:
+    points = [base(3), base(4)]
+    for ks in ([1], [1, 2, 3], [0, 2, 3]):
+        reference = _outcome(
+            lambda ks=ks: add([mul(k, p) for k, p in zip(ks, points, strict=True)]))
+        assert _outcome(lambda ks=ks: lincomb(ks, points)) == reference
+        assert isinstance(reference, tuple) and reference[0] == "ValueError"
+
+
 def test_both_parities_and_a_small_abscissa() -> None:
     for t in range(1, 40):
         point = base(t)
