@@ -709,6 +709,13 @@ def main() -> None:
         f" set-up / floor {result['ratio_cpu_setup_vs_floor_v3']}"
     )
     print(
+        f"v3 checks with the double multiplication a·P + b·G: set-up"
+        f" {result['ratio_setup_double_vs_reference_check']} x (CPU"
+        f" {result['ratio_cpu_setup_double_vs_reference_check']} x) the same run's with the"
+        f" reference checks ({result['setup_ms_with_proofs_reference_check']} ms);"
+        f" {result['v3_double']} double multiplications a hand"
+    )
+    print(
         f"v3 multiplications: {result['v3_mults_counted']} counted,"
         f" {result['v3_mults_analytic']} analytic,"
         f" ratio {result['ratio_v3_counted_vs_analytic']}; decodings"
