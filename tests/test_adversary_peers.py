@@ -14,6 +14,7 @@ import pytest
 from adversary import scenarios
 from adversary.peer import play_cheater
 
+from gleek_p2p.base.errors import ViolationCode
 from gleek_p2p.bots.strategy import RandomStrategy
 from gleek_p2p.log.store import LogStore
 from gleek_p2p.rules import VARIANTS
@@ -53,6 +54,8 @@ async def test_honest_peers_catch_and_blame_the_cheater(tmp_path: Path, name: st
     for table in honest:
         assert table.verdict is not None, name
         assert table.verdict.blamed == CHEATER
+        # The abort carries the breach's code (the screens word it from that).
+        assert table.verdict.cause in ViolationCode._value2member_map_, table.verdict.cause
     # The logs are intact: identical up to the aborts each honest peer signed.
     a, b = (r.store.records for r in runners if r.table.seat != CHEATER)
     assert a[:-1] == b[:-1] or a == b
@@ -60,6 +63,8 @@ async def test_honest_peers_catch_and_blame_the_cheater(tmp_path: Path, name: st
         report = verify_records(records)
         assert report.exit_code == 1
         assert report.violations[0].seat == CHEATER and report.violations[0].proven
+        # The code the abort signed is the one its evidence proves: no second claim.
+        assert report.claims == [], (name, report.claims)
 
 
 async def test_a_dispute_out_of_turn_during_the_shuffle_blames_only_the_disputer(

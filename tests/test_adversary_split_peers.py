@@ -48,6 +48,10 @@ class LyingBen:
             if seat not in self.cut_off:
                 self.mesh.send(seat, Event(envelope.encode()))
 
+    def _send_sync(self) -> None:
+        for seat in (ANNE, CAT):
+            self.mesh.send(seat, Sync(len(self.table.envelopes)))
+
     def _sign_due(self) -> None:
         while (exp := self.table.expected()) is not None and exp.seat == BEN:
             envelope = self.table.auto_event()
@@ -66,6 +70,9 @@ class LyingBen:
                 self._send(envelope)
 
     async def run(self) -> None:
+        # As a real peer does on starting (``SessionRunner._play``): without it
+        # Anne, after the abort, lingers the whole timeout waiting to hear from Ben.
+        self._send_sync()
         self._sign_due()
         while True:
             sender, message = await self.mesh.receive()

@@ -339,7 +339,7 @@ async def test_a_seat_that_sends_only_a_bomb_for_its_move_is_blamed_for_its_sile
         return decode_envelope(data)
 
     runners_, cheated = await play_cheater(tmp_path, "bomb", bomb_for_a_bid, b"bomb-bid",
-                                           CHEATER)
+                                           CHEATER, timeout_after_cheat=1.0)
     assert cheated
     honest = [r for r in runners_ if r.table.seat != CHEATER]
     for runner in honest:

@@ -30,7 +30,7 @@ from netns import emit, loopback, needs_netns, run_isolated
 
 HERE = Path(__file__).resolve()
 FORGED = 150
-STAGGER = 2.0
+STAGGER = 1.0
 PLAYERS = ("127.0.1.1", "127.0.1.2", "127.0.1.3")
 
 
@@ -66,8 +66,8 @@ async def _tarpits() -> dict[str, Any]:
     loopback()
     table = "hostile/1"
     tarpits = Tarpits()
+    # The forged records are out (announced) before anyone arrives.
     aiozc = await _announce_forged(table, await tarpits.start(FORGED))
-    await asyncio.sleep(2.0)  # the forged records are out before anyone arrives
     lobbies: list[Lobby] = []
     arrived: list[float] = []
     formed: list[float | None] = [None] * len(PLAYERS)
@@ -110,13 +110,16 @@ async def _refresh() -> dict[str, Any]:
     here = ZeroconfDiscovery(["127.0.0.1"], refresh=0.5)
     heard: list[float] = []
     try:
-        await there.start(Announcement("there", 7001, 1, "oak", "fp-there", 3, (1,)))
-        await here.start(Announcement("here", 7002, 1, "oak", "fp-here", 3, (1,)))
+        await asyncio.gather(
+            there.start(Announcement("there", 7001, 1, "oak", "fp-there", 3, (1,))),
+            here.start(Announcement("here", 7002, 1, "oak", "fp-here", 3, (1,))))
         with contextlib.suppress(TimeoutError):
             async with asyncio.timeout(6):
                 async for hint in here.hints():
                     if hint.txt.get("fp") == "fp-there":
                         heard.append(time.monotonic())
+                    if len(heard) >= 5 and heard[-1] - heard[0] >= 2.0:
+                        break  # what the test asks is heard: more would change nothing
     finally:
         await here.close()
         await there.close()

@@ -366,15 +366,13 @@ def test_an_unreadable_log_is_said_by_its_fault(tmp_path: Path, content: bytes |
 
 
 def test_a_seat_caught_cheating_is_named_with_its_code_on_this_screen() -> None:
-    from types import SimpleNamespace
+    from gleek_p2p.session.abort_words import code_words
 
-    from gleek_p2p.session.peer import SessionRunner
-
-    runner = SimpleNamespace(table=SimpleNamespace(roster=SimpleNamespace(
-        names=("ann", "ben", "cat"))))
     caught = Cheating(1, "the shuffle proof of pass 2 does not verify",
                       code=ViolationCode.CHAIN_BAD_SIGNATURE)
-    said = said_everywhere(lambda: SessionRunner._caught_words(runner, caught),  # type: ignore[arg-type]
+    # The runner's note and the abort's words, from the code the abort carries.
+    said = said_everywhere(lambda: code_words(caught.code.value, caught.seat,  # type: ignore[return-value]
+                                              ("ann", "ben", "cat")),
                            ["shuffle proof", "does not verify", "seat 1"])
     assert all(text.startswith("ben ") and "chain.bad-signature" in text
                for text in said.values())

@@ -29,7 +29,7 @@ from gleek_p2p.table import events as ev
 from gleek_p2p.table.session import Table
 from gleek_p2p.tools.selfplay import _derive
 
-EXAMPLES = int(os.environ.get("GLEEK_FUZZ_EXAMPLES", "400"))
+EXAMPLES = int(os.environ.get("GLEEK_FUZZ_EXAMPLES", "200"))
 """Examples per property; raise it for a deeper run (e.g. 20000)."""
 SEED = b"fuzz-table"
 VARIANT = VARIANTS["standard"]

@@ -352,5 +352,6 @@ def test_the_replay_tells_who_left_and_what_was_only_claimed() -> None:
     left = Replay.load(read_log(sessions / "left-the-table.gleeklog")[0]).verdict()
     assert "Ben left the table during hand 2 (signed by Ben, event 100)." in left
     claim = Replay.load(read_log(sessions / "claim-only.gleeklog")[0]).verdict()
-    assert claim == ["event 95: seat 0 (Anne) says: Cat did not send the keys of the deal "
-                     "within 120 s. The log cannot prove it."]
+    # An old log's abort has no code: its reason is quoted as the signer's words.
+    assert claim == ["event 95: seat 0 (Anne) says: “Cat did not send the keys of the deal "
+                     "within 120 s” (the signer's own words). The log cannot prove it."]

@@ -102,7 +102,7 @@ def test_a_refusal_code_is_typed_and_an_unknown_one_means_nothing() -> None:
     assert Refuse("from a newer peer", 999).meaning is RefuseCode.NONE
     left = Bye("ann left the table", ByeCode.LEFT_THE_TABLE)
     assert decode_message(encode_message(left)) == left
-    assert left.meaning is ByeCode.LEFT_THE_TABLE and Bye("x", 7).meaning is ByeCode.NONE
+    assert left.meaning is ByeCode.LEFT_THE_TABLE and Bye("x", 77).meaning is ByeCode.NONE
 
 
 def test_a_signed_refusal_names_its_table_and_is_canonical() -> None:

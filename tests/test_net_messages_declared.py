@@ -104,7 +104,10 @@ def _same_decoding(data: bytes) -> None:
         assert new.encode_message(now) == old.encode_message(was) == data
 
 
-@settings(max_examples=600)
+# Random frames are nearly all refused by both codecs at their first wrong field
+# (the time is hypothesis building them); the near misses, where the two could
+# differ, are test_a_flipped_byte_is_decoded_alike's.
+@settings(max_examples=300)
 @given(st.integers(0, 12), st.lists(anything, max_size=12))
 def test_every_frame_decoded_alike(tag: int, fields: list[Any]) -> None:
     try:

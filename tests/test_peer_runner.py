@@ -35,14 +35,15 @@ class Sleeper:
 
 
 def runners(
-    tmp_path: Path, seed: bytes, *, hands: int = 1, timeout: float = 30.0, players: object = None
+    tmp_path: Path, seed: bytes, *, hands: int = 1, timeout: float = 30.0, players: object = None,
+    linger_grace: float = 5.0,
 ) -> tuple[list[SessionRunner], list[LogStore], list[MemoryMesh]]:
     tables = make_seats(STANDARD, hands, seed)
     meshes = MemoryMesh.create(3)
     stores = [LogStore.open(tmp_path / f"seat{s}.gleeklog") for s in range(3)]
     chosen = players or [BotPlayer(RandomStrategy(s)) for s in range(3)]
     out = [
-        SessionRunner(t, st, m, p, timeout=timeout)
+        SessionRunner(t, st, m, p, timeout=timeout, linger_grace=linger_grace)
         for t, st, m, p in zip(tables, stores, meshes, chosen, strict=True)  # type: ignore[call-overload]
     ]
     return out, stores, meshes
@@ -57,7 +58,9 @@ async def test_three_runners_play_and_agree(tmp_path: Path) -> None:
 
 
 async def test_a_broken_link_heals_through_the_third_seat(tmp_path: Path) -> None:
-    run, stores, meshes = runners(tmp_path, b"relay")
+    # At the end seats 0 and 1 each wait linger_grace for the other, which they
+    # cannot reach; what they hold reaches it through seat 2 meanwhile.
+    run, stores, meshes = runners(tmp_path, b"relay", linger_grace=0.5)
     meshes[0].down.add(1)
     meshes[1].down.add(0)
     outcomes = await asyncio.wait_for(asyncio.gather(*(r.run() for r in run)), 60)
@@ -73,6 +76,9 @@ async def test_a_stalled_seat_is_blamed_in_a_signed_abort(tmp_path: Path) -> Non
     tasks[1].cancel()
     assert all(o.aborted for o in done)
     assert run[0].table.verdict is not None and run[0].table.verdict.blamed == 1
+    # The abort's code says what ended it, so every screen words it in its language.
+    assert run[0].table.verdict.cause == "timeout" and run[0].table.verdict.fits
+    assert all("bot-1 did not send their next event in time" in o.reason for o in done)
     report = verify_records(stores[0].records)
     # A timeout is the signer's claim: the session stopped, nobody is proven guilty.
     assert report.exit_code == 3 and report.violations == []
@@ -128,6 +134,7 @@ async def test_a_leave_without_its_event_ends_the_session_blaming_nobody(
     tasks[1].cancel()
     assert all(o.aborted and "left the table" in o.reason for o in done)
     assert run[0].table.verdict is not None and run[0].table.verdict.blamed is None
+    assert run[0].table.verdict.cause == "leave-unlogged" and run[0].table.verdict.about == 1
     report = verify_records(stores[0].records)
     assert report.exit_code == 3 and report.violations == [] and report.claims[0].seat is None
 
@@ -156,6 +163,8 @@ async def test_an_internal_error_ends_the_session_blaming_nobody(tmp_path: Path)
         verdict = runner.table.verdict
         assert outcome.aborted and verdict is not None
         assert verdict.blamed is None
+        # Its own failure, or (a seat that had gone on) the code of a failure elsewhere.
+        assert verdict.cause in ("local-failure", "peer-failed") and verdict.fits
     assert run[1].table.verdict is not None
     assert run[1].table.verdict.cause == "local-failure"
     report = verify_records(stores[0].records)

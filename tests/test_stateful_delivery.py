@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import (
@@ -30,6 +31,7 @@ from hypothesis.stateful import (
 )
 
 from gleek_p2p.base.errors import Cheating, ProtocolError
+from gleek_p2p.deck.suites import Secp256k1Suite
 from gleek_p2p.log.envelope import Envelope, decode_envelope, event_hash, sign_envelope
 from gleek_p2p.log.keys import Identity
 from gleek_p2p.rules import VARIANTS
@@ -39,6 +41,34 @@ from gleek_p2p.table.verify import verify_records
 from gleek_p2p.tools.selfplay import make_seats
 
 SEATS = 3
+
+
+@pytest.fixture(autouse=True)
+def proofs_checked_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A deck proof that checked out is not checked again on the same bytes.
+
+    The three tables and ``verify`` each check every other seat's shuffle and
+    lock proofs: the same pure check of the same bytes, most of this test's
+    time. A proof that fails is checked each time, so what each table decides
+    is unchanged; what this test varies is the delivery, not the proofs.
+    """
+    for name in ("verify_shuffle", "verify_lock"):
+        check = getattr(Secp256k1Suite, name)
+        passed: set[tuple[Any, ...]] = set()
+
+        def once(self: Secp256k1Suite, *args: Any, check: Any = check,
+                 passed: set[tuple[Any, ...]] = passed) -> None:
+            key = tuple(tuple(a) if isinstance(a, list | tuple) else a for a in args)
+            try:
+                if key in passed:
+                    return
+            except TypeError:  # something unhashable: checked as usual
+                check(self, *args)
+                return
+            check(self, *args)
+            passed.add(key)
+
+        monkeypatch.setattr(Secp256k1Suite, name, once)
 
 
 def snapshot(table: Table) -> tuple[Any, ...]:

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from gleek_p2p.base.errors import ProtocolError
+from gleek_p2p.base.errors import ProtocolError, ViolationCode
 from gleek_p2p.cli.commands import read_log
 from gleek_p2p.log.envelope import decode_envelope
 from gleek_p2p.rules import ACTION_FIELDS, event_declarations, event_from_wire
@@ -17,6 +17,19 @@ from gleek_p2p.table.schema import render
 
 ROOT = Path(__file__).resolve().parent.parent
 SCHEMA = json.loads((ROOT / "protocol" / "events.json").read_text())
+
+
+def _chars(ranges: str) -> set[str]:
+    """The characters of a schema's 'chars' ('a-z0-9.-': ranges, and single characters)."""
+    out, i = set(), 0
+    while i < len(ranges):
+        if i + 2 < len(ranges) and ranges[i + 1] == "-":
+            out.update(chr(c) for c in range(ord(ranges[i]), ord(ranges[i + 2]) + 1))
+            i += 3
+        else:
+            out.add(ranges[i])
+            i += 1
+    return out
 
 
 def conforms(value: Any, spec: dict[str, Any]) -> bool:
@@ -36,7 +49,9 @@ def conforms(value: Any, spec: dict[str, Any]) -> bool:
         return bool(spec.get("min", 0) <= len(value) <= spec.get("max", 1 << 20))
     if kind == "str":
         return isinstance(value, str) and (
-            spec.get("min", 0) <= len(value) <= spec.get("max", 1 << 20))
+            spec.get("min", 0) <= len(value) <= spec.get("max", 1 << 20)) and (
+            "chars" not in spec or set(value) <= _chars(spec["chars"])) and (
+            value not in spec.get("except", ()))
     if kind == "list":
         if not isinstance(value, list) or not spec.get("min", 0) <= len(value) <= spec.get(
                 "max", 1 << 20):
@@ -145,5 +160,57 @@ def test_an_abort_for_a_local_failure_conforms_and_blames_nobody() -> None:
     assert not conforms(blaming, spec)
     with pytest.raises(ProtocolError):
         ev.Abort.from_body(blaming)
-    with pytest.raises(ProtocolError):
-        ev.Abort.from_body([-1, "x", [], "some-other-cause"])
+
+
+_ABORT_BODIES = [
+    # (body, taken): the schema and Abort.from_body must agree on each.
+    ([1, "x", []], True),
+    ([-1, "x", [], "local-failure"], True),
+    ([-1, "x", [], "left"], True),
+    ([-1, "x", [b"e"], "forked"], True),
+    ([-1, "x", [b"e"], "peer-failed"], True),
+    ([2, "x", [], "timeout"], True),
+    ([1, "x", [b"e"], "deck.key-commitment"], True),
+    ([-1, "x", [], "leave-unlogged", 2], True),
+    # a later version's code: taken, whoever it blames, with or without a seat
+    ([-1, "x", [], "some-other-cause"], True),
+    ([1, "x", [], "later.code-9"], True),
+    ([1, "x", [], "later", 0], True),
+    # a known code with the wrong blame or fifth item
+    ([1, "x", [], "forked"], False),
+    ([-1, "x", [], "timeout"], False),
+    ([-1, "x", [], "deck.key-commitment"], False),
+    ([-1, "x", [], "leave-unlogged"], False),
+    ([1, "x", [], "leave-unlogged", 0], False),
+    ([2, "x", [], "timeout", 1], False),
+    ([-1, "x", [], "local-failure", 0], False),
+    # a malformed code: huge, empty, not a word, not a str; a bad fifth item
+    ([-1, "x", [], "a" * 41], False),
+    ([-1, "x", [], "a" * 40], True),
+    ([-1, "x", [], ""], False),
+    ([-1, "x", [], "Timeout"], False),
+    ([-1, "x", [], "time out"], False),
+    ([-1, "x", [], "\u202etimeout"], False),
+    ([-1, "x", [], 7], False),
+    ([-1, "x", [], None], False),
+    ([-1, "x", [], b"timeout"], False),
+    ([-1, "x", [], "later", -1], False),
+    ([-1, "x", [], "later", "0"], False),
+    ([-1, "x", [], "leave-unlogged", 0, 0], False),
+]
+
+
+@pytest.mark.parametrize("body,taken", _ABORT_BODIES, ids=[repr(b[3:]) if len(b) > 3 else
+                                                           "three" for b, _ in _ABORT_BODIES])
+def test_the_schema_and_the_table_agree_on_every_abort_code(body: list[Any], taken: bool) -> None:
+    from gleek_p2p.table import events as ev
+
+    spec = SCHEMA["kinds"]["abort"]["body"]
+    assert conforms(body, spec) == taken
+    if taken:
+        abort = ev.Abort.from_body(body)
+        assert abort.to_body() == body  # nothing lost, and encoded as it came
+    else:
+        with pytest.raises(ProtocolError) as caught:
+            ev.Abort.from_body(body)
+        assert caught.value.code is ViolationCode.FORM_ABORT

@@ -19,8 +19,10 @@ inside the namespace run_isolated makes) and prints a JSON summary.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import re
 import subprocess
 import sys
 import time
@@ -35,10 +37,48 @@ TABLES = {"alpha": ("ann", "ben"), "bravo": ("cat",), "charlie": ("dan", "eve", 
 HANDS = {"alpha": 1, "bravo": 3, "charlie": 120}
 
 
-def _tables(*extra: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
+def _tables(*extra: str) -> subprocess.Popen[str]:
+    return subprocess.Popen(
         [sys.executable, "-m", "gleek_p2p", "tables", "--interface", IFACE, "--seconds", "3",
-         *extra], capture_output=True, text=True, timeout=60, check=False)
+         *extra], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def _listings(deadline: float) -> tuple[dict[str, Any], str, int]:
+    """``gleek tables --json`` and ``gleek tables`` side by side, each run again until it
+    lists the four tables (or the deadline): the JSON listing, the text and its code.
+
+    A playing table's peers answer between the moves they compute: a listing
+    may miss one now and then, so it is asked again, within limits.
+    """
+    listing: dict[str, Any] = {"tables": []}
+    text, text_rc = "", -1
+    while True:
+        json_run = None if _as_expected(listing) else _tables("--json")
+        text_run = None if "4 tables" in text else _tables()
+        if json_run is not None:
+            out, _ = json_run.communicate(timeout=60)
+            listing = json.loads(out) if out else {"tables": []}
+        if text_run is not None:
+            text, _ = text_run.communicate(timeout=60)
+            text_rc = text_run.returncode
+        if (_as_expected(listing) and "4 tables" in text) or time.monotonic() > deadline:
+            return listing, text, text_rc
+
+
+def _await_line(path: Path, needle: str, deadline: float) -> bool:
+    """Wait (until ``deadline``) for a process's output file to hold ``needle``."""
+    while time.monotonic() < deadline:
+        with contextlib.suppress(FileNotFoundError):
+            if needle in path.read_text(errors="replace"):
+                return True
+        time.sleep(0.05)
+    return False
+
+
+def _number_of(screen: str, table: str) -> int | None:
+    """The number a picker's list gives ``table`` (as a person reads it on the screen)."""
+    found = re.search(rf"(\d+)\. {table}: ", screen)
+    return None if found is None else int(found.group(1))
 
 
 EVIL = "\x1b[2J\x1b[Hevil\u202e"
@@ -87,20 +127,19 @@ def _fingerprints(out: Path) -> dict[str, str]:
             for names in TABLES.values() for name in names}
 
 
-def _person_picks_bravo(out: Path, listing: dict[str, Any], cat: Bot) -> dict[str, Any]:
-    """The real ``gleek play`` without ``--table``, on a terminal (a pty): it picks bravo.
+def _person_picks_bravo(out: Path, cat: Bot) -> dict[str, Any]:
+    """The real ``gleek play`` without ``--table``, on a terminal (a pty): it picks bravo,
+    by the number its list on the screen gives it.
 
     Once cat (at bravo) has authenticated the person's peer, the peer is
     stopped: playing the hands through the full screen is the UI tests' part.
     """
-    import contextlib
     import fcntl
     import pty
     import struct
     import termios
     import threading
 
-    number = 1 + [t["table"] for t in listing["tables"]].index("bravo")
     master, slave = pty.openpty()
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
     argv = [sys.executable, "-m", "gleek_p2p", "play", "--name", "hal", "--data-dir",
@@ -120,13 +159,10 @@ def _person_picks_bravo(out: Path, listing: dict[str, Any], cat: Bot) -> dict[st
     reader.start()
     deadline = time.monotonic() + 60
     while b"Pick a table" not in screen and time.monotonic() < deadline:
-        time.sleep(0.1)
+        time.sleep(0.05)
+    number = _number_of(screen.decode(errors="replace"), "bravo")
     os.write(master, f"{number}\n".encode())
-    joined = False
-    err = out / f"cat.{cat.starts}.err"
-    while time.monotonic() < deadline and not joined:
-        joined = "connected to hal" in err.read_text()
-        time.sleep(0.1)
+    joined = _await_line(out / f"cat.{cat.starts}.err", "connected to hal", deadline)
     hal.kill()
     hal.wait()
     os.close(master)
@@ -151,30 +187,29 @@ def scenario_tables(out: Path) -> dict[str, Any]:
         for bot in bots.values():
             bot.start()
         deadline = time.monotonic() + 120
-        listing: dict[str, Any] = {"tables": []}
-        while time.monotonic() < deadline:
-            done = _tables("--json")
-            listing = json.loads(done.stdout) if done.stdout else {"tables": []}
-            if _as_expected(listing):
-                break
-        result["json"] = listing
-        # A playing table's peers answer between the moves they compute: a
-        # listing may miss one now and then, so it is asked again, within limits.
-        while True:
-            text = _tables()
-            if "4 tables" in text.stdout or time.monotonic() > deadline:
-                break
-        result["text"], result["text_rc"] = text.stdout, text.returncode
+        # Listed once every table is as it will be listed (each bot has said so).
+        for name, said in (("ann", "found ben"), ("ben", "found ann"), ("cat", "waiting for"),
+                           ("dan", "seat 0:"), ("eve", "seat 0:"), ("fay", "seat 0:")):
+            _await_line(out / f"{name}.1.err", said, deadline)
+        result["json"], result["text"], result["text_rc"] = _listings(deadline)
         result["fingerprints"] = _fingerprints(out)
-        result["hal"] = _person_picks_bravo(out, listing, bots["cat"])
-        number = 1 + [t["table"] for t in listing["tables"]].index("alpha")
+        # gus (at alpha) and hal (at bravo) pick their tables at the same time, each
+        # by the number its own list gives it.
         argv = bot_argv("gus", out / "gus", listen=f"{IFACE}:0", table="-", hands=7,
                         timeout=120, mdns=True, interface=IFACE, extra=["--pick"])
         del argv[argv.index("--table"):argv.index("--table") + 2]
         with open(out / "gus.err", "wb") as err:
             gus = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                    stderr=err)
+        try:
+            result["hal"] = _person_picks_bravo(out, bots["cat"])
+            _await_line(out / "gus.err", "Pick a table", time.monotonic() + 60)
+            number = _number_of((out / "gus.err").read_text(), "alpha")
             stdout, _ = gus.communicate(f"{number}\n".encode(), timeout=150)
+        finally:
+            if gus.poll() is None:
+                gus.kill()
+                gus.wait()
         result["gus"] = {"rc": gus.returncode, "log": stdout.decode().strip().splitlines()[-1:],
                          "stderr": (out / "gus.err").read_text()}
         for name in TABLES["alpha"]:

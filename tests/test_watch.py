@@ -20,7 +20,7 @@ from gleek_p2p.log.envelope import PROTOCOL_VERSION
 from gleek_p2p.log.keys import Identity, fingerprint
 from gleek_p2p.net.connection import ConnectionClosed, Limits, Refused, connect
 from gleek_p2p.net.handshake import Offer
-from gleek_p2p.net.messages import Event, Hello, RefuseCode, Sync, decode_message
+from gleek_p2p.net.messages import Event, Hello, Refuse, RefuseCode, Sync, decode_message
 from gleek_p2p.rules import VARIANTS
 from gleek_p2p.rules import Event as Move
 from gleek_p2p.session.lobby import LobbyConfig
@@ -383,11 +383,13 @@ def test_a_watcher_is_refused_before_play_beyond_the_bound_and_when_unwelcome() 
     assert not isinstance(refusal, str) and refusal is not None
     assert refusal.meaning is RefuseCode.NO_WATCHERS
     early = Watchers(True, WatchLimits(max_watchers=1), lambda text: None)
-    assert early.admit(hello, 0.0) == "the table is not playing yet; try again soon"
+    assert early.admit(hello, 0.0) == Refuse("the table is not playing yet; try again soon",
+                                             RefuseCode.NOT_NOW)
     early.feed([])
     assert early.admit(hello, 0.0) is None
     early.conns[b"\x09" * 32] = _Slow()  # type: ignore[assignment]
-    assert early.admit(hello, 0.0) == "this seat already feeds 1 watchers"
+    assert early.admit(hello, 0.0) == Refuse("this seat already feeds 1 watchers",
+                                             RefuseCode.NOT_NOW)
 
 
 async def test_gleek_watch_prints_each_hand_the_verdict_and_the_log(
@@ -423,7 +425,7 @@ SEEN = {
     "en": ("wendy (key {fp}) is watching this table", "  watching: wendy  key {fp}",
            "the players of this table do not accept watchers", "hand 1: "),
     "fr": ("wendy (clé {fp}) regarde cette table", "  spectateur\u00a0: wendy  clé {fp}",
-           "les joueurs de cette table n'acceptent pas de spectateurs", "main 1\u00a0: "),
+           "les joueurs de cette table n'acceptent pas de spectateurs", "manche 1\u00a0: "),
     "it": ("wendy (chiave {fp}) sta guardando questo tavolo",
            "  spettatore: wendy  chiave {fp}",
            "i giocatori di questo tavolo non accettano spettatori", "mano 1: "),
@@ -479,7 +481,8 @@ def test_watchers_coming_back_at_once_are_refused_beyond_the_burst() -> None:
     hello = Offer(PROTOCOL_VERSION, "t/2", tuple(VARIANT.to_wire()), 3, "w", 0,
                   watcher=True).hello(b"\x01" * 32, b"\x02" * 32, b"\x03" * 32)
     watchers._taken.extend([1.0, 2.0])  # two taken (and gone again) lately
-    assert watchers.admit(hello, 5.0) == "too many watchers came lately; try again soon"
+    assert watchers.admit(hello, 5.0) == Refuse("too many watchers came lately; try again soon",
+                                                RefuseCode.NOT_NOW)
     assert watchers.admit(hello, 11.5) is None  # the first has left the window
 
 

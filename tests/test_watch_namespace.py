@@ -17,6 +17,7 @@ from __future__ import annotations
 import subprocess
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +28,7 @@ IFACE = "127.0.0.1"
 TABLES = {"delta": ("ann", "ben", "cat"), "echo": ("dan", "eve", "fay")}
 HANDS = 6
 ECHO_HANDS = 60
-"""Echo plays on long after delta ends, so it is still playing (and refusing) when asked."""
+"""Echo plays on long enough to be still playing (and refusing) when asked."""
 
 
 def _watch(out: Path, table: str) -> subprocess.CompletedProcess[str]:
@@ -52,17 +53,24 @@ def scenario_watch(out: Path) -> dict[str, Any]:
         for bot in bots.values():
             bot.start()
         deadline = time.monotonic() + 180
-        # Until a table plays (its records say so), a watcher finds no table to watch.
-        # Delta first: its session is short, and the watcher must find it still playing.
-        while True:
-            done = _watch(out, "delta")
-            if "is playing" not in done.stderr or time.monotonic() > deadline:
-                break
+
+        def watched(table: str) -> subprocess.CompletedProcess[str]:
+            # Until a table plays (its records say so), a watcher finds no table to watch.
+            while True:
+                done = _watch(out, table)
+                if "is playing" not in done.stderr or time.monotonic() > deadline:
+                    return done
+
+        # Delta and echo are asked at once: delta's session is short, and the watcher
+        # must find it still playing. Echo, refused, then stops: its bots would only
+        # take the cores from delta's.
+        with ThreadPoolExecutor(1) as pool:
+            delta = pool.submit(watched, "delta")
+            refused = watched("echo")
+            for name in TABLES["echo"]:
+                bots[name].stop()
+            done = delta.result()
         result["delta"] = {"rc": done.returncode, "out": done.stdout, "err": done.stderr}
-        while True:
-            refused = _watch(out, "echo")
-            if "is playing" not in refused.stderr or time.monotonic() > deadline:
-                break
         result["echo"] = {"rc": refused.returncode, "err": refused.stderr}
         for name in TABLES["delta"]:
             bots[name].wait(200)

@@ -123,6 +123,10 @@ ARGPARSE_MESSAGES = (
     N_("invalid choice: %(value)r (choose from %(choices)s)"),
     N_("invalid %(type)s value: %(value)r"),
     N_("expected one argument"),
+    N_("ambiguous option: %(option)s could match %(matches)s"),
+    N_("not allowed with argument %s"),
+    N_("ignored explicit argument %r"),
+    N_("show program's version number and exit"),
 )
 """What argparse itself says to a person (usage, help headings, errors)."""
 

@@ -20,8 +20,10 @@ from typing import Any, TextIO
 
 from gleek_p2p.base.errors import GleekError, IllegalMove, ProtocolError
 from gleek_p2p.base.i18n import _
+from gleek_p2p.base.os_words import os_error_words
 from gleek_p2p.base.timeouts import within
 from gleek_p2p.bots.json_codec import (
+    MalformedMove,
     action_from_json,
     action_to_json,
     legal_to_json,
@@ -44,7 +46,7 @@ def _unquote(command: str) -> str:
     return c
 
 
-def parse_reply(line: str, legal: Sequence[Event], who: str = "the bot") -> Event:
+def parse_reply(line: str, legal: Sequence[Event], who: str | None = None) -> Event:
     """The move a reply line names: an index into the moves shown or a move object.
 
     The moves shown are ``listed_moves(legal)`` (an auction's bids by the
@@ -54,26 +56,28 @@ def parse_reply(line: str, legal: Sequence[Event], who: str = "the bot") -> Even
     """
     shown = listed_moves(legal)
     text = line.strip()
+    # The sentences are for the bot's author, on the screen: in the chosen language.
+    who = _("the bot") if who is None else who
+    unreadable = _("{bot} answered {text}: expected the index of a legal move or a move object")
     try:
         data: Any = json.loads(text)
     except ValueError:
-        raise ProtocolError(
-            f"{who} answered {text[:60]!r}: expected the index of a legal move or a move object"
-        ) from None
+        raise ProtocolError(unreadable.format(bot=who, text=repr(text[:60]))) from None
     if type(data) is int:
         if not 0 <= data < len(shown):
-            raise ProtocolError(f"{who} chose move {data}, but only 0..{len(shown) - 1} are legal")
+            raise ProtocolError(_("{bot} chose move {index}, but only 0..{last} are legal").format(
+                bot=who, index=data, last=len(shown) - 1))
         return shown[data]
     if not isinstance(data, dict):
-        raise ProtocolError(
-            f"{who} answered {text[:60]!r}: expected the index of a legal move or a move object"
-        )
+        raise ProtocolError(unreadable.format(bot=who, text=repr(text[:60])))
     try:
         move = action_from_json(data)
-    except ProtocolError as exc:
-        raise ProtocolError(f"{who} sent a malformed move: {exc}") from None
+    except MalformedMove as exc:
+        raise ProtocolError(_("{bot} sent a malformed move: {detail}").format(
+            bot=who, detail=exc)) from None
     if move not in legal:
-        raise IllegalMove(f"{who} chose {text[:80]}, which is not a legal move now", move.seat)
+        raise IllegalMove(_("{bot} chose {move}, which is not a legal move now").format(
+            bot=who, move=text[:80]), move.seat)
     return move
 
 
@@ -111,7 +115,7 @@ class ExecStrategy(Strategy):
 
     @property
     def _who(self) -> str:
-        return f"bot program {self.command!r}"
+        return _("bot program {command}").format(command=repr(self.command))
 
     def _note(self, text: str) -> None:
         print(f"gleek: {text}", file=self._log or sys.stderr, flush=True)
@@ -126,8 +130,9 @@ class ExecStrategy(Strategy):
                     limit=_LINE_LIMIT,
                 )
             except OSError as exc:
+                # Worded by its number: the system's strerror is English.
                 raise GleekError(_("cannot start {bot}: {error}").format(
-                    bot=self._who, error=exc.strerror or exc)) from None
+                    bot=self._who, error=os_error_words(exc))) from None
         return self._proc
 
     def _died(self, proc: asyncio.subprocess.Process) -> GleekError:
@@ -174,7 +179,8 @@ class ExecStrategy(Strategy):
                                               move=action_to_json(legal[0], view)))
                 return legal[0]
             except (ValueError, asyncio.LimitOverrunError):
-                raise ProtocolError(f"{self._who} sent a line longer than 1 MiB") from None
+                raise ProtocolError(_("{bot} sent a line longer than 1 MiB").format(
+                    bot=self._who)) from None
             if not line:
                 await _settle(proc)
                 raise self._died(proc)
@@ -184,7 +190,8 @@ class ExecStrategy(Strategy):
             try:
                 text = line.decode()
             except UnicodeDecodeError:
-                raise ProtocolError(f"{self._who} sent a line that is not UTF-8") from None
+                raise ProtocolError(_("{bot} sent a line that is not UTF-8").format(
+                    bot=self._who)) from None
             return parse_reply(text, legal, self._who)
 
     def on_hand_end(self, view: SeatView, ledger: HandLedger) -> None:

@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from gleek_p2p.base.errors import ProtocolError
+from gleek_p2p.base.i18n import _
 from gleek_p2p.rules import (
     ACTION_FIELDS,  # derived from the event declarations in rules/events.py
     ActionEvent,
@@ -33,7 +34,7 @@ from gleek_p2p.rules import (
     listed_moves,
 )
 
-__all__ = ["ACTION_FIELDS", "action_from_json", "action_to_json", "legal_to_json",
+__all__ = ["ACTION_FIELDS", "MalformedMove", "action_from_json", "action_to_json", "legal_to_json",
            "listed_moves"]
 
 _INFORMATIVE = frozenset({"card", "cards", "up_to"})
@@ -84,41 +85,57 @@ def legal_to_json(legal: Sequence[Event], view: SeatView | None = None) -> list[
     return out
 
 
+class MalformedMove(ProtocolError):
+    """A move object ``action_from_json`` cannot read; its sentence is in the chosen
+    language (it is for the bot's author, on the screen; the bot protocol never carries it)."""
+
+
 def action_from_json(data: Any) -> ActionEvent:
-    """Decode a move object; ``ProtocolError`` (a readable sentence) on anything malformed.
+    """Decode a move object; ``MalformedMove`` (a readable sentence) on anything malformed.
 
     Structure and ranges are checked here; whether the move is legal now is
     the caller's business (compare with the legal list).
     """
     if not isinstance(data, dict):
-        raise ProtocolError('a move is a JSON object with a "kind"')
+        raise MalformedMove(_('a move is a JSON object with a "kind"'))
     kind = data.get("kind")
     if not isinstance(kind, str) or kind not in ACTION_FIELDS:
-        raise ProtocolError(f"unknown move kind {kind!r}")
+        raise MalformedMove(_("unknown move kind {kind}").format(kind=repr(kind)))
     names = ACTION_FIELDS[kind]
     extra = set(data) - {"kind", *names} - _INFORMATIVE
     if extra:
-        raise ProtocolError(f"a {kind} move has no field {sorted(extra)[0]!r}")
+        raise MalformedMove(_("a {kind} move has no field {field}").format(
+            kind=kind, field=repr(sorted(extra)[0])))
     missing = [n for n in names if n not in data]
     if missing:
-        raise ProtocolError(f"a {kind} move needs the field {missing[0]!r}")
+        raise MalformedMove(_("a {kind} move needs the field {field}").format(
+            kind=kind, field=repr(missing[0])))
     wire: list[Any] = [kind]
     for name in names:
         value = data[name]
         if type(value) is bool:
-            raise ProtocolError(f"{name} must be a number, not {value!r}")
+            raise MalformedMove(_("{field} must be a number, not {value}").format(
+                field=name, value=repr(value)))
         # A field with a wire stand-in for None (the Kiss's suit) is null in
         # JSON, and only there: each value has one spelling.
         none_wire = _NONE_WIRE[kind].get(name)
         if value is None:
             if none_wire is None:
-                raise ProtocolError(f"a {kind} move takes no null {name}")
+                raise MalformedMove(_("a {kind} move takes no null {field}").format(
+                    kind=kind, field=name))
             value = none_wire
         elif none_wire is not None and value == none_wire:
-            raise ProtocolError(f"{name} {value} is written null in a {kind} move"
-                                f" ({_NONE_DOC[kind][name]})")
+            raise MalformedMove(_("{field} {value} is written null in a {kind} move ({what})"
+                                  ).format(field=name, value=value, kind=kind,
+                                           what=_NONE_DOC[kind][name]))
         wire.append(value)
-    event = event_from_wire(wire)
+    try:
+        event = event_from_wire(wire)
+    except ProtocolError as exc:
+        # The rules' decoder names the field and its range in English (its code,
+        # FORM_EVENT, does not say which field): kept, as the detail.
+        raise MalformedMove(_("a {kind} move with a value out of range ({detail})").format(
+            kind=kind, detail=exc.message)) from None
     if isinstance(event, Cut | Deal | Reveal):  # cannot happen: kind is a move
-        raise ProtocolError(f"a {kind} is not a move")
+        raise MalformedMove(f"a {kind} is not a move")
     return event

@@ -25,7 +25,11 @@ class _Help(argparse.ArgumentDefaultsHelpFormatter):
     def _get_help_string(self, action: argparse.Action) -> str | None:
         if action.default in (None, False, []) or "default:" in (action.help or ""):
             return action.help  # a flag, or a default told in words
-        return super()._get_help_string(action)
+        said = super()._get_help_string(action)
+        if said is None or said == action.help:
+            return said
+        # argparse appends its English "(default: ...)" as a literal, never looked up.
+        return (action.help or "") + " " + _("(default: %(default)s)")
 
     def _fill_text(self, text: str, width: int, indent: str) -> str:
         import textwrap
@@ -193,7 +197,9 @@ def build_parser() -> argparse.ArgumentParser:
         description=_("Gleek, the Tudor card game, for three peers on a LAN with no dealer."),
         formatter_class=_Help,
     )
-    parser.add_argument("--version", action="version", version=f"gleek {_version()}")
+    # argparse's own help for --version is a literal it never looks up: given here.
+    parser.add_argument("--version", action="version", version=f"gleek {_version()}",
+                        help=_("show program's version number and exit"))
     parser.add_argument("--lang", metavar="CODE", default=None,
                         help=_("language: en, fr, it, pt, nl (default: from the locale)"))
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")

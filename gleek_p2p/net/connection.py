@@ -30,6 +30,7 @@ from .messages import (
     CHALLENGE_SIZE,
     MAX_MESSAGE_SIZE,
     Bye,
+    ByeCode,
     Hello,
     Message,
     Ping,
@@ -111,6 +112,11 @@ class LinkDown(enum.Enum):
     """The operating system reported an error on the socket (``close_failure``)."""
     CLOSED_HERE = "closed-here"
     """This program closed it (``close_reason`` says why, e.g. a newer connection)."""
+
+
+_BYE_CODES = {LinkDown.SILENT: ByeCode.SILENT, LinkDown.STALLED: ByeCode.NOT_READING,
+              LinkDown.OVERFLOW: ByeCode.NOT_READING, LinkDown.BROKE_PROTOCOL: ByeCode.MALFORMED}
+"""The goodbye's code for a link this end closes at once, by why it closed."""
 
 
 class ConnectionClosed(GleekError):
@@ -323,7 +329,9 @@ class Connection:
         self.close_why, self.close_detail = why, detail
         self.close_failure, self.close_errno = failure, os_errno
         with contextlib.suppress(Exception):
-            bye = Bye(reason[:200])
+            # The code lets the peer word it in its reader's language; the English
+            # reason is for its logs.
+            bye = Bye(reason[:200], _BYE_CODES.get(why, ByeCode.NONE))
             if not self.writer.is_closing():
                 self.writer.write(self._frame(bye))
         self._finish()

@@ -395,6 +395,10 @@ class RefuseCode(enum.IntEnum):
     """Every seat is taken by a formed table or a session: dialling again is pointless."""
     NO_WATCHERS = 2
     """To a watcher: the players of this table chose not to be watched (``--watchers no``)."""
+    NOT_NOW = 3
+    """Not now, maybe later: the refuser's formation has no seat for the dialler yet, it
+    keeps the dialler out for a while, or (to a watcher) its table is not playing yet or
+    it feeds its most watchers. Only told: nothing ends on it."""
 
 
 class ByeCode(enum.IntEnum):
@@ -412,6 +416,22 @@ class ByeCode(enum.IntEnum):
     STARTING_OVER = 3
     """Formation: the sender left its attempt (its revealed nonce is spent) and will dial
     again with a new commitment; a peer that revealed with it moves on at once too."""
+    TABLE_FULL = 4
+    """Formation: the sender cannot count the receiver (its seats are taken, or the table
+    it revealed has no place for it). Only told to the person: nothing acts on it."""
+    CLOSING = 5
+    """The sender's program closes its links with nothing more to say: its session stopped
+    short of the end (an abort, a hand-over) or it is shutting down. Only told."""
+    SILENT = 6
+    """The sender heard nothing from the receiver within its read timeout. Only told."""
+    NOT_READING = 7
+    """The receiver took none of the sender's bytes within its write timeout, or let too
+    many messages wait. Only told."""
+    MALFORMED = 8
+    """The receiver sent a frame or message the sender could not read. Only told."""
+    DUPLICATE = 9
+    """A second connection between the same two peers: the sender keeps the other one
+    (protocol/wire.md, "Duplicate connections"). Only told."""
 
 
 _Code = TypeVar("_Code", RefuseCode, ByeCode)

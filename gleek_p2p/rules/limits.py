@@ -160,14 +160,14 @@ def raise_range(state: State) -> tuple[int, int]:
     return MIN_RAISE, raise_top(state.ruff_stake)
 
 
-def rulings_in_force(v: Variant) -> list[str]:
-    """One sentence per ruling in force, saying which reading ``v`` plays.
+def rulings_in_force(v: Variant) -> list[tuple[str, bool]]:
+    """Each ruling in force: its switch and whether ``v`` plays it on, in ``RULINGS`` order.
 
     The modern-combinations ruling is listed only for variants that score
     combinations the modern way; a ruling superseded by one that is on is
     not listed, nor a superseding ruling that is off (the rulings it would
-    replace say what is played). It lives here, not beside ``RULINGS``,
-    because it quotes ``max_bid`` and this module reads the variant.
+    replace say what is played). The shell words each pair (with
+    :func:`max_bid` and :data:`OPENING_BID` where a reading quotes them).
     """
     superseded = {name for r in RULINGS if getattr(v, r.switch) for name in r.supersedes}
     out = []
@@ -177,9 +177,5 @@ def rulings_in_force(v: Variant) -> list[str]:
             continue
         if r.switch == "score_sheet_combinations" and not v.modern_combinations:
             continue
-        text = r.on if on else r.off
-        out.append(text.format(
-            max_bid=max_bid(v),
-            combinations=" (and its combination values)" if v.modern_combinations else "",
-            share="half from each opponent" if v.players == 3 else "from its opponent"))
+        out.append((r.switch, on))
     return out

@@ -244,50 +244,27 @@ class Variant:
 
 @dataclass(frozen=True, slots=True)
 class Ruling:
-    """A ruling switch (SPEC 1.5): its name and what it means on and off.
+    """A ruling switch (SPEC 1.5): its name, when it came and what it replaces.
 
     ``issue``: the issue that made the ruling (the switches of one issue came
     in together). ``supersedes``: switches whose reading this one replaces
-    while it is on (their sentences are then not said).
+    while it is on (their sentences are then not said). What each reading
+    means is worded by the shell, in the reader's language, from the switch's
+    name (``tools/report.py``): this room holds no sentence.
     """
 
     switch: str
-    on: str
-    off: str
     issue: int = 12
     supersedes: tuple[str, ...] = ()
 
 
 RULINGS: tuple[Ruling, ...] = (
-    Ruling(
-        "score_sheet_tricks",
-        "trick scores on the score sheet, settled against their mean",
-        "trick scores settled pairwise, each pair paying the difference",
-    ),
-    Ruling(
-        "optional_declaring",
-        "declaring combinations is optional; an undeclared one is not paid",
-        "declaring combinations is compulsory; the hand audit looks for hidden ones",
-    ),
-    Ruling(
-        "score_sheet_combinations",
-        "modern combination values on the score sheet, settled against their mean",
-        "modern combination values paid in total, split between the opponents",
-    ),
-    Ruling(
-        "open_auction",
-        "bids for the talon rise by at least a penny with no table ceiling (at most {max_bid}"
-        " pence, the most a hand's other phases can pay one seat)",
-        "bids for the talon from 13 to 99 pence",
-        issue=21,
-    ),
-    Ruling(
-        "received_scores",
-        "each seat receives its whole trick score{combinations}, {share}",
-        "",
-        issue=21,
-        supersedes=("score_sheet_tricks", "score_sheet_combinations"),
-    ),
+    Ruling("score_sheet_tricks"),
+    Ruling("optional_declaring"),
+    Ruling("score_sheet_combinations"),
+    Ruling("open_auction", issue=21),
+    Ruling("received_scores", issue=21,
+           supersedes=("score_sheet_tricks", "score_sheet_combinations")),
 )
 """The ruling switches: on in new sessions, off in logs written before them."""
 

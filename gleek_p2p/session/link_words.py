@@ -16,7 +16,7 @@ from gleek_p2p.base.i18n import N_, _, ngettext
 from gleek_p2p.net.connection import Connection, LinkDown, Refused
 from gleek_p2p.net.failures import Failure, LinkError
 from gleek_p2p.net.handshake import Offer, RefuseWhy
-from gleek_p2p.net.messages import ByeCode, Hello
+from gleek_p2p.net.messages import ByeCode, Hello, RefuseCode
 from gleek_p2p.rules import Variant, variant_name
 
 __all__ = [
@@ -131,6 +131,10 @@ def dial_failure(exc: ProtocolError) -> str:
         return _("the connection failed ({detail})").format(
             detail=failure_words(exc.failure, exc.os_errno))
     if isinstance(exc, Refused):
+        if exc.by_peer and exc.refusal.meaning is RefuseCode.NOT_NOW:
+            return _("the peer does not take this connection now; it may later")
+        if exc.by_peer and exc.refusal.meaning is RefuseCode.TABLE_FULL:
+            return _("the peer refused the connection: its table is full")
         if exc.by_peer:
             return _("the peer refused the connection (“{reason}”)").format(
                 reason=exc.refusal.reason)
@@ -149,6 +153,25 @@ def link_down(name: str, conn: Connection) -> str:
             return _("{name} closed the table after the last hand.").format(name=name)
         if meaning is ByeCode.LEFT_THE_TABLE:
             return _("{name} left the table.").format(name=name)
+        if meaning is ByeCode.STARTING_OVER:
+            return _("{name} is starting the table over.").format(name=name)
+        if meaning is ByeCode.TABLE_FULL:
+            return _("{name} closed the link: its table is full, with no seat for you.").format(
+                name=name)
+        if meaning is ByeCode.CLOSING:
+            return _("{name} closed the link.").format(name=name)
+        if meaning is ByeCode.SILENT:
+            return _("{name} closed the link: it heard nothing from this program for too long."
+                     ).format(name=name)
+        if meaning is ByeCode.NOT_READING:
+            return _("{name} closed the link: this program did not take what {name} sent in "
+                     "time.").format(name=name)
+        if meaning is ByeCode.MALFORMED:
+            return _("{name} closed the link: it could not read what this program sent."
+                     ).format(name=name)
+        if meaning is ByeCode.DUPLICATE:
+            return _("{name} closed a second link between you; the other one stays.").format(
+                name=name)
         if farewell.reason:
             # The peer's own words, which this program cannot translate: quoted.
             return _("{name} closed the link, saying: “{reason}”.").format(
@@ -157,6 +180,14 @@ def link_down(name: str, conn: Connection) -> str:
     if why is LinkDown.PEER_CLOSED:
         return _("The link to {name} is down: the connection closed without a goodbye "
                  "(a crash or a network cut?).").format(name=name)
+    refusal = conn.refusal
+    if why is LinkDown.PEER_REFUSED and refusal is not None:
+        if refusal.meaning is RefuseCode.TABLE_FULL:
+            return _("The link to {name} is down: {name} refused it, its table is full."
+                     ).format(name=name)
+        if refusal.meaning is RefuseCode.NO_WATCHERS:
+            return _("The link to {name} is down: {name}'s table takes no watchers."
+                     ).format(name=name)
     if why is LinkDown.PEER_REFUSED:
         return _("The link to {name} is down: {name} refused it (“{reason}”).").format(
             name=name, reason=detail)

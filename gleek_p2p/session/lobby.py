@@ -41,6 +41,8 @@ from gleek_p2p.net.formation import (
     Caught,
     Evidence,
     Formation,
+    FormationError,
+    FormationFault,
     KeptOut,
     StartOver,
     TableFormation,
@@ -301,9 +303,11 @@ class Lobby:
         # Pure: asked on a Hello nobody has authenticated yet, so nothing a
         # stranger says here changes the formation (not even its attempt).
         if self._kept_out.holds(hello.public, asyncio.get_running_loop().time()):
-            return "you were dropped from this table's formation; try again later"
+            return Refuse("you were dropped from this table's formation; try again later",
+                          RefuseCode.NOT_NOW)
         # Refused while a formation is under way: the seats may free up again.
-        return self.formation.admit(hello)
+        reason = self.formation.admit(hello)
+        return None if reason is None else Refuse(reason, RefuseCode.NOT_NOW)
 
     def _table_full(self, reason: str, publics: Sequence[bytes]) -> Refuse:
         """A ``TABLE_FULL`` refusal naming our table and where its seats listen.
@@ -359,7 +363,7 @@ class Lobby:
     async def _adopt(self, conn: Connection) -> None:
         self._every_conn.add(conn)
         if self._closing:
-            await conn.close("this peer is leaving")
+            await conn.close("this peer is leaving", ByeCode.CLOSING)
             return
         if conn.peer.watcher:
             await self.watchers.serve(conn, asyncio.get_running_loop().time())
@@ -371,9 +375,9 @@ class Lobby:
                 # Take the new one first, so the old one's reader does not
                 # count the peer as gone (that would abort the formation).
                 self.conns[public] = conn
-                await existing.close("replaced by a newer connection")
+                await existing.close("replaced by a newer connection", ByeCode.DUPLICATE)
             else:
-                await conn.close("duplicate connection")
+                await conn.close("duplicate connection", ByeCode.DUPLICATE)
                 return
         peer_host = conn.writer.get_extra_info("peername")
         if peer_host and conn.peer.listen_port:
@@ -413,6 +417,13 @@ class Lobby:
         except StartOver as exc:
             self._moved_on(exc)
             return True
+        except FormationError as exc:
+            # The peer words a known code in its own language; our sentence (English,
+            # with its name) is for its logs only.
+            code = (ByeCode.TABLE_FULL if exc.fault is FormationFault.NOT_ADMITTED
+                    else ByeCode.NONE)
+            await conn.close(str(exc), code)
+            return False
         except ProtocolError as exc:
             await conn.close(str(exc))
             return False
@@ -1012,7 +1023,11 @@ class Lobby:
         """
         refusal, peer = refused.refusal, refused.peer
         if refusal.meaning is not RefuseCode.TABLE_FULL or not self._forming():
-            if address is None and peer is not None:
+            if address is None and peer is not None and refusal.meaning is RefuseCode.NOT_NOW:
+                self._noisy(NoteKind.REFUSED_US, _("{name} (key {key}) does not take this peer "
+                                                   "now; it may later").format(
+                    name=peer.name, key=fingerprint(peer.public)))
+            elif address is None and peer is not None:
                 # The peer's own words, which this program cannot translate: quoted.
                 self._noisy(NoteKind.REFUSED_US, _("{name} (key {key}) refused this peer, "
                                                    "saying: “{reason}”").format(
@@ -1075,7 +1090,7 @@ class Lobby:
         self._formed.exception()
         return True
 
-    async def close(self, reason: str = "goodbye", code: ByeCode = ByeCode.NONE, *,
+    async def close(self, reason: str = "goodbye", code: ByeCode = ByeCode.CLOSING, *,
                     leaving: bool = False) -> None:
         """Say goodbye (``Bye(reason, code)``) to every peer, stop listening and announcing.
 

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
-from gleek_p2p.base.errors import Cheating, GleekError, ProtocolError
+from gleek_p2p.base.errors import Cheating, GleekError, ProtocolError, ViolationCode
 from gleek_p2p.base.i18n import _
 from gleek_p2p.base.text import printable
 from gleek_p2p.base.timeouts import within
@@ -36,6 +36,7 @@ from gleek_p2p.log.store import LogStore
 from gleek_p2p.net.messages import Bye, ByeCode, Event, Message, Sync
 from gleek_p2p.rules import Event as Move
 from gleek_p2p.rules import HandLedger, SeatView
+from gleek_p2p.session.abort_words import abort_reason, code_words, signer_words
 from gleek_p2p.session.error_words import rejection_words
 from gleek_p2p.session.notes import Note, Severity
 from gleek_p2p.table import events as ev
@@ -400,10 +401,12 @@ class SessionRunner:
             if verdict.left is not None:
                 return Outcome(False, True, self._left_sentence(verdict.left),
                                len(self.table.envelopes))
-            # The signer's words are its claim (gleek verify says what the log proves).
+            # Worded from the abort's code; its signer's claim all the same (gleek
+            # verify says what the log proves).
             signer = printable(self.table.roster.names[verdict.signer])
             return Outcome(False, True, _("{name} ended the session: {reason}").format(
-                name=signer, reason=printable(verdict.reason)), len(self.table.envelopes))
+                name=signer, reason=abort_reason(verdict, self.table.roster.names)),
+                len(self.table.envelopes))
         return Outcome(self.table.finished, False, _("the session is over"),
                        len(self.table.envelopes))
 
@@ -545,7 +548,7 @@ class SessionRunner:
             if table.audit_failure is not None:
                 failure = table.audit_failure
                 self._abort(failure.seat, failure.reason, failure.evidence,
-                            said=self._caught_words(failure))
+                            cause=failure.code.value)
                 return
             if self._leave_overdue():
                 return
@@ -570,7 +573,8 @@ class SessionRunner:
             if remaining <= 0:
                 name = printable(table.roster.names[expected.seat])
                 self._abort(expected.seat,
-                            f"{name} did not send {expected.what} within {self.timeout:g} s")
+                            f"{name} did not send {expected.what} within {self.timeout:g} s",
+                            cause=ev.TIMEOUT)
                 return
             with contextlib.suppress(TimeoutError):
                 await within(self._changed.wait(), remaining)
@@ -588,7 +592,8 @@ class SessionRunner:
             if now - since >= self.leave_grace and not self.table.finished:
                 name = printable(self.table.roster.names[seat])
                 self._abort(None, f"{name} left the table (a signed Leave on the link; "
-                            "no leave event reached this log)")
+                            "no leave event reached this log)", cause=ev.LEAVE_UNLOGGED,
+                            about=seat)
                 return True
         return False
 
@@ -661,26 +666,27 @@ class SessionRunner:
             self.mesh.send(seat, Event(data))
         self._update(applied, None)
 
-    def _caught_words(self, caught: Cheating) -> str:
-        """A seat caught breaking the protocol, for this screen: its name and the code
-        (the reason is English: it goes into the signed abort, for every peer and verify)."""
-        return _("{name} broke the protocol (violation {code})").format(
-            name=printable(self.table.roster.names[caught.seat]), code=caught.code.value)
-
     def _abort(self, blamed: int | None, reason: str, evidence: Sequence[bytes] = (),
-               cause: str | None = None, said: str | None = None) -> None:
-        """End the session, signing ``reason``; ``said`` is what this screen reads instead,
-        when the reason is English (a violation's)."""
+               cause: str | None = None, about: int | None = None) -> None:
+        """End the session, signing ``reason`` (English: the detail in the log) with the
+        code ``cause`` (SPEC 4.4), which this screen words instead; ``about`` is the seat
+        the code speaks of (signed only for a cause that carries it)."""
         if self.table.finished:
             return
-        shown = said if said is not None else printable(reason)
+        subject = about if about is not None else blamed if blamed is not None \
+            else self.table.seat
+        shown = None if cause is None or subject is None \
+            else code_words(cause, subject, self.table.roster.names)
+        if shown is None:
+            shown = signer_words(reason)
         if not self.table.envelopes:
             # The roster opens the log: before it there is nothing to sign an abort into.
             self._note(_("giving up: {reason}").format(reason=shown))
-            self._gave_up = reason
+            self._gave_up = shown  # what the end screens say: the code's words
             return
         self._note(_("ending the session: {reason}").format(reason=shown))
-        self._commit(self.table.abort_event(blamed, reason, tuple(evidence), cause))
+        self._commit(self.table.abort_event(blamed, reason, tuple(evidence), cause,
+                                            about if cause in ev.ABOUT_A_SEAT else None))
 
     async def _receive_loop(self, tolerant: bool = False) -> None:
         """Take messages until cancelled. A ``GleekError`` is the sender's fault and is
@@ -826,7 +832,7 @@ class SessionRunner:
             applied = table.receive(envelope, data)
         except Cheating as exc:
             evidence = exc.evidence or (data,)
-            self._abort(exc.seat, exc.reason, evidence, said=self._caught_words(exc))
+            self._abort(exc.seat, exc.reason, evidence, cause=exc.code.value)
             return
         except ProtocolError as exc:
             if self._crossed_leave(envelope) or self._forked_abort(envelope):
@@ -884,7 +890,8 @@ class SessionRunner:
             return False  # not on this chain: nothing it says can be placed here
         name = printable(table.roster.names[envelope.seat])
         self._abort(None, f"{name} left the table at event {envelope.seq}, where this log "
-                    "holds another event", (envelope.encode(),), cause=ev.LEFT)
+                    "holds another event", (envelope.encode(),), cause=ev.LEFT,
+                    about=envelope.seat)
         return True
 
     def _forked_abort(self, envelope: Envelope) -> bool:
@@ -917,11 +924,14 @@ class SessionRunner:
             seat, evidence = proof
             self._abort(seat, f"{printable(table.roster.names[seat])} signed two different "
                         f"events at position {decode_envelope(evidence[0]).seq} (one of them "
-                        f"reached this seat in the abort of seat {envelope.seat})", evidence)
+                        f"reached this seat in the abort of seat {envelope.seat})", evidence,
+                        cause=ViolationCode.CHAIN_EQUIVOCATION.value)
             return True
         names = table.roster.names
         name = printable(names[envelope.seat])
+        cause = ev.FORKED
         if abort.cause == ev.LOCAL_FAILURE:
+            cause = ev.PEER_FAILED
             reason = f"{name}'s peer failed and left the session; nobody is to blame"
         else:
             blamed = "nobody" if abort.blamed is None or not 0 <= abort.blamed < len(names) \
@@ -932,7 +942,8 @@ class SessionRunner:
         # A leave that abort carries goes on as evidence too: if its signer played
         # on in this log, gleek verify proves it from the two (SPEC 4.4).
         carried = abort.evidence[:1] if abort.cause == ev.LEFT else ()
-        self._abort(None, reason, (envelope.encode(), *carried))
+        self._abort(None, reason, (envelope.encode(), *carried), cause=cause,
+                    about=envelope.seat)
         return True
 
 

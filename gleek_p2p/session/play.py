@@ -177,7 +177,7 @@ async def play_session(
         on_ready(lobby.port)
     notes(_("listening on port {port}; your key is {key}").format(
         port=lobby.port, key=fingerprint(identity.public)))
-    farewell, farewell_code = "goodbye", ByeCode.NONE
+    farewell, farewell_code = "goodbye", ByeCode.CLOSING
     leaving = stopped_bot = False
     try:
         if resume is not None:

@@ -25,7 +25,7 @@ from gleek_p2p.log.keys import Identity, fingerprint
 from gleek_p2p.log.store import LogStore
 from gleek_p2p.net.connection import Connection, Limits, Refused, connect
 from gleek_p2p.net.handshake import Offer
-from gleek_p2p.net.messages import Event, RefuseCode
+from gleek_p2p.net.messages import ByeCode, Event, RefuseCode
 from gleek_p2p.rules import Event as Move
 from gleek_p2p.rules import Variant
 from gleek_p2p.session.error_words import rejection_words
@@ -230,7 +230,7 @@ async def watch(identity: Identity, config: WatchConfig, notes: Callable[[str], 
                 progress, told, lied = await _follow(conn, live, notes, on_hand, on_event,
                                                      progress, told, config.timeout)
             finally:
-                await conn.close("the watcher leaves")
+                await conn.close("the watcher leaves", ByeCode.CLOSING)
             if lied:
                 foreign.add((host, port))
                 continue

@@ -22,7 +22,7 @@ from gleek_p2p.base.i18n import _
 from gleek_p2p.base.timeouts import within
 from gleek_p2p.log.keys import fingerprint
 from gleek_p2p.net.connection import Connection, ConnectionClosed
-from gleek_p2p.net.messages import Event, Hello, Refuse, RefuseCode
+from gleek_p2p.net.messages import ByeCode, Event, Hello, Refuse, RefuseCode
 
 __all__ = ["WatchLimits", "Watchers"]
 
@@ -62,20 +62,22 @@ class Watchers:
         self.served = 0
         """Watchers fed since the start (for tests and the status)."""
 
-    def admit(self, hello: Hello, now: float) -> Refuse | str | None:
+    def admit(self, hello: Hello, now: float) -> Refuse | None:
         """Whether to take a watcher's Hello at time ``now``: None to take it, else the
         refusal."""
         if not self.accept:
             return Refuse("this table does not accept watchers", RefuseCode.NO_WATCHERS)
+        # Each "not now" carries its code, so the watcher words it in its own language.
         if self.records is None:
-            return "the table is not playing yet; try again soon"
+            return Refuse("the table is not playing yet; try again soon", RefuseCode.NOT_NOW)
         live = sum(1 for p, c in self.conns.items() if not c.closed and p != hello.public)
         if live >= self.limits.max_watchers:
-            return f"this seat already feeds {self.limits.max_watchers} watchers"
+            return Refuse(f"this seat already feeds {self.limits.max_watchers} watchers",
+                          RefuseCode.NOT_NOW)
         while self._taken and self._taken[0] <= now - self.limits.window:
             self._taken.popleft()
         if len(self._taken) >= self.limits.burst:
-            return "too many watchers came lately; try again soon"
+            return Refuse("too many watchers came lately; try again soon", RefuseCode.NOT_NOW)
         return None
 
     def feed(self, records: Sequence[bytes]) -> None:
@@ -93,7 +95,7 @@ class Watchers:
         public = conn.peer.public
         old = self.conns.get(public)
         if old is not None and not old.closed:
-            await old.close("replaced by a newer connection")
+            await old.close("replaced by a newer connection", ByeCode.DUPLICATE)
         self.conns[public] = conn
         self.served += 1
         who = _("{name} (key {key})").format(name=conn.peer.name, key=fingerprint(public))

@@ -110,7 +110,41 @@ LEFT = "left"
 """An abort's cause: another seat signed a ``leave`` at a position this log already
 holds with another event (the two crossed); the leave is the abort's first evidence.
 Nobody is blamed."""
-ABORT_CAUSES = (LOCAL_FAILURE, LEFT)
+TIMEOUT = "timeout"
+"""An abort's cause: the blamed seat, the one this log waits for at the abort's
+position, signed nothing in time (a claim: nothing in a log can prove it)."""
+LEAVE_UNLOGGED = "leave-unlogged"
+"""An abort's cause: the seat in the body's fifth item sent its signed ``Leave`` on
+the link, but its ``leave`` event never reached the signer. Nobody is blamed."""
+FORKED = "forked"
+"""An abort's cause: the first evidence item is another seat's abort, signed at a
+position this log already holds with another event. Nobody is blamed."""
+PEER_FAILED = "peer-failed"
+"""An abort's cause: as ``forked``, and that other abort is of cause
+``local-failure`` (the other seat's peer failed). Nobody is blamed."""
+ABORT_CAUSES = (LOCAL_FAILURE, LEFT, TIMEOUT, LEAVE_UNLOGGED, FORKED, PEER_FAILED)
+"""The abort causes this version knows. An abort may instead carry a violation's
+code (``ViolationCode``, always with a dot) when it blames a seat for that
+breach; any other well-formed code is a later version's, taken as the signer's
+words (SPEC.md 4.4)."""
+BLAMING_NOBODY = frozenset({LOCAL_FAILURE, LEFT, LEAVE_UNLOGGED, FORKED, PEER_FAILED})
+"""The causes whose abort blames nobody (``blamed`` is -1)."""
+ABOUT_A_SEAT = frozenset({LEAVE_UNLOGGED})
+"""The causes whose body has a fifth item: the seat the cause is about."""
+VIOLATION_CODES = frozenset(code.value for code in ViolationCode)
+MAX_CODE = 40
+"""The longest code an abort may carry (its characters: a-z, 0-9, '.', '-')."""
+_CODE_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789.-")
+
+
+def known_code(cause: str | None) -> bool:
+    """Whether this version words ``cause`` itself (an abort cause or a violation code)."""
+    return cause is not None and (cause in ABORT_CAUSES or cause in VIOLATION_CODES)
+
+
+def _well_formed_code(cause: object) -> bool:
+    return (isinstance(cause, str) and 0 < len(cause) <= MAX_CODE
+            and set(cause) <= _CODE_CHARS)
 
 
 def leave_body(body: list[Any]) -> None:
@@ -144,27 +178,46 @@ def retake_body(body: list[Any]) -> None:
 class Abort:
     """The end of a session before its time: who is blamed, why, and the proof.
 
-    ``cause`` types the reason where behaviour depends on it (the reason is
-    words for people); it is absent from the body when None, so an abort
-    without one encodes as it always did.
+    ``cause`` is the abort's typed code (an abort cause, or a violation's code
+    when it blames a seat for a breach): every screen words the end from it in
+    the reader's language, and behaviour depends on it, never on ``reason``,
+    which is the signer's own words (English from this program), kept in the
+    log for people reading it raw and for older versions. It is absent from
+    the body when None, so an abort without one encodes as it always did.
+    ``about`` is the seat a cause such as ``leave-unlogged`` is about (a fifth
+    item, present only then).
     """
 
     blamed: int | None
     reason: str
     evidence: tuple[bytes, ...] = ()
     cause: str | None = None
+    about: int | None = None
 
     def to_body(self) -> list[Any]:
-        body = [-1 if self.blamed is None else self.blamed, self.reason, list(self.evidence)]
-        return body if self.cause is None else [*body, self.cause]
+        body: list[Any] = [-1 if self.blamed is None else self.blamed, self.reason,
+                           list(self.evidence)]
+        if self.cause is None:
+            return body
+        body.append(self.cause)
+        return body if self.about is None else [*body, self.about]
 
     @classmethod
     def from_body(cls, body: list[Any]) -> Abort:
-        if not isinstance(body, list) or len(body) not in (3, 4):
+        """Check an abort's body: its form, and what its code says of whom it blames.
+
+        An unknown but well-formed code is taken (a later version's: its
+        screens show the reason as the signer's words); a code that is not a
+        short word, or one this version knows with the wrong blame or fifth
+        item, is ``form.abort``. Whether a code fits the log is the table's
+        and ``gleek verify``'s to say, never a reason to refuse the abort.
+        """
+        if not isinstance(body, list) or len(body) not in (3, 4, 5):
             raise ProtocolError("an abort event is malformed",
                                 code=ViolationCode.FORM_ABORT)
         blamed, reason, evidence = body[:3]
-        cause = body[3] if len(body) == 4 else None
+        cause = body[3] if len(body) >= 4 else None
+        about = body[4] if len(body) == 5 else None
         if not (
             isinstance(blamed, int)
             and blamed >= -1  # -1 is nobody (protocol/events.json); a seat is checked by the table
@@ -173,13 +226,21 @@ class Abort:
             and len(reason) <= MAX_REASON
             and len(evidence) <= MAX_EVIDENCE
             and all(isinstance(e, bytes) and len(e) <= MAX_EVIDENCE_ITEM for e in evidence)
-            and (cause is None or cause in ABORT_CAUSES)
+            and (len(body) == 3 or _well_formed_code(cause))  # a fourth item is a code
+            and (about is None or (isinstance(about, int) and about >= 0))
         ):
             raise ProtocolError("an abort event is malformed", code=ViolationCode.FORM_ABORT)
-        if cause in ABORT_CAUSES and blamed >= 0:
+        if cause in BLAMING_NOBODY and blamed >= 0:
             raise ProtocolError(f"an abort for {cause} blames nobody",
                                 code=ViolationCode.FORM_ABORT)
-        return cls(None if blamed < 0 else blamed, reason, tuple(evidence), cause)
+        if (cause == TIMEOUT or cause in VIOLATION_CODES) and blamed < 0:
+            raise ProtocolError(f"an abort for {cause} blames a seat",
+                                code=ViolationCode.FORM_ABORT)
+        if known_code(cause) and (about is not None) != (cause in ABOUT_A_SEAT):
+            raise ProtocolError(f"an abort for {cause} names a seat as its fifth item "
+                                f"only if its cause is one of {sorted(ABOUT_A_SEAT)}",
+                                code=ViolationCode.FORM_ABORT)
+        return cls(None if blamed < 0 else blamed, reason, tuple(evidence), cause, about)
 
 
 def digest_body(body: list[Any], what: str, size: int = 32) -> bytes:

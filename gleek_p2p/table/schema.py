@@ -15,6 +15,7 @@ from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
+from gleek_p2p.base.errors import ViolationCode
 from gleek_p2p.log import canonical
 from gleek_p2p.log.envelope import MAX_KIND_LEN, KindBound, KindBounds
 from gleek_p2p.rules import LEGACY_SWITCHES, FieldSpec, Variant, event_declarations
@@ -38,6 +39,9 @@ _NOTES = [
     "is 1). A peer refuses an envelope over its kind's bound before decoding its body or "
     "checking its signature (an undeclared kind: 'other_kind_bound'). A str's bytes are "
     "counted as 4 per character.",
+    "A str with 'chars' holds only those characters (ranges like a-z); with 'except', "
+    "none of the listed values (an abort's code: one this version knows must fit its own "
+    "option).",
 ]
 
 
@@ -198,14 +202,36 @@ def _kinds() -> dict[str, Any]:
         ev.ABORT: {"signer": "any seat", "body": {"type": "oneof", "options": [
             {"type": "tuple", "items": [_BLAMED, _REASON, _EVIDENCE]},
             {"type": "tuple", "items": [
-                {"name": "blamed", "type": "int", "min": -1, "max": -1, "doc": "nobody"},
-                _REASON, _EVIDENCE,
+                _NOBODY, _REASON, _EVIDENCE,
                 {"name": "cause", "type": "oneof", "options": [
                     {"type": "const", "value": ev.LOCAL_FAILURE,
                      "doc": "the signer's own peer failed"},
                     {"type": "const", "value": ev.LEFT,
                      "doc": "the first evidence item is another seat's leave that crossed "
-                            "the event this log holds at its position"}]}]}]}},
+                            "the event this log holds at its position"},
+                    {"type": "const", "value": ev.FORKED,
+                     "doc": "the first evidence item is another seat's abort, signed at a "
+                            "position this log holds with another event"},
+                    {"type": "const", "value": ev.PEER_FAILED,
+                     "doc": "as forked, and that abort is of cause local-failure"}]}]},
+            {"type": "tuple", "items": [
+                {**_BLAMED, "min": 0, "doc": "a seat of this table"}, _REASON, _EVIDENCE,
+                {"name": "cause", "type": "oneof", "options": [
+                    {"type": "const", "value": ev.TIMEOUT,
+                     "doc": "the blamed seat, the one the log waits for at the abort's "
+                            "position, signed nothing in time (a claim)"},
+                    {"type": "oneof", "doc": "the breach the blamed seat is caught in "
+                                            "(protocol/violations.md): the evidence proves it",
+                     "options": [{"type": "const", "value": code.value}
+                                 for code in ViolationCode]}]}]},
+            {"type": "tuple", "items": [
+                _NOBODY, _REASON, _EVIDENCE,
+                {"name": "cause", "type": "const", "value": ev.LEAVE_UNLOGGED,
+                 "doc": "a seat's signed Leave came on the link, its leave event never"},
+                {**_SEAT, "doc": "the seat that left"}]},
+            {"type": "tuple", "items": [_BLAMED, _REASON, _EVIDENCE, _LATER_CODE]},
+            {"type": "tuple", "items": [_BLAMED, _REASON, _EVIDENCE, _LATER_CODE,
+                                        {**_SEAT, "doc": "a seat the code is about"}]}]}},
         ev.LEAVE: {"signer": "any seat, whoever's turn it is: its player leaves the table "
                              "(ends the session, blames nobody)",
                    "body": {"type": "list", "min": 0, "max": 0}},
@@ -225,7 +251,14 @@ def _kinds() -> dict[str, Any]:
 
 _BLAMED = {"name": "blamed", "type": "int", "min": -1, "max": 2,
            "doc": "-1 = nobody, else a seat of this table (players-1 at most)"}
-_REASON = {"name": "reason", "type": "str", "max": ev.MAX_REASON}
+_REASON = {"name": "reason", "type": "str", "max": ev.MAX_REASON,
+           "doc": "the signer's words, for people (screens word the end from the cause)"}
+_NOBODY = {"name": "blamed", "type": "int", "min": -1, "max": -1, "doc": "nobody"}
+_SEAT = {"name": "seat", "type": "int", "min": 0, "max": 2}
+_LATER_CODE = {
+    "name": "cause", "type": "str", "min": 1, "max": ev.MAX_CODE, "chars": "a-z0-9.-",
+    "except": sorted({*ev.ABORT_CAUSES, *(code.value for code in ViolationCode)}),
+    "doc": "a code of a later version: taken, its reason shown as the signer's words"}
 _EVIDENCE = {"name": "evidence", "type": "list",
              "items": {"type": "bytes", "max": ev.MAX_EVIDENCE_ITEM}, "max": ev.MAX_EVIDENCE}
 

@@ -121,6 +121,18 @@ class Verdict:
     (a valid signature of this session; ``gleek verify`` also checks its place)."""
     left_at: int | None = None
     """The position of that leave in the chain (for an abort, where the leaver signed it)."""
+    about: int | None = None
+    """The seat the abort's code speaks of, as the log shows it: the blamed seat (a
+    timeout, a violation), the leaver (``left``: ``left``; ``leave-unlogged``: the
+    body's fifth item), the signer of the abort it carries (``forked``,
+    ``peer-failed``), the signer (``local-failure``); None without a known code."""
+    fits: bool = True
+    """Whether the abort's known code fits the log: a timeout blames the seat the
+    log waited for, a ``left`` carries a leave of this session, a ``forked`` or
+    ``peer-failed`` another seat's abort of this session at a position no later
+    (of cause ``local-failure`` for ``peer-failed``), a ``leave-unlogged`` names
+    another seat. When it does not, screens show the reason as the signer's
+    words (the code is its unproven claim)."""
 
 
 @dataclass(frozen=True)
@@ -492,11 +504,13 @@ class Table:
 
     def abort_event(
         self, blamed: int | None, reason: str, evidence: tuple[bytes, ...] = (),
-        cause: str | None = None,
+        cause: str | None = None, about: int | None = None,
     ) -> Envelope:
-        """An abort signed by this seat: ends the session, blaming ``blamed``."""
+        """An abort signed by this seat: ends the session, blaming ``blamed``; ``cause``
+        is its code (``events.ABORT_CAUSES`` or a violation's), ``about`` the seat a
+        ``leave-unlogged`` is about."""
         reason = reason[: ev.MAX_REASON]
-        abort = ev.Abort(blamed, reason, evidence[: ev.MAX_EVIDENCE], cause)
+        abort = ev.Abort(blamed, reason, evidence[: ev.MAX_EVIDENCE], cause, about)
         return self._sign(ev.ABORT, abort.to_body())
 
     def leave_event(self) -> Envelope:
@@ -725,20 +739,63 @@ class Table:
             # protocol/events.json: blamed is -1 (nobody) or a seat of the table.
             raise ProtocolError(f"an abort blames seat {abort.blamed}, which is empty",
                                 code=ViolationCode.FORM_ABORT)
+        if abort.about is not None and abort.about >= self.roster.seats:
+            raise ProtocolError(f"an abort names seat {abort.about}, which is empty",
+                                code=ViolationCode.FORM_ABORT)
         left = left_at = None
         if abort.cause == ev.LEFT and abort.evidence:
             leave = self._leave_of(abort.evidence[0], envelope.seq)
             if leave is not None:
                 left, left_at = leave.seat, leave.seq
+        about, fits = self._abort_fits(abort, envelope, left)
         self._m.verdict = Verdict(envelope.seq, envelope.seat, abort.blamed, abort.reason,
-                                  abort.evidence, abort.cause, left, left_at)
+                                  abort.evidence, abort.cause, left, left_at, about, fits)
         self._m.stage = Stage.ABORTED
         return []
+
+    def _abort_fits(self, abort: ev.Abort, envelope: Envelope,
+                    left: int | None) -> tuple[int | None, bool]:
+        """The seat an abort's known code speaks of, and whether the code fits this log
+        (``Verdict.about``, ``Verdict.fits``); read before the abort is taken."""
+        cause = abort.cause
+        if cause == ev.LOCAL_FAILURE:
+            return envelope.seat, True
+        if cause == ev.LEFT:
+            return left, left is not None
+        if cause == ev.TIMEOUT:
+            exp = self.expected()
+            return abort.blamed, exp is not None and exp.seat == abort.blamed
+        if cause == ev.LEAVE_UNLOGGED:
+            return abort.about, abort.about != envelope.seat
+        if cause in (ev.FORKED, ev.PEER_FAILED):
+            other = self._abort_of(abort.evidence[0], envelope) if abort.evidence else None
+            if other is None:
+                return None, False
+            seat, other_cause = other
+            return seat, cause == ev.FORKED or other_cause == ev.LOCAL_FAILURE
+        if cause in ev.VIOLATION_CODES:
+            return abort.blamed, True
+        return None, False
+
+    def _abort_of(self, item: bytes, envelope: Envelope) -> tuple[int, str | None] | None:
+        """``item`` as another seat's abort of this session, validly signed at a position
+        up to ``envelope``'s: its signer and cause; else None."""
+        try:
+            other = decode_envelope(item)
+            if (other.kind != ev.ABORT or other.session_id != self.session_id
+                    or not 0 < other.seq <= envelope.seq or other.seat == envelope.seat
+                    or not 0 <= other.seat < self.roster.seats):
+                return None
+            cause = ev.Abort.from_body(other.body).cause
+            verify_envelope(other, self.roster.publics[other.seat])
+        except ProtocolError:
+            return None
+        return other.seat, cause
 
     def _take_leave(self, envelope: Envelope) -> list[Event]:
         ev.leave_body(envelope.body)
         self._m.verdict = Verdict(envelope.seq, envelope.seat, None, "", (), ev.LEFT,
-                                  envelope.seat, envelope.seq)
+                                  envelope.seat, envelope.seq, envelope.seat)
         self._m.stage = Stage.ABORTED
         return []
 

@@ -42,6 +42,9 @@ class Violation:
     """For a claim (``proven`` False): the seat that signed the abort making it."""
     cause: Cheating | None = field(default=None, compare=False, repr=False)
     """The table's own record of the violation, when it kept one (an audit failure)."""
+    abort: Verdict | None = field(default=None, compare=False, repr=False)
+    """For a claim: the abort making it, whose code (``Verdict.cause``) the screens
+    word it from (``Verdict.fits`` False when the code does not fit the log)."""
 
     def sentence(self, names: Sequence[str] | None = None) -> str:
         where = "" if self.seq is None else f"event {self.seq}: "
@@ -54,7 +57,8 @@ class Violation:
             signer = -1 if self.signer is None else self.signer
             name = names[signer] if names and 0 <= signer < len(names) else ""
             return (f"{where}seat {signer}{f' ({name})' if name else ''} says: "
-                    f"{one_line(self.reason)}. The log cannot prove it.")
+                    f"“{one_line(self.reason)}” (the signer's own words). The log cannot "
+                    "prove it.")
         # The reason may be a peer's words (an abort's): shown inert, on one line.
         return f"{where}{who}{one_line(self.reason)}"
 
@@ -281,7 +285,7 @@ def _ending_of(records: Sequence[bytes], table: Table, verdict: Verdict) -> Endi
     if verdict.cause == ev.LOCAL_FAILURE and verdict.blamed is None:
         return Ending(verdict.signer, verdict.seq, table.hand_at(verdict.seq),
                       ev.LOCAL_FAILURE, verdict.reason)
-    if verdict.blamed is None and verdict.cause is None and verdict.evidence:
+    if verdict.blamed is None and verdict.cause in (None, ev.PEER_FAILED) and verdict.evidence:
         # A seat that signed its abort where another seat's local-failure abort
         # could not go (the two crossed): that abort, on this chain, is the fact.
         failure = _failure_in(records, table, verdict.evidence[0], verdict.seq)
@@ -391,15 +395,15 @@ def _judge_abort(
     reported as the signer's claim: identity keys are long-lived, so a seat
     can always show something the victim once signed somewhere else.
     """
-    if verdict.blamed is not None and any(
-        v.proven and v.seat == verdict.blamed for v in report.violations
-    ):
-        return []  # The verifier found the same breach on its own.
+    found = [v for v in report.violations if v.proven and v.seat == verdict.blamed] \
+        if verdict.blamed is not None else []
+    if found:
+        return _other_code(verdict, found[0])  # The verifier found the breach on its own.
     prefix = records[: verdict.seq]
     for item in verdict.evidence:
         proof = _proof_in(roster, prefix, verdict, item)
         if proof is not None:
-            return [proof]
+            return [proof, *_other_code(verdict, proof)]
     # The signer's words, as its claim: they name nobody as proven guilty.
     return [
         Violation(
@@ -409,8 +413,19 @@ def _judge_abort(
             verdict.evidence,
             proven=False,
             signer=verdict.signer,
+            abort=verdict,
         )
     ]
+
+
+def _other_code(verdict: Verdict, proof: Violation) -> list[Violation]:
+    """The abort's violation code as its signer's claim, if the breach proven against
+    the seat it blames is another one (the code does not fit its evidence); else []."""
+    if verdict.cause not in ev.VIOLATION_CODES or proof.code is None \
+            or proof.code.value == verdict.cause:
+        return []
+    return [Violation(verdict.seq, verdict.blamed, verdict.reason, verdict.evidence,
+                      proven=False, signer=verdict.signer, abort=replace(verdict, fits=False))]
 
 
 def _proof_in(

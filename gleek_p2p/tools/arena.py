@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from gleek_p2p.base.errors import GleekError
-from gleek_p2p.base.i18n import _
+from gleek_p2p.base.i18n import _, ngettext, pgettext
 from gleek_p2p.base.os_words import os_error_words
 from gleek_p2p.bots.registry import make_strategy
 from gleek_p2p.bots.strategy import Strategy, choose_async, choose_now
@@ -223,22 +223,32 @@ def arena_json(r: ArenaResult) -> dict[str, Any]:
 def arena_text(r: ArenaResult) -> str:
     """A table per strategy, then the head-to-head table (row minus column)."""
     j = arena_json(r)
-    width = max(10, *(len(n) for n in r.names))
+    heads = [_("strategy"), _("mean"), _("95% interval"), pgettext("arena column", "bids"),
+             pgettext("arena column", "talon"), pgettext("arena column", "vies"),
+             pgettext("arena column", "ruff")]
+    # Each column as wide as its header in the chosen language, at least as before.
+    widths = [max(10, *(len(n) for n in r.names), len(heads[0])),
+              *(max(w, len(h)) for w, h in zip((8, 20, 6, 6, 6, 6), heads[1:], strict=True))]
+    rates = ("auction_bid_rate", "auction_win_rate", "ruff_vie_rate", "ruff_win_rate")
     lines = [
-        f"{j['hands']} hands ({j['deals']} deals in every seating), {j['variant']}; "
-        "pence per hand, 95% intervals over deals",
+        _("{hands} ({deals}), {variant}; pence per hand, 95% intervals over deals").format(
+            hands=ngettext("{n} hand", "{n} hands", j["hands"]).format(n=j["hands"]),
+            deals=ngettext("{n} deal in every seating", "{n} deals in every seating",
+                           j["deals"]).format(n=j["deals"]),
+            variant=j["variant"]),
         "",
-        f"{'strategy':<{width}} {'mean':>8} {'95% interval':>20} {'bids':>6} {'talon':>6}"
-        f" {'vies':>6} {'ruff':>6}",
+        f"{heads[0]:<{widths[0]}} "
+        + " ".join(f"{h:>{w}}" for h, w in zip(heads[1:], widths[1:], strict=True)),
     ]
     for name, s in j["strategies"].items():
         lo, hi = s["ci95"]
         lines.append(
-            f"{name:<{width}} {s['mean']:>+8.2f} {f'[{lo:+.2f}, {hi:+.2f}]':>20}"
-            f" {s['auction_bid_rate']:>6.1%} {s['auction_win_rate']:>6.1%}"
-            f" {s['ruff_vie_rate']:>6.1%} {s['ruff_win_rate']:>6.1%}"
+            f"{name:<{widths[0]}} {s['mean']:>+{widths[1]}.2f} "
+            f"{f'[{lo:+.2f}, {hi:+.2f}]':>{widths[2]}} "
+            + " ".join(f"{s[k]:>{w}.1%}" for k, w in zip(rates, widths[3:], strict=True))
         )
-    lines += ["", "head to head (row minus column, pence per hand):"]
+    lines += ["", _("head to head (row minus column, pence per hand):")]
+    width = widths[0]
     lines.append(f"{'':<{width}} " + " ".join(f"{n:>22}" for n in r.names))
     for a in r.names:
         cells = []

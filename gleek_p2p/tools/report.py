@@ -16,16 +16,21 @@ from gleek_p2p.base.text import one_line, printable
 from gleek_p2p.log.keys import fingerprint
 from gleek_p2p.log.store import LogFault
 from gleek_p2p.rules import (
+    OPENING_BID,
     PHASE_NAMES,
     SUIT_SYMBOLS,
     State,
+    Variant,
     card_rank,
     honours_taken,
+    max_bid,
     ruling_switches,
     rulings_in_force,
     variant_name,
 )
+from gleek_p2p.rules.limits import BID_STEP
 from gleek_p2p.rules.money import pence
+from gleek_p2p.session.abort_words import abort_reason, signer_words
 from gleek_p2p.table import events as ev
 from gleek_p2p.table.session import Retake, SeatChange
 from gleek_p2p.table.verify import Ending, Judgement, VerifyReport, Violation
@@ -47,6 +52,52 @@ PHASE_WORDS = {"tiddy": N_("tiddy"), "auction": N_("auction"), "ruff": N_("ruff"
 """Ledger row labels (at most 12 columns in every language)."""
 RUFF_MOVES = {"vie": N_("{name} vies (stake {stake})"), "see": N_("{name} sees"),
               "pass": N_("{name} passes")}
+
+RULING_WORDS: dict[tuple[str, bool], str] = {
+    ("score_sheet_tricks", True):
+        N_("trick scores on the score sheet, settled against their mean"),
+    ("score_sheet_tricks", False):
+        N_("trick scores settled pairwise, each pair paying the difference"),
+    ("optional_declaring", True):
+        N_("declaring combinations is optional; an undeclared one is not paid"),
+    ("optional_declaring", False):
+        N_("declaring combinations is compulsory; the hand audit looks for hidden ones"),
+    ("score_sheet_combinations", True):
+        N_("modern combination values on the score sheet, settled against their mean"),
+    ("score_sheet_combinations", False):
+        N_("modern combination values paid in total, split between the opponents"),
+    ("open_auction", False): N_("bids for the talon from {opening} to {max_bid} pence"),
+}
+"""Each ruling switch's reading (SPEC 1.5), on and off, by the switch's name: the rules
+room holds the switches and which are in force, the words live here."""
+
+RECEIVED_WORDS: dict[tuple[bool, bool], str] = {
+    (True, True): N_("each seat receives its whole trick score and its combination values, "
+                     "half from each opponent"),
+    (True, False): N_("each seat receives its whole trick score and its combination values, "
+                      "from its opponent"),
+    (False, True): N_("each seat receives its whole trick score, half from each opponent"),
+    (False, False): N_("each seat receives its whole trick score, from its opponent"),
+}
+"""``received_scores`` on (it supersedes the score-sheet readings, and off is never said),
+by (modern combination values, three players): whole sentences, as each language builds
+them."""
+
+
+def ruling_words(v: Variant, switch: str, on: bool) -> str:
+    """The reading of ruling ``switch`` (``on`` or off) in ``v``, in the chosen language."""
+    if switch == "received_scores":
+        return _(RECEIVED_WORDS[v.modern_combinations, v.players == 3])
+    if (switch, on) == ("open_auction", True):
+        words = ngettext("bids for the talon rise by at least {step} penny with no table "
+                         "ceiling (at most {max_bid} pence, the most a hand's other phases "
+                         "can pay one seat)",
+                         "bids for the talon rise by at least {step} pence with no table "
+                         "ceiling (at most {max_bid} pence, the most a hand's other phases "
+                         "can pay one seat)", BID_STEP)
+    else:
+        words = _(RULING_WORDS[switch, on])
+    return words.format(step=BID_STEP, opening=OPENING_BID, max_bid=max_bid(v))
 
 
 def _name(names: Sequence[str], seat: int) -> str:
@@ -256,7 +307,8 @@ def text_report(report: VerifyReport) -> str:
     variant = report.roster.variant
     out.append(_("Variant {variant}, replayed under the rulings the log records (SPEC 1.5):")
                .format(variant=variant_name(variant)))
-    out.extend("  - " + ruling for ruling in rulings_in_force(variant))
+    out.extend("  - " + ruling_words(variant, switch, on)
+               for switch, on in rulings_in_force(variant))
     for record in report.hands:
         state = record.state
         out.append("")
@@ -319,7 +371,9 @@ def ending_sentence(ending: Ending, names: Sequence[str]) -> str:
     """How a seat's own signed word ended the session, e.g. 'Anne left the table during
     hand 2 (signed by Anne, event 57).'"""
     name = _name(names, ending.seat)
-    fields = {"name": name, "event": ending.seq, "reason": one_line(ending.reason),
+    # A local-failure abort's reason (the signer's English) is the log's detail: its
+    # code says it all here.
+    fields = {"name": name, "event": ending.seq,
               "hand": None if ending.hand is None else ending.hand + 1}
     if ending.cause == ev.LEFT:
         if ending.hand is None:
@@ -328,10 +382,10 @@ def ending_sentence(ending: Ending, names: Sequence[str]) -> str:
         return _("{name} left the table during hand {hand} (signed by {name}, "
                  "event {event}).").format(**fields)
     if ending.hand is None:
-        return _("{name}'s peer failed and ended the session before the first hand "
-                 "(signed by {name}, event {event}): {reason}.").format(**fields)
-    return _("{name}'s peer failed and ended the session during hand {hand} (signed by "
-             "{name}, event {event}): {reason}.").format(**fields)
+        return _("{name}'s peer failed (an internal error) and ended the session before "
+                 "the first hand (signed by {name}, event {event}).").format(**fields)
+    return _("{name}'s peer failed (an internal error) and ended the session during hand "
+             "{hand} (signed by {name}, event {event}).").format(**fields)
 
 
 def handover_lines(report: VerifyReport) -> list[str]:
@@ -359,13 +413,15 @@ def claim_sentence(claim: Violation, names: Sequence[str]) -> str:
     name = names[signer] if 0 <= signer < len(names) else ""
     who = (_("seat {seat} ({name})").format(seat=signer, name=name) if name
            else _("seat {seat}").format(seat=signer))
-    # The abort's reason is the signer's own words: shown inert, as said.
-    reason = claim.reason
+    # Worded from the abort's code; else its reason, quoted as the signer's words
+    # (shown inert, on one line).
+    reason = abort_reason(claim.abort, names) if claim.abort is not None \
+        else signer_words(claim.reason)
     if claim.seq is None:
         return _("{signer} says: {reason}. The log cannot prove it.").format(
-            signer=who, reason=one_line(reason))
+            signer=who, reason=reason)
     return _("event {number}: {signer} says: {reason}. The log cannot prove it.").format(
-        number=claim.seq, signer=who, reason=one_line(reason))
+        number=claim.seq, signer=who, reason=reason)
 
 
 def violation_sentence(violation: Violation, names: Sequence[str]) -> str:
@@ -412,6 +468,7 @@ def json_report(report: VerifyReport) -> dict[str, Any]:
                 "seat": c.seat,
                 "code": None if c.code is None else c.code.value,
                 "reason": c.reason,
+                "cause": None if c.abort is None else c.abort.cause,
                 "evidence": [e.hex() for e in c.evidence],
             }
             for c in report.claims

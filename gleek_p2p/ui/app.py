@@ -45,6 +45,7 @@ from gleek_p2p.rules import (
     new_session,
     session_winner,
 )
+from gleek_p2p.session.abort_words import abort_reason
 from gleek_p2p.session.lobby_status import LobbyStatus
 from gleek_p2p.session.notes import Severity, kind_of, severity_of
 from gleek_p2p.session.peer import Outcome, SessionRunner
@@ -567,9 +568,11 @@ def end_lines(
         lines.append(("class:prompt", who.act(verdict.left, N_("You left the table."),
                                                N_("{name} left the table."))))
     elif verdict is not None:
-        # The signer's words are a claim: gleek verify says what the log proves.
+        # Worded from the abort's code, the signer's claim all the same: gleek verify
+        # says what the log proves.
         said = who.act(verdict.signer, N_("You ended the session: {reason}"),
-                       N_("{name} ended the session: {reason}"), reason=verdict.reason)
+                       N_("{name} ended the session: {reason}"),
+                       reason=abort_reason(verdict, names))
         lines.append(("class:error", said))
     # Each a signed fact of the log: who handed their seat to a bot, from where.
     lines.extend(("", handover_sentence(h, names)) for h in table.seat_changes)

@@ -44,8 +44,9 @@ from gleek_p2p.rules import (
     max_bid,
     ruff_value,
 )
+from gleek_p2p.tools.report import GLEEK_WORDS, MOURNIVAL_WORDS
 
-from .words import SUIT_SYMBOLS, card_label, rank_plural, suit_name
+from .words import SUIT_SYMBOLS, card_label, suit_name
 
 __all__ = ["CHOICES", "FAR_ABOVE", "PROMPTS", "Choice", "Chooser", "Option", "choice_of",
            "made_at_once"]
@@ -411,8 +412,8 @@ def _show_ruff_option(chooser: Chooser, e: ShowRuff, state: State) -> Option:
 
 def _declare_option(chooser: Chooser, e: Declare, state: State) -> Option:
     rank = card_rank(state.cards[e.slots[0]])
-    label = (_("mournival of {ranks}") if len(e.slots) == 4
-             else _("gleek of {ranks}")).format(ranks=rank_plural(rank))
+    # Whole phrases, as the report says them ("gleek d'As", not "gleek de As").
+    label = _((MOURNIVAL_WORDS if len(e.slots) == 4 else GLEEK_WORDS)[rank])
     return Option(label, e, slots=e.slots)
 
 

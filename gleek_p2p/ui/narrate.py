@@ -38,6 +38,7 @@ from gleek_p2p.rules import (
 )
 from gleek_p2p.rules.cards import RANKS_PER_SUIT
 from gleek_p2p.rules.summary import hand_summary as _summary
+from gleek_p2p.tools.report import GLEEK_WORDS, MOURNIVAL_WORDS
 
 from .words import (
     SUIT_SYMBOLS,
@@ -47,7 +48,6 @@ from .words import (
     card_worth,
     pence,
     points,
-    rank_plural,
     suit_name,
     tib_card,
     tom_card,
@@ -253,13 +253,12 @@ def _declare(event: Declare, before: State, after: State, who: Namer) -> str:
         worth = _("{value} points on the score sheet").format(value=value)
     else:
         worth = _("{value} pence in all").format(value=value)
-    if mournival:
-        return who.act(event.seat, N_("You declare a mournival of {ranks} ({worth})."),
-                       N_("{name} declares a mournival of {ranks} ({worth})."),
-                       ranks=rank_plural(rank), worth=worth)
-    return who.act(event.seat, N_("You declare a gleek of {ranks} ({worth})."),
-                   N_("{name} declares a gleek of {ranks} ({worth})."),
-                   ranks=rank_plural(rank), worth=worth)
+    # The report's whole phrases ("gleek of Aces"): each language elides its own way
+    # ("un gleek d'As"), which a rank glued after "gleek de" cannot.
+    combination = _((MOURNIVAL_WORDS if mournival else GLEEK_WORDS)[rank])
+    return who.act(event.seat, N_("You declare a {combination} ({worth})."),
+                   N_("{name} declares a {combination} ({worth})."),
+                   combination=combination, worth=worth)
 
 
 def _play(event: Play, before: State, after: State, who: Namer) -> str:
@@ -326,10 +325,14 @@ def hand_line(state: State, names: Sequence[str], you: int | None = None) -> str
         combos = []
         for seat, slots in s.declarations:
             c = _card(state, slots[0])
-            ranks = rank_plural(c % RANKS_PER_SUIT) if c is not None else "?"
-            kind = (N_("{name} mournival of {ranks}") if len(slots) == 4
-                    else N_("{name} gleek of {ranks}"))
-            combos.append(_(kind).format(name=who(seat), ranks=ranks))
+            if c is None:
+                kind = (N_("{name} mournival of {ranks}") if len(slots) == 4
+                        else N_("{name} gleek of {ranks}"))
+                combos.append(_(kind).format(name=who(seat), ranks="?"))
+                continue
+            # The report's whole phrases: each language elides its own way ("gleek d'As").
+            words = MOURNIVAL_WORDS if len(slots) == 4 else GLEEK_WORDS
+            combos.append(f"{who(seat)} " + _(words[c % RANKS_PER_SUIT]))
         parts.append(_("combinations: {combinations}").format(combinations=", ".join(combos)))
     if s.trump_named:
         parts.append(_("trump: {trump}").format(

@@ -22,7 +22,7 @@ from gleek_p2p.base.errors import GleekError
 from gleek_p2p.base.i18n import N_, _
 from gleek_p2p.base.text import printable
 from gleek_p2p.log.envelope import decode_envelope
-from gleek_p2p.log.store import read_log_file
+from gleek_p2p.log.store import LogError, read_log_file
 from gleek_p2p.rules import (
     Cut,
     Deal,
@@ -38,9 +38,11 @@ from gleek_p2p.table.roster import Roster
 from gleek_p2p.table.session import Table
 from gleek_p2p.table.verify import Judgement, VerifyReport, verify_records
 from gleek_p2p.tools.report import (
+    LOG_FAULT_WORDS,
     claim_sentence,
     ending_sentence,
     handover_sentence,
+    unreadable_words,
     violation_sentence,
 )
 
@@ -58,6 +60,14 @@ REPLAY_HELP = (
     N_("r              the rules of the game, in short"),
     N_("?              this help           q   leave the replay"),
 )
+
+
+class NotALog(GleekError):
+    """Records ``gleek verify`` cannot read as a session (``report`` says why, as codes)."""
+
+    def __init__(self, report: VerifyReport) -> None:
+        super().__init__(report.error or "not a session log")
+        self.report = report
 
 
 @dataclass(frozen=True)
@@ -100,7 +110,7 @@ class Replay:
         """Verify ``records`` and rebuild every step; ``GleekError`` if it is not a log."""
         report = verify_records(records)
         if not report.readable or report.roster is None:
-            raise GleekError(report.error or _("not a session log"))
+            raise NotALog(report)
         roster = report.roster
         cards = {h.number: h.cards for h in report.hands}
         observer = Table(roster)
@@ -280,8 +290,16 @@ def run_replay(args: argparse.Namespace) -> int:
     if not path.exists():
         print("gleek: " + _("no such file: {file}").format(file=path), file=sys.stderr)
         return 2
-    records = read_log_file(path)[0]  # a torn tail is left out, as gleek verify does
-    replay = Replay.load(records)
+    try:
+        records = read_log_file(path)[0]  # a torn tail is left out, as gleek verify does
+        replay = Replay.load(records)
+    except (LogError, NotALog) as exc:
+        # The error's own text is English, for logs: the screen words its code.
+        why = (_(LOG_FAULT_WORDS[exc.fault]) if isinstance(exc, LogError)
+               else unreadable_words(exc.report))
+        print("gleek: " + _("{file} is not a readable session log: {why}").format(
+            file=path, why=why), file=sys.stderr)
+        return 2
     seat: int | None = args.seat
     if seat is not None and not 0 <= seat < replay.roster.seats:
         print("gleek: " + _("no seat {seat}; this table has seats 0 to {last}").format(

@@ -8,6 +8,7 @@ own lies into its own log, as a cheater would.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -29,13 +30,20 @@ class CheatingTable(LiarTable):
         super().__init__(*args, **kwargs)
         self.tamper = tamper
         self.cheated = False
+        self.on_cheat: Callable[[], None] | None = None
+        """Called once, as the cheat is signed (before it is sent)."""
+
+    def _cheat(self) -> None:
+        self.cheated = True
+        if self.on_cheat is not None:
+            self.on_cheat()
 
     def auto_event(self) -> Envelope | None:
         envelope = super().auto_event()
         if envelope is not None and not self.cheated:
             replaced = self.tamper(self, envelope, len(self.envelopes))
             if replaced is not None:
-                self.cheated = True
+                self._cheat()
                 return replaced
         return envelope
 
@@ -43,7 +51,7 @@ class CheatingTable(LiarTable):
         if not self.cheated:
             replaced = self.tamper(self, None, len(self.envelopes))
             if replaced is not None:
-                self.cheated = True
+                self._cheat()
                 return replaced
         return super().act(action)
 
@@ -60,12 +68,14 @@ class CheatingTable(LiarTable):
 
 async def play_cheater(
     tmp_path: Path, label: str, tamper: Tamper, seed: bytes, cheater: int,
-    variant: Variant = VARIANTS["standard"],
+    variant: Variant = VARIANTS["standard"], timeout_after_cheat: float | None = None,
 ) -> tuple[list[SessionRunner], bool]:
     """One standard hand over the real peer shell, ``cheater`` signing through ``tamper``.
 
     Returns the runners once the honest ones have ended, and whether the
-    cheat happened.
+    cheat happened. ``timeout_after_cheat``: the seats' timeout from the cheat
+    on (a scenario whose cheater then falls silent need not wait out the 10 s
+    meant for a loaded machine's honest steps before it).
     """
     tables = make_seats(variant, 1, seed)
     honest = tables[cheater]
@@ -77,6 +87,14 @@ async def play_cheater(
                       mesh, BotPlayer(RandomStrategy(seed + bytes([s]))), timeout=10)
         for s, (table, mesh) in enumerate(zip(tables, meshes, strict=True))
     ]
+    if timeout_after_cheat is not None:
+        def shorten(seconds: float = timeout_after_cheat) -> None:
+            for runner in runners:
+                runner.timeout = seconds
+
+        liar = tables[cheater]
+        assert isinstance(liar, CheatingTable)
+        liar.on_cheat = shorten
     tasks = [asyncio.create_task(r.run()) for r in runners]
     honest_tasks = [tasks[s] for s in range(3) if s != cheater]
     await asyncio.wait_for(asyncio.gather(*honest_tasks), 60)

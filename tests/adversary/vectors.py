@@ -360,6 +360,28 @@ def _build() -> list[Vector]:
     out.extend(_handover_cases())
     out.extend(_retake_cases())
     out.extend(_split_cases())
+    out.extend(_coded_cases())
+    return out
+
+
+def _coded_cases() -> list[Vector]:
+    """Aborts with a code (SPEC 4.4, "The abort's code"), added after the older vectors,
+    which stay as they were: a timeout claimed with its code (screens word it from the
+    code), and a well-formed code this version does not know (a later version's: taken,
+    judged like any abort, its reason shown as the signer's words)."""
+    out = []
+    for name, seed, cause in (("claim-coded", b"vector-claim-coded", ev.TIMEOUT),
+                              ("unknown-code", b"vector-unknown-code", "later-version-code")):
+        tables = _play_into_second_hand(seed)
+        exp = tables[0].expected()
+        assert exp is not None
+        signer = (exp.seat + 1) % 3
+        claim = tables[signer].abort_event(
+            exp.seat, f"{tables[0].roster.names[exp.seat]} did not send {exp.what} within "
+            "120 s", cause=cause)
+        out.append(Vector(name, [*tables[signer].encoded, claim.encode()], {
+            "exit_code": 3, "verdict": "stopped", "code": "abort.claim", "signer": signer,
+            "seat": exp.seat, "cause": cause}))
     return out
 
 
