@@ -169,8 +169,8 @@ def mul_base(a: int, point: Point, b: int) -> Point:
 
     Exactly ``add([mul(a, point), base(b)])``, errors included (``ValueError``:
     "multiplication by zero" if ``a`` or ``b`` is 0 mod N, "the sum is the
-    identity" if the result is), for about the price of ``mul`` alone
-    (SPEC.md §2.8, "Cost"). libsecp256k1 exposes its double multiplication
+    identity" if the result is), for about 1.4 ``mul`` where the three cost
+    about 1.75 (SPEC.md §2.8). libsecp256k1 exposes its double multiplication
     ``secp256k1_ecmult`` (variable time: Strauss wNAF for ``point``, ``G``'s
     precomputed tables) only through ECDSA public-key recovery, which returns
     ``Q = r^-1·(s·R − m·G)`` with ``R`` the point of abscissa ``r`` and the
