@@ -15,7 +15,10 @@ then checked by the next seat, as if each seat ran on its own machine), the
 scalar multiplications and point decodings counted against the analytical
 count of the scheme, the floor (the fewest multiplications a proved set-up
 needs times the fastest multiplication measured), the proof bytes per hand,
-and the size of a 12-hand session log in each version.
+and the size of a 12-hand session log in each version. Version 3 is also
+run, in the same rounds, with every check on the reference arithmetic (no
+double multiplication ``a·P + b·G``): ``*_reference_check`` and
+``ratio_*double_vs_reference_check`` are the before and after.
 
     .venv/bin/python bench/deck.py [--json]
 """
@@ -36,7 +39,7 @@ from gleek_p2p.bots.strategy import RandomStrategy
 from gleek_p2p.deck import DeckProtocol, LockPass, ShufflePass, group_v3
 from gleek_p2p.deck.harness import deal_layout, talon_slots
 from gleek_p2p.deck.kdf import frame, permutation
-from gleek_p2p.deck.proofs import analytic_counts
+from gleek_p2p.deck.proofs import V3, analytic_counts, analytic_counts_v3
 from gleek_p2p.rules import VARIANTS
 from gleek_p2p.tools.selfplay import selfplay
 
@@ -342,11 +345,12 @@ def analytic_v3(n_slots: int, n_seats: int, deal_keys: int) -> dict[str, int]:
     """Multiplications and point decodings of a v3 set-up and deal (SPEC.md 2.8).
 
     As ``analytic_v2`` with v3's counts (no E check: a parsed point is in the
-    group). Decodings: each seat parses the card points once, and each point
+    group; a check's double multiplication ``a·P + b·G`` counts as one).
+    Decodings: each seat parses the card points once, and each point
     another seat sends it (a shuffle: N points, E, N commitments, N links; a
     lock: N points, N key commitments) once; its own it made decoded.
     """
-    c = analytic_counts(n_slots)
+    c = analytic_counts_v3(n_slots)
     n, others = n_slots, n_seats - 1
     # Each seat: its shuffle pass (N), E (1), the proof; its lock pass (N), K (N), the proof.
     made = n_seats * (n + 1 + sum(c["shuffle_prove"]) + n + n + sum(c["lock_prove"]))
@@ -358,8 +362,8 @@ def analytic_v3(n_slots: int, n_seats: int, deal_keys: int) -> dict[str, int]:
 
 
 def cost_of_one_mult_v3(rounds: int = 1000) -> dict[str, float]:
-    """Milliseconds per secp256k1 multiplication, variable-base and base-point, now,
-    in wall time and in CPU time (``*_cpu``).
+    """Milliseconds per secp256k1 multiplication, variable-base, base-point and double
+    (``a·P + b·G``, the verifier's), now, in wall time and in CPU time (``*_cpu``).
 
     Full-size scalars, as the proofs use: a 32-bit one (as measured before)
     makes a variable-base multiplication about three times cheaper (fewer
@@ -369,7 +373,8 @@ def cost_of_one_mult_v3(rounds: int = 1000) -> dict[str, float]:
     point = group_v3.base(12345)
     out = {}
     for name, op in (("variable", lambda i: group_v3.mul(k, point)),
-                     ("base", lambda i: group_v3.base(k + i))):
+                     ("base", lambda i: group_v3.base(k + i)),
+                     ("double", lambda i: group_v3.mul_base(k, point, k + i))):
         start, cpu = time.perf_counter(), time.process_time()
         for i in range(rounds):
             op(i)
@@ -383,8 +388,10 @@ def cost_of_v3_operations(rounds: int = 1000) -> dict[str, float]:
 
     Variable-base (``tweak_mul``), base-point (``pubkey_create``, the
     precomputed table), ``P + k·G`` in one call (``tweak_add``: no cheaper
-    than a base multiplication and a sum here), a sum of two and of three
-    points (``combine``), a negation, a parse and a serialization.
+    than a base multiplication and a sum here), ``a·P + b·G`` in one call
+    (``mul_base``, through ECDSA recovery) against the three calls it stands
+    for (``mul_base_as_three``), a sum of two and of three points
+    (``combine``), a negation, a parse and a serialization.
     """
     from coincurve._libsecp256k1 import ffi, lib
     from coincurve.context import GLOBAL_CONTEXT
@@ -401,6 +408,8 @@ def cost_of_v3_operations(rounds: int = 1000) -> dict[str, float]:
         "mul": lambda: group_v3.mul(k, p),
         "base": lambda: group_v3.base(k),
         "tweak_add": tweak_add,
+        "mul_base": lambda: group_v3.mul_base(k, p, k),
+        "mul_base_as_three": lambda: group_v3.add([group_v3.mul(k, p), group_v3.base(k)]),
         "add2": lambda: group_v3.add([p, q]),
         "add3": lambda: group_v3.add([p, q, p]),
         "neg": lambda: group_v3.neg(p),
@@ -430,16 +439,24 @@ def pipelined_path(path: Sequence[tuple[str, float]]) -> float:
 
 def proved_setup(rounds: int) -> dict[str, Any]:
     """v3 and v2 against v1 set-up (commit, shuffle, lock), same run, best of ``rounds``."""
-    best = {1: float("inf"), 2: float("inf"), 3: float("inf")}
+    # Version 0 here is version 3 with every check on the reference arithmetic
+    # (no double multiplication): the same run's before, for the after.
+    best = {0: float("inf"), 1: float("inf"), 2: float("inf"), 3: float("inf")}
     best_cpu = dict(best)
     critical = modelled = pipelined = critical_cpu = modelled_cpu = float("inf")
+    critical_ref = critical_cpu_ref = modelled_cpu_ref = float("inf")
     for _ in range(rounds):
-        for version in (1, 2, 3):
+        for version in (1, 2, 3, 0):
             path: list[tuple[str, float]] = []
             cpu_path: list[tuple[str, float]] = []
+            V3.double_base = version != 0
             cpu = time.process_time()
-            phases = run_curve(version, setup_only=True, path=path if version == 3 else None,
-                               cpu_path=cpu_path if version == 3 else None)
+            try:
+                phases = run_curve(version or 3, setup_only=True,
+                                   path=path if version in (0, 3) else None,
+                                   cpu_path=cpu_path if version in (0, 3) else None)
+            finally:
+                V3.double_base = True
             best_cpu[version] = min(best_cpu[version], (time.process_time() - cpu) * 1000)
             best[version] = min(best[version], phases["shuffle"] + phases["lock"])
             if version == 3:
@@ -447,6 +464,10 @@ def proved_setup(rounds: int) -> dict[str, Any]:
                 modelled = min(modelled, pipelined_path(path))
                 critical_cpu = min(critical_cpu, sum(ms for _, ms in cpu_path))
                 modelled_cpu = min(modelled_cpu, pipelined_path(cpu_path))
+            elif version == 0:
+                critical_ref = min(critical_ref, sum(ms for _, ms in path))
+                critical_cpu_ref = min(critical_cpu_ref, sum(ms for _, ms in cpu_path))
+                modelled_cpu_ref = min(modelled_cpu_ref, pipelined_path(cpu_path))
         path = []
         run_curve(3, path=path, setup_only=True, pipelined=True)
         pipelined = min(pipelined, sum(ms for _, ms in path))
@@ -460,26 +481,29 @@ def proved_setup(rounds: int) -> dict[str, Any]:
     # Each seat opens its own 12 cards, the taker the talon: one multiplication each
     # (the product of the three keys inverted, then one multiplication).
     openings3 = 12 * N_SEATS + len(talon_slots(N_SEATS, len(CARDS)))
-    mults3 = counted3["variable"] + counted3["base"]
+    mults3 = counted3["variable"] + counted3["base"] + counted3["double"]
     # The floor: the multiplications a proved set-up must make at the least
     # (each seat: its two passes, E, K and the two proofs; each other seat:
     # checking them), each kind at its measured cost, on one core, with nothing
     # else (no hashing, sums, parsing or Python around them).
-    c3 = analytic_counts(len(CARDS))
+    c3 = analytic_counts_v3(len(CARDS))
     n = len(CARDS)
     made_var = 2 * n + c3["shuffle_prove"][0] + c3["lock_prove"][0]
     made_base = 1 + n + c3["shuffle_prove"][1] + c3["lock_prove"][1]
     checked_var = c3["shuffle_verify"][0] + c3["lock_verify"][0]
     checked_base = c3["shuffle_verify"][1] + c3["lock_verify"][1]
+    checked_double = c3["shuffle_verify"][2] + c3["lock_verify"][2]
     pairs = N_SEATS * (N_SEATS - 1)
     floor_var = N_SEATS * made_var + pairs * checked_var
     floor_base = N_SEATS * made_base + pairs * checked_base
-    floor_mults = floor_var + floor_base
+    floor_double = pairs * checked_double
+    floor_mults = floor_var + floor_base + floor_double
     costs = cost_of_one_mult_v3()
     per_mult3, per_base3 = costs["variable"], costs["base"]
     ops_us = cost_of_v3_operations()
-    floor_ms = floor_var * per_mult3 + floor_base * per_base3
-    floor_cpu_ms = floor_var * costs["variable_cpu"] + floor_base * costs["base_cpu"]
+    floor_ms = floor_var * per_mult3 + floor_base * per_base3 + floor_double * costs["double"]
+    floor_cpu_ms = (floor_var * costs["variable_cpu"] + floor_base * costs["base_cpu"]
+                    + floor_double * costs["double_cpu"])
     v3 = {
         "setup_ms_with_proofs": round(best[3], 1),
         "setup_ms_with_proofs_v2": round(best[2], 1),
@@ -514,6 +538,18 @@ def proved_setup(rounds: int) -> dict[str, Any]:
         "floor_mults_v3": floor_mults,
         "floor_ms_v3": round(floor_ms, 1),
         "ratio_setup_vs_floor_v3": round(best[3] / floor_ms, 2),
+        "v3_double": counted3["double"],
+        "ms_per_double_mult_v3": round(costs["double"], 5),
+        # The same run with every check on the reference arithmetic (a variable-base
+        # and a base-point multiplication where a double one now serves): before/after.
+        "setup_ms_with_proofs_reference_check": round(best[0], 1),
+        "setup_cpu_ms_with_proofs_reference_check": round(best_cpu[0], 1),
+        "ratio_proofs_reference_check_vs_unproven": round(best[0] / best[1], 2),
+        "ratio_setup_double_vs_reference_check": round(best[3] / best[0], 3),
+        "ratio_cpu_setup_double_vs_reference_check": round(best_cpu[3] / best_cpu[0], 3),
+        "critical_path_ms_v3_reference_check": round(critical_ref, 1),
+        "critical_path_cpu_ms_v3_reference_check": round(critical_cpu_ref, 1),
+        "critical_path_cpu_ms_v3_pipelined_model_reference_check": round(modelled_cpu_ref, 1),
     }
     counter = Counter()
     sent: list[Any] = []
@@ -671,6 +707,13 @@ def main() -> None:
         f" {result['critical_path_cpu_ms_v3_pipelined_model']} ms pipelined (model);"
         f" floor {result['floor_cpu_ms_v3']} ms,"
         f" set-up / floor {result['ratio_cpu_setup_vs_floor_v3']}"
+    )
+    print(
+        f"v3 checks with the double multiplication a·P + b·G: set-up"
+        f" {result['ratio_setup_double_vs_reference_check']} x (CPU"
+        f" {result['ratio_cpu_setup_double_vs_reference_check']} x) the same run's with the"
+        f" reference checks ({result['setup_ms_with_proofs_reference_check']} ms);"
+        f" {result['v3_double']} double multiplications a hand"
     )
     print(
         f"v3 multiplications: {result['v3_mults_counted']} counted,"

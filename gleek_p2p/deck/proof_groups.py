@@ -32,6 +32,8 @@ class Ed25519Group:
     # libsodium refuses a zero scalar, an identity result or a point off the
     # subgroup (RuntimeError), and a point of the wrong size (ValueError, TypeError).
     unusable: tuple[type[Exception], ...] = (RuntimeError, ValueError, TypeError)
+    # libsodium has no double multiplication: version 2 checks with mul, base and add.
+    double_base = False
 
     def _s(self, k: int) -> bytes:
         return (k % L).to_bytes(SCALAR_BYTES, "little")
@@ -41,6 +43,12 @@ class Ed25519Group:
 
     def base(self, k: int) -> bytes:
         return bytes(_b.crypto_scalarmult_ed25519_base_noclamp(self._s(k)))
+
+    def mul_base(self, a: int, point: bytes, b: int) -> bytes:
+        return self.add([self.mul(a, point), self.base(b)])
+
+    def lincomb(self, scalars: Sequence[int], points: Sequence[bytes]) -> bytes:
+        return self.add([self.mul(k, p) for k, p in zip(scalars, points, strict=True)])
 
     def add(self, points: Sequence[bytes]) -> bytes:
         acc = points[0]
@@ -73,12 +81,20 @@ class Secp256k1Group:
     endian: Literal["little", "big"] = "big"
     # A zero scalar or a sum at the identity (which has no encoding).
     unusable: tuple[type[Exception], ...] = (ValueError,)
+    # ``a·P + b·G`` in one variable-time call, for the verifier's public scalars.
+    double_base = True
 
     def mul(self, k: int, point: Point) -> Point:
         return group_v3.mul(k, point)
 
     def base(self, k: int) -> Point:
         return group_v3.base(k)
+
+    def mul_base(self, a: int, point: Point, b: int) -> Point:
+        return group_v3.mul_base(a, point, b)
+
+    def lincomb(self, scalars: Sequence[int], points: Sequence[Point]) -> Point:
+        return group_v3.lincomb(scalars, points)
 
     def add(self, points: Sequence[Point]) -> Point:
         return group_v3.add(points)

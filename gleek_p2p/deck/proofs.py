@@ -33,7 +33,7 @@ scalars as bytes (``V2``); ``V3`` is version 3's, with scalars as ints.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Generic, Literal, Protocol, TypeVar
 
@@ -70,9 +70,16 @@ class ProofGroup(Protocol[PointT]):
     endian: Literal["little", "big"]
     #: What the group's calls raise on an unusable value (a zero scalar, the identity...).
     unusable: tuple[type[Exception], ...]
+    #: Whether ``mul_base`` is one double multiplication (then the verifier uses it).
+    double_base: bool
 
     def mul(self, k: int, point: PointT) -> PointT: ...
     def base(self, k: int) -> PointT: ...
+    #: ``a·point + b·G``, failing exactly as ``add([mul(a, point), base(b)])``;
+    #: variable time, so for public scalars only.
+    def mul_base(self, a: int, point: PointT, b: int) -> PointT: ...
+    #: ``Σ scalars[i]·points[i]``, failing exactly as ``add([mul(k, p) ...])``.
+    def lincomb(self, scalars: Sequence[int], points: Sequence[PointT]) -> PointT: ...
     def add(self, points: Sequence[PointT]) -> PointT: ...
     def sub(self, p: PointT, q: PointT) -> PointT: ...
     def encode(self, point: PointT) -> bytes: ...
@@ -150,6 +157,9 @@ class ProofSystem(Generic[PointT]):
         self.label_nonce = label + b"proof-nonce"
         self._generators: list[PointT] = []
         self._generator_sums: dict[int, PointT] = {}
+        #: Check with the group's double multiplication (SPEC.md §2.8, "Cost");
+        #: off, every check takes the reference arithmetic (the benchmark compares).
+        self.double_base = group.double_base
 
     # ------------------------------------------------------------ helpers
 
@@ -192,8 +202,7 @@ class ProofSystem(Generic[PointT]):
         return b"".join(self.group.encode(p) for p in points)
 
     def _lincomb(self, scalars: Sequence[int], points: Sequence[PointT]) -> PointT:
-        g = self.group
-        return g.add([g.mul(s, p) for s, p in zip(scalars, points, strict=True)])
+        return self.group.lincomb(scalars, points)
 
     def generator(self, index: int) -> PointT:
         """Pedersen generator ``H_index``: nobody knows its logarithm to G or to another."""
@@ -221,9 +230,16 @@ class ProofSystem(Generic[PointT]):
         """Deterministic nonces: PRF(seed, label, statement, i) reduced, 0 -> 1."""
         out = []
         g = self.group
+        # frame(label, statement, u32(i)) differs between the nonces only in its
+        # last 4 bytes: the keyed state after the common prefix (the statement
+        # holds both decks, kilobytes) is hashed once and copied per nonce.
+        prefix = hashlib.blake2b(digest_size=64, key=seed)
+        prefix.update(frame(self.label_nonce, statement)
+                      + (4).to_bytes(4, "big"))
         for i in range(count):
-            data = frame(self.label_nonce, statement, i.to_bytes(4, "big"))
-            n = int.from_bytes(hashlib.blake2b(data, digest_size=64, key=seed).digest(), g.endian)
+            h = prefix.copy()
+            h.update(i.to_bytes(4, "big"))
+            n = int.from_bytes(h.digest(), g.endian)
             out.append(n % g.order or 1)
         return out
 
@@ -285,7 +301,9 @@ class ProofSystem(Generic[PointT]):
         # F' = Σ ω_i X_i − ω_f·Σ u_j Y_j, and Σ u_j Y_j = e·Σ v_i X_i: the prover,
         # knowing e and v, folds both sums into one (N multiplications, not 2N+1).
         firsts.append(self._lincomb([(w_v[i] - w_f * e * v[i]) % q for i in range(n)], xs))
-        firsts.append(g.mul(w_f, big_e))
+        # T' = ω_f·E = (ω_f·e)·G: the prover knows e, so a base-point multiplication
+        # (cheaper, and constant-time for this secret nonce) makes the same point.
+        firsts.append(g.base(w_f * e % q))
         c = self._shuffle_challenge(h1, chain, firsts)
 
         a_bar = sum(uj * rj for uj, rj in zip(u, r, strict=True))
@@ -307,7 +325,7 @@ class ProofSystem(Generic[PointT]):
         proof: ShuffleProof,
     ) -> None:
         """Raise ``ProofError`` unless ``proof`` shows ``ys`` is ``xs`` permuted under ``E``."""
-        g, q = self.group, self.group.order
+        g = self.group
         n = len(xs)
         if len(ys) != n or len(proof.commitments) != n or len(proof.chain) != n:
             raise ProofError("the shuffle proof does not hold one commitment and link per slot")
@@ -324,31 +342,95 @@ class ProofSystem(Generic[PointT]):
         chain = self._points(proof.chain)
         try:
             h1, u = self._u_vector(ctx, xs, ys, big_e, cs)
-            # c·Σ u_j c_j folded into one sum: the challenge multiplies the weights.
-            firsts = [
-                g.add([g.base(k_a), self._lincomb(k_v, self._generator_list(n)),
-                       self._lincomb([(-c * uj) % q for uj in u], cs)])
-            ]
-            previous = self.generator(0)
-            for i in range(n):
-                firsts.append(g.add([g.base(k_b[i]), g.mul(k_v[i], previous),
-                                     g.mul(q - c, chain[i])]))
-                previous = chain[i]
-            col_sum = g.sub(g.add(cs), self._generator_sum(n))
-            firsts.append(g.sub(g.base(k_c), g.mul(c, col_sum)))
-            u_prod = 1
-            for uj in u:
-                u_prod = u_prod * uj % q
-            d_point = g.sub(chain[-1], g.mul(u_prod, self.generator(0)))
-            firsts.append(g.sub(g.base(k_d), g.mul(c, d_point)))
-            firsts.append(g.add([self._lincomb(k_v, xs),
-                                 self._lincomb([(-k_f * uj) % q for uj in u], ys)]))
-            firsts.append(g.sub(g.mul(k_f, big_e), g.base(c)))
+            scalars = (c, k_a, k_b, k_c, k_d, k_v, k_f)
+            firsts = self._fast(self._shuffle_firsts_double, scalars, u, xs, ys, big_e, cs, chain)
+            if firsts is None:
+                firsts = self._shuffle_firsts(scalars, u, xs, ys, big_e, cs, chain)
         except g.unusable as exc:
             # A zero scalar, the identity, a point off the group: an honest proof meets none.
             raise ProofError(f"the shuffle proof holds an unusable value ({exc})") from None
         if self._shuffle_challenge(h1, chain, firsts) != c:
             raise ProofError("the shuffle proof does not verify")
+
+    def _fast(self, firsts: Callable[..., list[PointT]], *args: object) -> list[PointT] | None:
+        """The first messages by the double multiplication, or None for the reference to decide.
+
+        Each of its sums is the reference's, or the reference's with ``b·G``
+        and ``a·P`` joined into one double multiplication; so where it raises
+        nothing, the reference raises nothing and makes the same points. Where
+        it raises (a zero scalar, an identity, also a partial one the reference
+        never forms), the reference runs and fails, with its words, or passes:
+        a proof's verdict and reason are the reference's, byte for byte.
+        """
+        if not self.double_base:
+            return None
+        try:
+            return firsts(*args)
+        except self.group.unusable:
+            return None
+
+    def _shuffle_firsts(
+        self, scalars: tuple[int, int, list[int], int, int, list[int], int], u: list[int],
+        xs: Sequence[PointT], ys: Sequence[PointT], big_e: PointT, cs: Sequence[PointT],
+        chain: Sequence[PointT],
+    ) -> list[PointT]:
+        """The reference: the verification equations, one call per multiplication."""
+        g, q = self.group, self.group.order
+        c, k_a, k_b, k_c, k_d, k_v, k_f = scalars
+        n = len(xs)
+        # c·Σ u_j c_j folded into one sum: the challenge multiplies the weights.
+        firsts = [
+            g.add([g.base(k_a), self._lincomb(k_v, self._generator_list(n)),
+                   self._lincomb([(-c * uj) % q for uj in u], cs)])
+        ]
+        previous = self.generator(0)
+        for i in range(n):
+            firsts.append(g.add([g.base(k_b[i]), g.mul(k_v[i], previous),
+                                 g.mul(q - c, chain[i])]))
+            previous = chain[i]
+        col_sum = g.sub(g.add(cs), self._generator_sum(n))
+        firsts.append(g.sub(g.base(k_c), g.mul(c, col_sum)))
+        d_point = g.sub(chain[-1], g.mul(self._product(u), self.generator(0)))
+        firsts.append(g.sub(g.base(k_d), g.mul(c, d_point)))
+        firsts.append(g.add([self._lincomb(k_v, xs),
+                             self._lincomb([(-k_f * uj) % q for uj in u], ys)]))
+        firsts.append(g.sub(g.mul(k_f, big_e), g.base(c)))
+        return firsts
+
+    def _shuffle_firsts_double(
+        self, scalars: tuple[int, int, list[int], int, int, list[int], int], u: list[int],
+        xs: Sequence[PointT], ys: Sequence[PointT], big_e: PointT, cs: Sequence[PointT],
+        chain: Sequence[PointT],
+    ) -> list[PointT]:
+        """The reference's points with ``a·P + b·G`` in one call where a sum holds both."""
+        g, q = self.group, self.group.order
+        c, k_a, k_b, k_c, k_d, k_v, k_f = scalars
+        n = len(xs)
+        minus_c = q - c
+        firsts = [
+            g.add([g.base(k_a), self._lincomb(k_v, self._generator_list(n)),
+                   self._lincomb([(-c * uj) % q for uj in u], cs)])
+        ]
+        previous = self.generator(0)
+        for i in range(n):
+            firsts.append(g.add([g.mul_base(k_v[i], previous, k_b[i]),
+                                 g.mul(minus_c, chain[i])]))
+            previous = chain[i]
+        col_sum = g.sub(g.add(cs), self._generator_sum(n))
+        firsts.append(g.mul_base(minus_c, col_sum, k_c))
+        d_point = g.sub(chain[-1], g.mul(self._product(u), self.generator(0)))
+        firsts.append(g.mul_base(minus_c, d_point, k_d))
+        firsts.append(g.add([self._lincomb(k_v, xs),
+                             self._lincomb([(-k_f * uj) % q for uj in u], ys)]))
+        firsts.append(g.mul_base(k_f, big_e, minus_c))
+        return firsts
+
+    def _product(self, values: Sequence[int]) -> int:
+        q = self.group.order
+        out = 1
+        for v in values:
+            out = out * v % q
+        return out
 
     # --------------------------------------------------------------- lock
 
@@ -387,7 +469,7 @@ class ProofSystem(Generic[PointT]):
         big_k: Sequence[PointT], proof: LockProof,
     ) -> None:
         """Raise ``ProofError`` unless each slot went from ``xs`` to ``ys`` by ``k_j / e``."""
-        g, q = self.group, self.group.order
+        g = self.group
         n = len(xs)
         if len(ys) != n or len(big_k) != n or len(proof.z_k) != n:
             raise ProofError(
@@ -396,17 +478,40 @@ class ProofSystem(Generic[PointT]):
                                           "z_k": proof.z_k})
         c, z_e = self._ints([proof.challenge, proof.z_e])
         z_k = self._ints(proof.z_k)
-        minus_c = (-c) % q
         try:
-            firsts = [g.add([g.base(z_e), g.mul(minus_c, big_e)])]
-            firsts.extend(g.add([g.base(z_k[j]), g.mul(minus_c, big_k[j])]) for j in range(n))
-            firsts.extend(g.add([g.mul(z_e, ys[j]), g.mul(q - z_k[j], xs[j])])
-                          for j in range(n))
+            firsts = self._fast(self._lock_firsts_double, c, z_e, z_k, xs, ys, big_e, big_k)
+            if firsts is None:
+                firsts = self._lock_firsts(c, z_e, z_k, xs, ys, big_e, big_k)
         except g.unusable as exc:
             raise ProofError(f"the lock proof holds an unusable value ({exc})") from None
         if self._lock_challenge(ctx, xs, ys, big_e, big_k, firsts) != c:
             raise ProofError("the lock proof does not verify")
 
+    def _lock_firsts(
+        self, c: int, z_e: int, z_k: Sequence[int], xs: Sequence[PointT], ys: Sequence[PointT],
+        big_e: PointT, big_k: Sequence[PointT],
+    ) -> list[PointT]:
+        """The reference: the verification equations, one call per multiplication."""
+        g, q = self.group, self.group.order
+        n = len(xs)
+        minus_c = (-c) % q
+        firsts = [g.add([g.base(z_e), g.mul(minus_c, big_e)])]
+        firsts.extend(g.add([g.base(z_k[j]), g.mul(minus_c, big_k[j])]) for j in range(n))
+        firsts.extend(g.add([g.mul(z_e, ys[j]), g.mul(q - z_k[j], xs[j])]) for j in range(n))
+        return firsts
+
+    def _lock_firsts_double(
+        self, c: int, z_e: int, z_k: Sequence[int], xs: Sequence[PointT], ys: Sequence[PointT],
+        big_e: PointT, big_k: Sequence[PointT],
+    ) -> list[PointT]:
+        """The reference's points, ``z·G − c·P`` in one call each."""
+        g, q = self.group, self.group.order
+        n = len(xs)
+        minus_c = (-c) % q
+        firsts = [g.mul_base(minus_c, big_e, z_e)]
+        firsts.extend(g.mul_base(minus_c, big_k[j], z_k[j]) for j in range(n))
+        firsts.extend(g.lincomb((z_e, q - z_k[j]), (ys[j], xs[j])) for j in range(n))
+        return firsts
 
 #: Deck version 2's proofs (edwards25519) and version 3's (secp256k1).
 V2 = ProofSystem(ED25519)
@@ -420,10 +525,26 @@ def analytic_counts(n: int) -> dict[str, tuple[int, int]]:
     lock's N key commitments ``K_j`` (base-point), which the proofs take as given.
     """
     return {
-        "shuffle_prove": (4 * n + 1, 3 * n + 3),
+        "shuffle_prove": (4 * n, 3 * n + 4),
         "shuffle_verify": (6 * n + 4, n + 4),
         "lock_prove": (n, n + 1),
         "lock_verify": (3 * n + 1, n + 1),
+    }
+
+
+def analytic_counts_v3(n: int) -> dict[str, tuple[int, int, int]]:
+    """Version 3's calls per proof, for N slots: (variable-base, base-point, double).
+
+    A double is one ``a·P + b·G`` (``mul_base``): the verifier makes one
+    where the reference makes a variable-base and a base-point multiplication
+    (SPEC.md §2.8, "Cost"); the prover's counts are ``analytic_counts``'.
+    """
+    counts = analytic_counts(n)
+    return {
+        "shuffle_prove": (*counts["shuffle_prove"], 0),
+        "shuffle_verify": (5 * n + 1, 1, n + 3),
+        "lock_prove": (*counts["lock_prove"], 0),
+        "lock_verify": (2 * n, 0, n + 1),
     }
 
 
@@ -486,6 +607,7 @@ __all__ = [
     "ShuffleProof",
     "UnreducedScalar",
     "analytic_counts",
+    "analytic_counts_v3",
     "context",
     "key_matches",
     "prove_lock",
