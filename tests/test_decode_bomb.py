@@ -134,12 +134,13 @@ def test_a_bomb_is_refused_from_its_first_bytes(monkeypatch: pytest.MonkeyPatch)
 
 def test_too_many_values_or_too_deep_a_body_are_refused_within_the_bytes() -> None:
     # An abort may be large (its evidence), but holds few values and little nesting.
+    values = KIND_BOUNDS.of(ev.ABORT).max_values
     many = _envelope(ev.ABORT, [-1, "x", [0] * 5000])
     assert len(many) <= KIND_BOUNDS.of(ev.ABORT).max_bytes
-    with pytest.raises(ProtocolError, match=r"exceeds max_array_len\(21\)"):
+    with pytest.raises(ProtocolError, match=rf"exceeds max_array_len\({values}\)"):
         decode_envelope(many, KIND_BOUNDS)
-    spread = _envelope(ev.ABORT, [[0] * 15] * 3)  # no list over 21 long, not too deep
-    with pytest.raises(ProtocolError, match="more than 21 items"):
+    spread = _envelope(ev.ABORT, [[0] * (values - 6)] * 3)  # no list too long, not too deep
+    with pytest.raises(ProtocolError, match=f"more than {values} items"):
         decode_envelope(spread, KIND_BOUNDS)
     deep: list[Any] = [0]
     for _ in range(10):
