@@ -63,9 +63,12 @@ def test_every_variant_plays_through_the_protocol(name: str) -> None:
 def test_same_seed_same_log() -> None:
     a = selfplay(STANDARD, 1, b"same", bots(3))
     b = selfplay(STANDARD, 1, b"same", bots(3))
-    c = selfplay(STANDARD, 1, b"other", bots(3))
     assert a.records == b.records
-    assert a.records != c.records
+    # Another seed: the first events (roster, cut, first deck commit) already differ,
+    # so playing that session through would prove nothing more.
+    c = make_seats(STANDARD, 1, b"other", [f"{s.name}-{i}" for i, s in enumerate(bots(3))])
+    advance(c, lambda: len(c[0].envelopes) == 8)
+    assert a.records[:8] != c[0].encoded
 
 
 def drive(tables: list[Table], strategies: list[RandomStrategy], after_each: object) -> None:
