@@ -131,7 +131,7 @@ def _full(seated: tuple[bytes, ...], reason: str = "table full: the table has fo
 
 
 async def _form_despite(table: str, attackers: list[Address], notes: Notes) -> list[Formation]:
-    """ann, ben, cat each hear the attackers first, then each other, arriving 0.3 s apart."""
+    """ann, ben, cat each hear the attackers first, then each other, once they were refused."""
     lobbies: list[Lobby] = []
     try:
         for n in range(3):
@@ -139,7 +139,11 @@ async def _form_despite(table: str, attackers: list[Address], notes: Notes) -> l
             await lobby.start()
             for address in attackers:
                 lobby._heard(address)
-            await asyncio.sleep(0.3)  # the attackers answer before anyone else is here
+            # The attackers answer before anyone else is here: each has refused this
+            # lobby's dial (a failure on its hint) before the others are heard.
+            async with asyncio.timeout(20):
+                while not all(lobby._hints.failures(a) for a in attackers):
+                    await asyncio.sleep(0.01)
             for other in lobbies:
                 lobby._heard(("127.0.0.1", other.port))
                 other._heard(("127.0.0.1", lobby.port))
