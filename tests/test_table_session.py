@@ -7,6 +7,7 @@ import hashlib
 from collections.abc import Callable
 
 import pytest
+from prepared import once
 
 from gleek_p2p.base.errors import Cheating, IllegalMove, ProtocolError
 from gleek_p2p.base.violation_codes import ViolationCode
@@ -157,9 +158,16 @@ def test_event_from_another_session_is_rejected() -> None:
         tables[1].receive(stranger)
 
 
-def test_duplicate_is_ignored_and_equivocation_is_proven() -> None:
+@once
+def _at_auction() -> list[Table]:
+    """Three seats at the auction's first decision (a deep copy per test: they mutate it)."""
     tables = make_seats(STANDARD, 1, b"dup")
-    advance(tables, lambda: any(t.decision() for t in tables))  # to the auction
+    advance(tables, lambda: any(t.decision() for t in tables))
+    return tables
+
+
+def test_duplicate_is_ignored_and_equivocation_is_proven() -> None:
+    tables = _at_auction()
     exp = tables[0].expected()
     assert exp is not None and exp.kinds == (ev.ACT,)
     actor = tables[exp.seat]
@@ -175,8 +183,7 @@ def test_duplicate_is_ignored_and_equivocation_is_proven() -> None:
 
 
 def test_illegal_move_is_refused_by_the_mover_and_blamed_by_the_others() -> None:
-    tables = make_seats(STANDARD, 1, b"illegal")
-    advance(tables, lambda: any(t.decision() for t in tables))
+    tables = _at_auction()
     exp = tables[0].expected()
     assert exp is not None
     with pytest.raises(IllegalMove):
@@ -382,9 +389,8 @@ def test_an_event_whose_hand_audit_raises_changes_nothing() -> None:
 
 
 def test_the_drive_helper_refuses_what_it_cannot_do() -> None:
-    tables = make_seats(STANDARD, 1, b"drive")
-    run(tables, until=lambda: tables[0].decision() is not None
-        or any(t.decision() is not None for t in tables))
+    tables = _at_auction()
+    assert any(t.decision() is not None for t in tables)
     exp = tables[0].expected()
     assert exp is not None and exp.kinds == (ev.ACT,)
     with pytest.raises(ProtocolError, match="decision"):
