@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from prepared import verify_file_once
 
 from gleek_p2p.base import i18n
 from gleek_p2p.base.errors import Cheating, ProtocolError, ViolationCode
@@ -357,9 +358,18 @@ BEN_LATE = {"en": "Ben did not send their next event in time",
             "nl": "Ben stuurde zijn volgende gebeurtenis niet op tijd"}
 
 
+@pytest.fixture
+def each_log_verified_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``gleek verify`` reads the same vector in every language here: the log is
+    verified once (its report holds no words) and worded anew each time."""
+    from gleek_p2p.cli import commands
+
+    monkeypatch.setattr(commands, "verify_file", verify_file_once)
+
+
 @pytest.mark.parametrize("lang", i18n.LANGUAGES)
 def test_gleek_verify_words_a_coded_abort_in_every_language(
-        lang: str, capsys: pytest.CaptureFixture[str]) -> None:
+        lang: str, capsys: pytest.CaptureFixture[str], each_log_verified_once: None) -> None:
     from gleek_p2p.cli.gleek import main
 
     assert main(["--lang", lang, "verify", str(VECTORS / "claim-coded.gleeklog")]) == 3
@@ -369,7 +379,7 @@ def test_gleek_verify_words_a_coded_abort_in_every_language(
 
 
 def test_gleek_verify_quotes_an_unknown_code_as_the_signers_words(
-        capsys: pytest.CaptureFixture[str]) -> None:
+        capsys: pytest.CaptureFixture[str], each_log_verified_once: None) -> None:
     from gleek_p2p.cli.gleek import main
 
     # Its words in each language: test_an_unknown_code_is_taken_and_shown_as_the_signers_words.

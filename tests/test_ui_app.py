@@ -8,10 +8,11 @@ run the real table protocol over an in-memory mesh, and every log verifies.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 
 import pytest
+from prepared import once
 from prompt_toolkit.input import PipeInput, create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
@@ -31,6 +32,7 @@ from gleek_p2p.rules import (
 )
 from gleek_p2p.session.notes import Note, Severity
 from gleek_p2p.session.peer import BotPlayer, MemoryMesh, Outcome, Player, SessionRunner
+from gleek_p2p.table.session import Table
 from gleek_p2p.table.verify import verify_records
 from gleek_p2p.tools.selfplay import make_seats
 from gleek_p2p.ui.app import HumanPlayer, UserQuit, end_lines, run_with_ui
@@ -107,10 +109,18 @@ class Table3:
             store.close()
 
 
-async def _play(tmp: Path, inp: PipeInput, seed: bytes, bid: str) -> tuple[Table3, Outcome]:
+async def _play(tmp: Path, inp: PipeInput, seed: bytes, bid: str,
+                first: Callable[[Table3], Awaitable[None]] | None = None,
+                ) -> tuple[Table3, Outcome]:
     t = Table3(tmp, inp, seed)
     bots = [asyncio.ensure_future(r.run()) for r in t.runners[1:]]
-    driver = asyncio.ensure_future(t.drive(inp, lambda c: _keys_for(c, bid)))
+
+    async def script() -> None:
+        if first is not None:
+            await first(t)  # at the first decision, before any key answers it
+        await t.drive(inp, lambda c: _keys_for(c, bid))
+
+    driver = asyncio.ensure_future(script())
     outcome = await asyncio.wait_for(
         run_with_ui(t.runners[0], t.human, log_path=t.stores[0].path), 60)
     await asyncio.wait_for(asyncio.gather(*bots, driver), 20)
@@ -120,7 +130,21 @@ async def _play(tmp: Path, inp: PipeInput, seed: bytes, bid: str) -> tuple[Table
 async def test_a_scripted_human_plays_a_full_hand_and_the_log_verifies(
     tmp_path: Path, pipe: PipeInput
 ) -> None:
-    t, outcome = await _play(tmp_path, pipe, b"ui-seed-1", bid="p")
+    """The help overlay opened at the first decision plays no move; then the hand is played
+    out (one hand proves both: the help's own session was a second whole hand)."""
+
+    async def help_first(t: Table3) -> None:
+        while t.human.chooser is None:
+            await asyncio.sleep(0.002)
+        chooser = t.human.chooser
+        pipe.send_text("?")
+        await asyncio.sleep(0.05)
+        assert "Keys" in t.human.screen.dump() and "Enter" in t.human.screen.dump()
+        pipe.send_text(ENTER)  # closes the help only
+        await asyncio.sleep(0.05)
+        assert t.human.chooser is chooser and t.human.screen.overlay is None
+
+    t, outcome = await _play(tmp_path, pipe, b"ui-seed-1", bid="p", first=help_first)
     try:
         assert outcome.finished and not outcome.aborted
         for store in t.stores:
@@ -214,31 +238,6 @@ async def test_leaving_mid_hand_raises_user_quit(tmp_path: Path, pipe: PipeInput
         t.close()
 
 
-async def test_help_overlay_does_not_play_a_move(tmp_path: Path, pipe: PipeInput) -> None:
-    t = Table3(tmp_path, pipe, b"ui-seed-help")
-    bots = [asyncio.ensure_future(r.run()) for r in t.runners[1:]]
-
-    async def help_then_play() -> None:
-        while t.human.chooser is None:
-            await asyncio.sleep(0.002)
-        chooser = t.human.chooser
-        pipe.send_text("?")
-        await asyncio.sleep(0.05)
-        assert "Keys" in t.human.screen.dump() and "Enter" in t.human.screen.dump()
-        pipe.send_text(ENTER)  # closes the help only
-        await asyncio.sleep(0.05)
-        assert t.human.chooser is chooser and t.human.screen.overlay is None
-        await t.drive(pipe, lambda c: _keys_for(c, "p"))
-
-    driver = asyncio.ensure_future(help_then_play())
-    try:
-        outcome = await asyncio.wait_for(run_with_ui(t.runners[0], t.human), 60)
-        await asyncio.wait_for(asyncio.gather(*bots, driver), 20)
-        assert outcome.finished
-    finally:
-        t.close()
-
-
 async def test_a_network_error_is_a_sentence_then_reraised(pipe: PipeInput) -> None:
     human = HumanPlayer(input=pipe, output=DummyOutput())
 
@@ -279,16 +278,24 @@ def test_notes_and_the_waiting_line() -> None:
         assert "Carol joined" in text
 
 
-def test_the_end_box_tells_an_abort_as_its_signers_words() -> None:
-    tables = make_seats(Variant(), 1, b"ui-abort", ["you", "Bob", "Carol"])
-    lead = tables[0]
-    for _ in range(12):  # roster, cut commits and reveals, the start of the shuffle
-        exp = lead.expected()
+@once
+def _started() -> list[Table]:
+    """Three seats 12 events in: the roster, cut commits and reveals, the start of the
+    shuffle (built once per run, a copy for each test)."""
+    tables = make_seats(Variant(), 1, b"ui-end-box", ["you", "Bob", "Carol"])
+    for _ in range(12):
+        exp = tables[0].expected()
         assert exp is not None
         envelope = tables[exp.seat].auto_event()
         assert envelope is not None
         for table in tables:
             table.receive(envelope)
+    return tables
+
+
+def test_the_end_box_tells_an_abort_as_its_signers_words() -> None:
+    tables = _started()
+    lead = tables[0]
     abort = tables[1].abort_event(2, "Carol did not send the lock step within 120 s")
     for table in tables:
         table.receive(abort)
@@ -303,14 +310,7 @@ def test_the_end_box_tells_an_abort_as_its_signers_words() -> None:
 
 
 def test_the_end_box_says_who_left() -> None:
-    tables = make_seats(Variant(), 1, b"ui-leave", ["you", "Bob", "Carol"])
-    for _ in range(12):
-        exp = tables[0].expected()
-        assert exp is not None
-        envelope = tables[exp.seat].auto_event()
-        assert envelope is not None
-        for table in tables:
-            table.receive(envelope)
+    tables = _started()
     leave = tables[2].leave_event()
     for table in tables:
         table.receive(leave)

@@ -9,6 +9,8 @@ ones, so no cut is a long name's.
 
 from __future__ import annotations
 
+import copy
+import functools
 import random
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -254,24 +256,36 @@ def test_the_summarys_row_labels_fit_their_column(lang: str) -> None:
     assert [label for label in labels if len(label) >= summary._LABEL] == []
 
 
-@pytest.mark.parametrize("lang", i18n.LANGUAGES)
-def test_what_the_table_waits_for_is_worded_from_its_kind(lang: str) -> None:
-    """The status line names the awaited step in the chosen language, never the table's English."""
+@functools.cache
+def _waits() -> tuple[tuple[Any, Any], ...]:
+    """Seat 1's table and what it awaits, at each step up to the first act (one session,
+    stepped once per run: the steps are the same in every language, and a screen only
+    reads the table)."""
     from gleek_p2p.table.drive import step
     from gleek_p2p.tools.selfplay import make_seats
 
-    i18n.set_language(lang, {})
     tables = make_seats(Variant(), 1, b"i18n-status", list(NAMES))
-    seen = set()
-    human = _human()
-    while ("act",) not in seen:
-        human.update(tables[1], (), None)
-        status = human._status_text()
+    moments = []
+    while True:
         exp = tables[0].expected()
         assert exp is not None
+        moments.append((copy.deepcopy(tables[1]), exp))
+        if exp.kinds == ("act",):
+            return tuple(moments)
+        step(tables, lambda decision: decision.legal[0])
+
+
+@pytest.mark.parametrize("lang", i18n.LANGUAGES)
+def test_what_the_table_waits_for_is_worded_from_its_kind(lang: str) -> None:
+    """The status line names the awaited step in the chosen language, never the table's English."""
+    i18n.set_language(lang, {})
+    seen = set()
+    human = _human()
+    for seat1, exp in _waits():
+        human.update(seat1, (), None)
+        status = human._status_text()
         seen.add(exp.kinds)
         if lang != "en":
             assert exp.what not in status, status
         assert status
-        step(tables, lambda decision: decision.legal[0])
     assert len(seen) >= 6

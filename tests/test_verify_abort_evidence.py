@@ -8,6 +8,8 @@ signer's claim and never name the victim as a proven cheater.
 
 from __future__ import annotations
 
+from prepared import once
+
 from gleek_p2p.bots.strategy import RandomStrategy, choose_now
 from gleek_p2p.log.envelope import decode_envelope, sign_envelope
 from gleek_p2p.rules import VARIANTS, Bid
@@ -36,6 +38,17 @@ def play(tables: list[Table], upto: int) -> None:
             envelope = table.act(choose_now(bots[exp.seat], decision.view, decision.legal))
         for other in tables:
             other.receive(envelope)
+
+
+@once
+def session(upto: int) -> list[Table]:
+    """One 1-hand session ``upto`` events in (built once per run, a copy for each test:
+    a test only needs some honest log whose victim signed events, not a log of its own)."""
+    tables = make_seats(STANDARD, 1, b"evidence")
+    if upto > 20:
+        tables = session(20)  # the longer log continues the shorter one
+    play(tables, upto)
+    return tables
 
 
 def same_players_new_session(tables: list[Table], nonce: bytes) -> list[Table]:
@@ -74,8 +87,7 @@ def assert_only_a_claim(report: VerifyReport) -> None:
 
 
 def test_an_event_the_victim_signed_in_an_earlier_session_proves_nothing() -> None:
-    earlier = make_seats(STANDARD, 1, b"earlier")
-    play(earlier, 40)
+    earlier = session(50)
     now = same_players_new_session(earlier, b"\x07" * 32)
     play(now, 20)
     # Any of the victim's old events: the same position, a later one, the last.
@@ -84,12 +96,10 @@ def test_an_event_the_victim_signed_in_an_earlier_session_proves_nothing() -> No
 
 
 def test_an_event_from_a_later_position_proves_nothing() -> None:
-    tables = make_seats(STANDARD, 1, b"later")
-    play(tables, 50)
+    tables = session(50)
     later = victim_signed(tables[0], 30)
     assert decode_envelope(later).seq > 20
-    cut = make_seats(STANDARD, 1, b"later")
-    play(cut, 20)
+    cut = session(20)
     assert cut[0].encoded == tables[0].encoded[:20]
     assert_only_a_claim(accuse(cut, later))
 
@@ -106,8 +116,7 @@ def test_an_event_of_an_earlier_hand_proves_nothing() -> None:
 
 
 def test_a_victim_signature_off_this_chain_proves_nothing() -> None:
-    tables = make_seats(STANDARD, 1, b"fork")
-    play(tables, 20)
+    tables = session(20)
     victim = tables[VICTIM]
     # Signed by the victim at the abort's position, in this session, but on a
     # chain this log does not hold (a fork, or bytes the accuser made it sign).
@@ -135,8 +144,7 @@ def test_a_real_violation_at_the_abort_is_still_proven() -> None:
 
 
 def test_an_abort_blaming_nobody_is_a_claim() -> None:
-    tables = make_seats(STANDARD, 1, b"nobody")
-    play(tables, 12)
+    tables = session(20)
     abort = tables[0].abort_event(None, "my peer failed")
     report = verify_records([*tables[0].encoded, abort.encode()])
     assert report.exit_code == 3 and report.violations == []
@@ -144,8 +152,7 @@ def test_an_abort_blaming_nobody_is_a_claim() -> None:
 
 
 def test_a_second_version_of_a_held_position_is_proven_equivocation() -> None:
-    tables = make_seats(STANDARD, 1, b"equivocate")
-    play(tables, 20)
+    tables = session(20)
     held = next(e for e in tables[0].envelopes[5:] if e.seat == VICTIM)
     victim = tables[VICTIM]
     other = sign_envelope(victim._identity, victim.session_id, held.seq, b"\x22" * 32, VICTIM,
