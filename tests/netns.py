@@ -136,6 +136,11 @@ class Hub:
         self.cut: set[int] = set()
         self.frames = 0
         self.dropped = 0
+        self.resent = 0
+        """Most times one TCP segment to or from a cut-off port was sent again
+        (retransmitted) while cut."""
+        self._macs: dict[int, bytes] = {}
+        self._sent: dict[bytes, int] = {}
         self._random = random.Random(seed)
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
@@ -154,6 +159,21 @@ class Hub:
         self._stop.set()
         self._thread.join(5)
 
+    def _count_resent(self, src: int, frame: bytes) -> None:
+        """Count a TCP segment with data crossing a cut again (same addresses,
+        ports and sequence number): the kernel retransmitting it."""
+        cut = src in self.cut or any(frame[:6] == self._macs.get(c) for c in self.cut)
+        if not cut or frame[12:14] != b"\x08\x00" or frame[23] != 6:  # IPv4, TCP
+            return
+        ip = (frame[14] & 0x0F) * 4
+        tcp = 14 + ip
+        data = int.from_bytes(frame[16:18], "big") - ip - (frame[tcp + 12] >> 4) * 4
+        if data <= 0:
+            return
+        key = frame[26:34] + frame[tcp:tcp + 8]  # addresses, ports, sequence number
+        again = self._sent[key] = self._sent.get(key, -1) + 1
+        self.resent = max(self.resent, again)
+
     def _run(self) -> None:
         queue: list[tuple[float, int, int, bytes]] = []
         count = 0
@@ -166,6 +186,9 @@ class Hub:
                     while True:
                         frame = os.read(fd, 65536)
                         self.frames += 1
+                        self._macs[src] = frame[6:12]
+                        if self.cut:
+                            self._count_resent(src, frame)
                         for dst in range(len(self.fds)):
                             if dst == src or src in self.cut or dst in self.cut:
                                 continue
@@ -238,6 +261,8 @@ class Bridge:
     def partition(self, i: int) -> None:
         """Cut host ``i`` off: every frame to or from it is dropped."""
         assert self.hub is not None, "partitions need Bridge(impaired=True)"
+        self.hub.resent = 0
+        self.hub._sent.clear()
         self.hub.cut.add(i - 1)
 
     def heal(self, i: int) -> None:
