@@ -118,47 +118,6 @@ class _Timeline(list[LobbyStatus]):
         self.notes_seen.append(len(self.notes))
 
 
-async def test_a_watcher_joins_mid_session_and_keeps_a_log_that_verifies(
-    tmp_path: Path,
-) -> None:
-    go, at_hand_2, notes = asyncio.Event(), asyncio.Event(), []
-    statuses = _Timeline(notes)
-    ports, game = await _three(tmp_path, "watched/2", go, at_hand_2, notes, statuses=statuses)
-    await asyncio.wait_for(at_hand_2.wait(), 60)  # hand 1 is over: mid-session
-    seen: list[str] = []
-    hands: list[int] = []
-
-    def heard(text: str) -> None:
-        seen.append(text)
-        if text.startswith("watching through"):
-            go.set()  # the table goes on only once the watcher is in
-
-    watcher = Identity.generate(b"w" * 32)
-    result = await asyncio.wait_for(watch(
-        watcher, _config(tmp_path, "watched/2", ports[:1]), heard,
-        on_hand=lambda table, hand: hands.append(hand)), 90)
-    results = await asyncio.wait_for(game, 90)
-    log = _assert_players_fair(results)
-    _assert_watched(result, log)
-    assert hands == [0, 1]  # hand 1 caught up, hand 2 followed live
-    # The players are told who watches: name and key fingerprint.
-    watching = [n for n in notes if "is watching this table" in n]
-    assert watching and all(f"wendy (key {fingerprint(watcher.public)})" in n
-                            for n in watching), notes
-    assert any(n.startswith("alice: wendy") for n in watching)
-    # ... and the seated screen's status lists the watcher while it watches.
-    shown = [s for s in statuses if s.watchers]
-    assert shown and shown[0].watchers[0].fingerprint == fingerprint(watcher.public)
-    assert f"  watching: wendy  key {fingerprint(watcher.public)}" in lobby_lines(shown[0])
-    # Gone from every status alice gives after it left (the session's end may close
-    # her lobby before the watcher leaves: then there is none, nothing to check).
-    left = next((i for i, n in enumerate(notes)
-                 if n.startswith("alice: wendy") and "stopped watching" in n), None)
-    after = [status for status, seen in zip(statuses, statuses.notes_seen, strict=True)
-             if left is not None and seen > left and status.me.name == "alice"]
-    assert not any(status.watchers for status in after)
-
-
 class _Heard(list[str]):
     """Notes, with an event set when one matching ``waited`` arrives."""
 
@@ -253,19 +212,46 @@ async def _hostile(port: int, table: str, seated: Identity) -> list[str]:
 
 
 async def test_a_hostile_watcher_changes_nothing_for_the_players(tmp_path: Path) -> None:
+    # One session for two stories: the hostile watcher's misdeeds at bob, then an
+    # honest watcher joining alice mid-session (hand 1 over) and keeping a log
+    # that verifies; the players are told who watches, by name and key.
     go, at_hand_2, notes = asyncio.Event(), asyncio.Event(), []
-    ports, game = await _three(tmp_path, "hostile/2", go, at_hand_2, notes)
-    await asyncio.wait_for(at_hand_2.wait(), 60)
+    statuses = _Timeline(notes)
+    ports, game = await _three(tmp_path, "hostile/2", go, at_hand_2, notes, statuses=statuses)
+    await asyncio.wait_for(at_hand_2.wait(), 60)  # hand 1 is over: mid-session
     outcomes = await _hostile(ports[1], "hostile/2", _identity(0))
     assert outcomes == ["seat refused", "flood closed", "slow held", "own key as watcher"]
+    hands: list[int] = []
+
+    def heard(text: str) -> None:
+        if text.startswith("watching through"):
+            go.set()  # the table goes on only once the watcher is in
+
+    watcher = Identity.generate(b"w" * 32)
     honest: asyncio.Task[WatchResult] = asyncio.create_task(watch(
-        Identity.generate(b"h" * 32), _config(tmp_path, "hostile/2", ports[1:2]),
-        lambda text: go.set() if text.startswith("watching through") else None))
+        watcher, _config(tmp_path, "hostile/2", ports[:1]), heard,
+        on_hand=lambda table, hand: hands.append(hand)))
     results = await asyncio.wait_for(game, 90)
     log = _assert_players_fair(results)
     _assert_watched(await asyncio.wait_for(honest, 60), log)
     told = [n for n in notes if n.startswith("bob: mallory")]
     assert any("is watching" in n for n in told) and any("stopped watching" in n for n in told)
+    assert hands == [0, 1]  # hand 1 caught up, hand 2 followed live
+    # The players are told who watches: name and key fingerprint.
+    key = fingerprint(watcher.public)
+    watching = [n for n in notes if "is watching this table" in n and ": wendy" in n]
+    assert watching and all(f"wendy (key {key})" in n for n in watching), notes
+    assert any(n.startswith("alice: wendy") for n in watching)
+    # ... and the seated screen's status lists the watcher while it watches.
+    shown = [s for s in statuses if any(w.fingerprint == key for w in s.watchers)]
+    assert shown and f"  watching: wendy  key {key}" in lobby_lines(shown[0])
+    # Gone from every status alice gives after it left (the session's end may close
+    # her lobby before the watcher leaves: then there is none, nothing to check).
+    left = next((i for i, n in enumerate(notes)
+                 if n.startswith("alice: wendy") and "stopped watching" in n), None)
+    after = [status for status, seen in zip(statuses, statuses.notes_seen, strict=True)
+             if left is not None and seen > left and status.me.name == "alice"]
+    assert not any(w.fingerprint == key for status in after for w in status.watchers)
 
 
 async def test_a_table_without_watchers_refuses_one(tmp_path: Path) -> None:
