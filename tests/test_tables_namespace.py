@@ -193,6 +193,10 @@ def scenario_tables(out: Path) -> dict[str, Any]:
             _await_line(out / f"{name}.1.err", said, deadline)
         result["json"], result["text"], result["text_rc"] = _listings(deadline)
         result["fingerprints"] = _fingerprints(out)
+        # Nothing after the listings looks at charlie: its three bots, playing
+        # 120 hands, would only take the 2 cores from the pickers and alpha's hand.
+        for name in TABLES["charlie"]:
+            bots[name].stop()
         # gus (at alpha) and hal (at bravo) pick their tables at the same time, each
         # by the number its own list gives it.
         argv = bot_argv("gus", out / "gus", listen=f"{IFACE}:0", table="-", hands=7,
