@@ -187,8 +187,11 @@ def scenario_tables(out: Path) -> dict[str, Any]:
         for bot in bots.values():
             bot.start()
         deadline = time.monotonic() + 120
-        # Listed once every table is as it will be listed (each bot has said so).
-        for name, said in (("ann", "found ben"), ("ben", "found ann"), ("cat", "waiting for"),
+        # Listed once every table is as it will be listed (each bot has said so:
+        # "connected to", not the "found ... still looking" status printed seconds
+        # later; _listings asks again until the records agree).
+        for name, said in (("ann", "connected to ben"), ("ben", "connected to ann"),
+                           ("cat", "waiting for"),
                            ("dan", "seat 0:"), ("eve", "seat 0:"), ("fay", "seat 0:")):
             _await_line(out / f"{name}.1.err", said, deadline)
         result["json"], result["text"], result["text_rc"] = _listings(deadline)
