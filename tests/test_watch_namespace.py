@@ -26,7 +26,10 @@ from netns import Bot, bot_argv, check_logs, emit, loopback, needs_netns, run_is
 HERE = Path(__file__).resolve()
 IFACE = "127.0.0.1"
 TABLES = {"delta": ("ann", "ben", "cat"), "echo": ("dan", "eve", "fay")}
-HANDS = 6
+HANDS = 3
+"""Long enough for the watcher to come in while delta plays: it starts with the
+bots and dials as soon as the table plays (seen: 1.6 s after the table formed,
+in hand 1, which ended 4 s later; three hands took 9 s)."""
 ECHO_HANDS = 60
 """Echo plays on long enough to be still playing (and refusing) when asked."""
 
