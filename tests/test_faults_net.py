@@ -185,8 +185,10 @@ PHASES: tuple[tuple[str, tuple[int, ...], Callable[[list[tuple[str, str]]], bool
     ("hand 1 shuffle", (1,), lambda k: _count("shuffle")(k) >= 1, 0.5),
     # Dealt (deal keys stored), the auction begun: a bid to make or await.
     ("hand 1 auction", (2,), lambda k: _count("act")(k) >= 1, 0.0),
-    # The talon's keys given and the taker discarding.
-    ("hand 1 discards", (0,), lambda k: _count("act", "discard")(k) >= 1, 0.5),
+    # The auction over: the talon's keys given and the taker discarding (or,
+    # were every bid passed and the talon dead, the ruff begun).
+    ("hand 1 after the auction", (0,),
+     lambda k: any(a not in ("bid", "pass_bid") for kind, a in k if kind == "act"), 0.5),
     # Mid-trick play, cards' keys revealed as played.
     ("hand 1 tricks", (1,), lambda k: _count("act", "play")(k) >= 7, 0.0),
     # Between hands: hand 1 scored, hand 2's seed commitments begun.
