@@ -12,7 +12,7 @@ from typing import Any
 
 from gleek_p2p.base.errors import ViolationCode
 from gleek_p2p.base.i18n import N_, _, ngettext
-from gleek_p2p.base.text import one_line, printable
+from gleek_p2p.base.text import printable
 from gleek_p2p.log.keys import fingerprint
 from gleek_p2p.log.store import LogFault
 from gleek_p2p.rules import (
@@ -35,6 +35,7 @@ from gleek_p2p.table import events as ev
 from gleek_p2p.table.session import Retake, SeatChange
 from gleek_p2p.table.verify import Ending, Judgement, VerifyReport, Violation
 from gleek_p2p.tools.card_words import card_label
+from gleek_p2p.tools.verdict_words import detail_words, stop_words, violation_words
 
 # Whole phrases, one per rank: the rank's article and elision differ by language.
 GLEEK_WORDS = (N_("gleek of Aces"), N_("gleek of Kings"), N_("gleek of Queens"),
@@ -356,7 +357,7 @@ def verdict_lines(report: VerifyReport) -> list[str]:
     elif judgement is Judgement.STOPPED and not report.claims:
         out.append(_("Verdict: STOPPED. Every event checks out, but the log ends before the "
                      "session does: {stopped}. Nobody is blamed: a log cut short proves "
-                     "nothing against anyone.").format(stopped=report.stopped))
+                     "nothing against anyone.").format(stopped=stop_words(report)))
     elif judgement is Judgement.STOPPED:
         out.append(_("Verdict: STOPPED. Every event checks out, but the session ended on a "
                      "claim the log cannot prove; nobody is blamed:"))
@@ -425,8 +426,8 @@ def claim_sentence(claim: Violation, names: Sequence[str]) -> str:
 
 
 def violation_sentence(violation: Violation, names: Sequence[str]) -> str:
-    """``Violation.sentence`` in the chosen language; the reason itself is the log's evidence
-    and stays as the table layer wrote it."""
+    """A proven violation in the chosen language, worded from its code: where, who, what
+    was broken, then the table layer's English reason quoted as the program's detail."""
     if not violation.proven:
         return claim_sentence(violation, names)
     parts = []
@@ -437,7 +438,7 @@ def violation_sentence(violation: Violation, names: Sequence[str]) -> str:
         seat = (_("seat {seat} ({name})").format(seat=violation.seat, name=name) if name
                 else _("seat {seat}").format(seat=violation.seat))
         parts.append(seat + " - ")
-    parts.append(one_line(violation.reason))  # a peer's words, maybe: shown inert
+    parts.append(violation_words(violation.code) + " " + detail_words(violation.reason))
     return "".join(parts)
 
 

@@ -43,6 +43,7 @@ from gleek_p2p.tools.report import (
     unreadable_words,
     violation_sentence,
 )
+from gleek_p2p.tools.verdict_words import stop_words
 
 from .narrate import narrate
 from .screen import TableScreen
@@ -187,7 +188,7 @@ class Replay:
             return [_("The log verifies: every deal was fair and every move legal."), *ended]
         if report.incomplete:
             return [_("The log is incomplete: every event checks out, but {stopped}.").format(
-                stopped=report.stopped)]
+                stopped=stop_words(report))]
         return [*(violation_sentence(v, names) for v in report.violations),
                 *(claim_sentence(c, names) for c in report.claims)] or [
             _("The log does not verify.")]
