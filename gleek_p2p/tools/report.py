@@ -12,7 +12,7 @@ from typing import Any
 
 from gleek_p2p.base.errors import ViolationCode
 from gleek_p2p.base.i18n import N_, _, ngettext
-from gleek_p2p.base.text import printable
+from gleek_p2p.base.text import display_width, pad, printable
 from gleek_p2p.log.keys import fingerprint
 from gleek_p2p.log.store import LogFault
 from gleek_p2p.rules import (
@@ -220,12 +220,17 @@ def running_totals(report: VerifyReport) -> list[tuple[int, ...]]:
 def chart(series: Sequence[Sequence[int]], names: Sequence[str], height: int = 10,
           per_session: bool = False) -> list[str]:
     """A text chart of running totals: one column per hand (or per session with
-    ``per_session``), one letter per player."""
+    ``per_session``), one mark per player (its initial, or its number when two
+    initials are alike). Every column is as wide as the widest mark (a number of two
+    digits, a wide letter), so the columns, the axis and the ticks line up."""
     if not series:
         return []
     marks = [(n[:1].upper() or "?") for n in names]
-    if len(set(marks)) < len(marks):
+    # A mark must be told apart from the others and from "*", and be seen at all.
+    if len(set(marks)) < len(marks) or any(
+            m == "*" or not m.strip() or display_width(m) < 1 for m in marks):
         marks = [str(i) for i in range(len(names))]
+    col = max(display_width(m) for m in [*marks, "*"])
     values = [v for row in series for v in row] + [0]
     low, high = min(values), max(values)
     span = max(1, high - low)
@@ -235,17 +240,14 @@ def chart(series: Sequence[Sequence[int]], names: Sequence[str], height: int = 1
             y = round((value - low) * (height - 1) / span)
             cell = grid[height - 1 - y]
             cell[x] = marks[seat] if cell[x] == " " else "*"
-    label_width = max(len(pence(high, leading_zero=True)),
-                      len(pence(low, leading_zero=True))) + 1
-    lines = []
-    for i, cells in enumerate(grid):
-        labelled = i in (0, height // 2, height - 1)
-        label = (pence(round(high - i * span / (height - 1)), leading_zero=True)
-                 if labelled else "")
-        lines.append(f"{label:>{label_width}} |" + "  ".join(cells))
-    lines.append(" " * label_width + " +" + "-" * (3 * len(series) - 1))
-    ticks = "  ".join(str((i + 1) % 10) for i in range(len(series)))
-    lines.append(" " * label_width + "  " + ticks)
+    labels = [pence(round(high - i * span / (height - 1)), leading_zero=True)
+              if i in (0, height // 2, height - 1) else "" for i in range(height)]
+    label_width = max(len(label) for label in labels) + 1
+    lines = [(f"{label:>{label_width}} |" + "  ".join(pad(c, col) for c in cells)).rstrip()
+             for label, cells in zip(labels, grid, strict=True)]
+    lines.append(" " * label_width + " +" + "-" * (len(series) * (col + 2) - 1))
+    ticks = "  ".join(pad(str((i + 1) % 10 ** col), col) for i in range(len(series)))
+    lines.append(" " * label_width + "  " + ticks.rstrip())
     legend = ", ".join(f"{m} = {n}" for m, n in zip(marks, names, strict=True))
     key = (_("sessions; {legend}; * = several") if per_session
            else _("hands; {legend}; * = several"))
