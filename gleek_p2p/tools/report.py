@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from gleek_p2p.base.errors import ViolationCode
-from gleek_p2p.base.i18n import N_, _, ngettext
+from gleek_p2p.base.i18n import N_, _, ngettext, pgettext
 from gleek_p2p.base.text import display_width, pad, printable
 from gleek_p2p.log.keys import fingerprint
 from gleek_p2p.log.store import LogFault
@@ -128,7 +128,8 @@ def describe_hand(state: State, names: Sequence[str]) -> list[str]:
             _(RUFF_MOVES[kind]).format(name=who(s), stake=stake)
             for s, kind, stake in state.ruff_log
         )
-        shows = "; ".join(
+        then = pgettext("list", "; ")  # French: a no-break space before ";"
+        shows = then.join(
             _("{name} shows {suit} worth {value}").format(
                 name=who(s), suit=SUIT_SYMBOLS[suit], value=_ruff_value(state, slots))
             for s, suit, slots in state.ruff_shows
@@ -136,7 +137,7 @@ def describe_hand(state: State, names: Sequence[str]) -> list[str]:
         winner = (" -> " + _("{name} takes the pot").format(name=who(state.ruff_winner))
                   if state.ruff_winner >= 0 else "")
         lines.append(_("ruff: {moves}").format(moves=moves)
-                     + ("; " + shows if shows else "") + winner)
+                     + (then + shows if shows else "") + winner)
     if state.declarations:
         decl = ", ".join(
             f"{who(s)} "
@@ -151,7 +152,8 @@ def describe_hand(state: State, names: Sequence[str]) -> list[str]:
     if state.trump_named or state.trump is not None:
         trump = _("Kiss (no trump)") if state.trump is None else SUIT_SYMBOLS[state.trump]
         tiddy = (
-            "; " + _("Tiddy claimed by {name}").format(name=who(state.tiddy_claimant))
+            pgettext("list", "; ")
+            + _("Tiddy claimed by {name}").format(name=who(state.tiddy_claimant))
             if state.tiddy_claimant >= 0 else ""
         )
         lines.append(_("trump: {trump}").format(trump=trump) + tiddy)
