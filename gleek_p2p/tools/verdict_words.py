@@ -17,7 +17,7 @@ from gleek_p2p.table import events as ev
 from gleek_p2p.table.session import Stage
 from gleek_p2p.table.verify import VerifyReport
 
-__all__ = ["VIOLATION_WORDS", "detail_words", "stop_words", "violation_words"]
+__all__ = ["AWAITED", "VIOLATION_WORDS", "detail_words", "stop_words", "violation_words"]
 
 C = ViolationCode
 
@@ -103,7 +103,7 @@ def detail_words(reason: str) -> str:
     return _("(the program's detail: “{detail}”)").format(detail=one_line(reason))
 
 
-_AWAITED = {
+AWAITED = {
     ev.ROSTER: N_("the roster"),
     ev.CUT_COMMIT: N_("a commitment for the cut"),
     ev.CUT_REVEAL: N_("the cut"),
@@ -111,10 +111,9 @@ _AWAITED = {
     ev.SHUFFLE: N_("the shuffle (mixing the deck)"),
     ev.LOCK: N_("the shuffle (locking the cards)"),
     ev.SEED: N_("the seed of the hand"),
-    ev.ACT: N_("a move"),
 }
-"""What the table waits for, by the kind of event it expects (the same words as the
-table's status line)."""
+"""What the table waits for, by the kind of event it expects (a move and keys are said
+apart, from the state): the words of ``gleek verify`` and of the table's status line."""
 
 _KEYS_AWAITED = {
     Stage.DEAL_KEYS: N_("the keys of the deal"),
@@ -134,7 +133,10 @@ def stop_words(report: VerifyReport) -> str:
         return _("it stops before the end")
     names = table.roster.names
     kind = exp.kinds[0] if exp.kinds else ""
-    words = _KEYS_AWAITED.get(table.stage) if kind == ev.KEYS else _AWAITED.get(kind)
+    if kind == ev.KEYS:
+        words = _KEYS_AWAITED.get(table.stage)
+    else:
+        words = N_("a move") if kind == ev.ACT else AWAITED.get(kind)
     name = one_line(names[exp.seat]) if 0 <= exp.seat < len(names) else \
         _("seat {seat}").format(seat=exp.seat)
     if words is None:
