@@ -288,3 +288,71 @@ async def test_a_malformed_version_closes_the_link_and_the_listener_serves_on(
         await served.close("done")
     finally:
         await listener.close()
+
+
+# -- gleek tables reads the version of each record ------------------------------------------
+
+
+def _record(version: str | None, fp: str, name: str) -> dict[str, str]:
+    from gleek_p2p.net.discovery import Announcement
+
+    txt = Announcement("i", 1, WIRE_VERSION, "oak/2", fp, 3, tuple(STANDARD.to_wire()),
+                       seated=((fp, name),)).txt()
+    if version is None:
+        del txt["v"]
+    else:
+        txt["v"] = version
+    return txt
+
+
+TABLE_WORDS = {
+    "en": ("its players speak protocol version 1, this program 2: update the older one",
+           "its players do not say which protocol version they speak"),
+    "fr": ("ses joueurs parlent la version 1 du protocole, ce programme la 2 : mettez à jour "
+           "le plus ancien", "ses joueurs ne disent pas quelle version du protocole ils parlent"),
+    "it": ("i suoi giocatori parlano la versione 1 del protocollo, questo programma la 2: "
+           "aggiorna il più vecchio",
+           "i suoi giocatori non dicono quale versione del protocollo parlano"),
+    "pt": ("seus jogadores falam a versão 1 do protocolo, este programa a 2: atualize o mais "
+           "antigo", "seus jogadores não dizem qual versão do protocolo falam"),
+    "nl": ("de spelers spreken protocolversie 1, dit programma 2: werk de oudste bij",
+           "de spelers zeggen niet welke protocolversie ze spreken"),
+}
+
+
+@pytest.mark.parametrize("lang", sorted(TABLE_WORDS))
+def test_a_table_of_another_version_is_listed_apart_and_not_joinable(lang: str) -> None:
+    from gleek_p2p.cli.tables import Chosen, choose_table, listing_lines
+    from gleek_p2p.net.tables import group_tables, parse_record
+
+    fps = ("0000-0000-0000-0001", "0000-0000-0000-0002", "0000-0000-0000-0003")
+    claims = [parse_record(_record(str(WIRE_VERSION), fps[0], "ann"), ("h", 1)),
+              parse_record(_record("1", fps[1], "old"), ("h", 2)),
+              parse_record(_record(None, fps[2], "mute"), ("h", 3))]
+    assert [c.version for c in claims if c is not None] == [WIRE_VERSION, 1, None]
+    tables = group_tables(c for c in claims if c is not None)
+    # One name, three tables: a peer of another release never merges with ours.
+    assert len(tables) == 3 and {t.table for t in tables} == {"oak"}
+    ours = [t for t in tables if t.version == WIRE_VERSION]
+    assert len(ours) == 1 and ours[0].joinable and [s.name for s in ours[0].seated] == ["ann"]
+    assert all(not t.joinable for t in tables if t is not ours[0])
+    i18n.set_language(lang, {})
+    text = _plain("\n".join(listing_lines(tables, 3)))
+    other, mute = TABLE_WORDS[lang]
+    assert other in text and mute in text, text
+    # Picking one of them says why not and asks again; ours is taken.
+    answers = iter([str(n + 1) for n, t in enumerate(tables) if t is not ours[0]]
+                   + [str(tables.index(ours[0]) + 1)])
+    said: list[str] = []
+    chosen = choose_table(tables, lambda prompt: next(answers), said.append)
+    assert chosen == Chosen("oak", 2, "standard")
+    assert any(other in _plain(s) for s in said) and any(mute in _plain(s) for s in said)
+
+
+@pytest.mark.parametrize("v", ["", "x", "-1", "99999", "2.0", "٢"])
+def test_a_record_whose_version_is_unreadable_is_listed_not_joinable(v: str) -> None:
+    from gleek_p2p.net.tables import group_tables, parse_record
+
+    claim = parse_record(_record(v, "0000-0000-0000-0001", "ann"), ("h", 1))
+    assert claim is not None and claim.version is None
+    assert not group_tables([claim])[0].joinable
