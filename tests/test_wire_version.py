@@ -356,3 +356,35 @@ def test_a_record_whose_version_is_unreadable_is_listed_not_joinable(v: str) -> 
     claim = parse_record(_record(v, "0000-0000-0000-0001", "ann"), ("h", 1))
     assert claim is not None and claim.version is None
     assert not group_tables([claim])[0].joinable
+
+
+@pytest.mark.parametrize(("lang", "said"), [
+    ("en", "'oak': its players speak protocol version 1, this program 2: update the older one"),
+    ("fr", "'oak' : ses joueurs parlent la version 1 du protocole, ce programme la 2 : "
+           "mettez à jour le plus ancien"),
+    ("it", "'oak': i suoi giocatori parlano la versione 1 del protocollo, questo programma "
+           "la 2: aggiorna il più vecchio"),
+    ("pt", "'oak': seus jogadores falam a versão 1 do protocolo, este programa a 2: "
+           "atualize o mais antigo"),
+    ("nl", "'oak': de spelers spreken protocolversie 1, dit programma 2: werk de oudste bij"),
+])
+def test_gleek_watch_says_a_playing_table_of_another_version_cannot_be_watched(
+    lang: str, said: str,
+) -> None:
+    from gleek_p2p.base.errors import GleekError
+    from gleek_p2p.cli.watch import choose_watched
+    from gleek_p2p.net.tables import SeatClaim, TableListing
+
+    def table(version: int, fp: str) -> TableListing:
+        return TableListing("oak", 2, "standard", 3, True, True, (SeatClaim(fp, "ann"),),
+                            (("h", 1),), version)
+
+    old = table(1, "0000-0000-0000-0001")
+    i18n.set_language(lang, {})
+    with pytest.raises(GleekError) as refused:
+        choose_watched([old], "oak")
+    assert _plain(str(refused.value)) == said
+    # Beside a table of ours of the same name, ours is watched: no "impersonated".
+    ours = table(WIRE_VERSION, "0000-0000-0000-0002")
+    assert choose_watched([old, ours], "oak") is ours
+    assert choose_watched([old, ours], None) is ours

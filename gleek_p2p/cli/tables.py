@@ -98,7 +98,8 @@ def _game_words(listing: TableListing) -> str:
                     listing.hands).format(variant=variant, hands=listing.hands)
 
 
-def _version_words(listing: TableListing) -> str:
+def version_words(listing: TableListing) -> str:
+    """Why a table whose players speak another wire version cannot be joined."""
     if listing.version is None:
         return _("its players do not say which protocol version they speak")
     return _("its players speak protocol version {theirs}, this program {ours}: "
@@ -125,7 +126,7 @@ def listing_lines(tables: Sequence[TableListing], seconds: float) -> list[str]:
             table=printable(listing.table), state=_state_words(listing),
             game=_game_words(listing), watchers=_watcher_words(listing)))
         if not listing.same_version:
-            lines.append("       " + _version_words(listing))
+            lines.append("       " + version_words(listing))
         lines.append("       " + _seat_words(listing))
     return lines
 
@@ -159,7 +160,7 @@ class Chosen:
 
 def _why_not(listing: TableListing) -> str | None:
     if not listing.same_version:
-        return _version_words(listing)
+        return version_words(listing)
     if listing.playing:
         return _("it is playing")
     if listing.free == 0:
