@@ -25,7 +25,7 @@ from gleek_p2p.log.keys import Identity
 from gleek_p2p.net.connection import Connection, Limits, Refused, connect, listen
 from gleek_p2p.net.framing import encode_frame
 from gleek_p2p.net.handshake import WIRE_VERSION, Handshake, Offer, RefuseWhy
-from gleek_p2p.net.messages import Refuse, decode_message
+from gleek_p2p.net.messages import Refuse, RefuseCode, decode_message
 from gleek_p2p.rules import VARIANTS
 from gleek_p2p.session import watch as watch_module
 from gleek_p2p.session.lobby import Lobby, LobbyConfig
@@ -243,9 +243,19 @@ async def test_a_watcher_hello_of_another_version_is_refused_before_admission() 
                 await connect("127.0.0.1", seat.port, identity=_ident(9),
                               offer=_offer(claimed, "w", watcher=True),
                               nonce_commit=b"n" * 32, limits=LIMITS)
-            # Refused for the version, not "no watchers" nor "not now".
+            # Refused for the version (by whichever side read the other's Hello first),
+            # before admission: not "no watchers" nor "not now".
             assert refused.value.why is RefuseWhy.VERSION or (
-                refused.value.by_peer and refused.value.refusal.code == 0), refused.value
+                refused.value.by_peer
+                and refused.value.refusal.meaning is RefuseCode.NONE), refused.value
+            assert refused.value.peer is not None and refused.value.peer.version == WIRE_VERSION
+        # The seat is unharmed: a watcher of our version reaches its admission
+        # (the table is not playing yet: "not now").
+        with pytest.raises(Refused) as later:
+            await connect("127.0.0.1", seat.port, identity=_ident(9),
+                          offer=_offer(name="w", watcher=True), nonce_commit=b"n" * 32,
+                          limits=LIMITS)
+        assert later.value.by_peer and later.value.refusal.meaning is RefuseCode.NOT_NOW
     finally:
         await seat.close()
 
