@@ -30,6 +30,7 @@ VIOLATION_WORDS: dict[ViolationCode, str] = {
     C.LOG_MISPLACED_RECORD: N_("an event stands at the wrong place: the log was reordered, "
                                "cut or padded"),
     C.LOG_INCOMPLETE: N_("the log stops before the end of the session"),
+    C.LOG_NEWER_VERSION: N_("the log was written by a newer version of the program"),
     C.CHAIN_OTHER_SESSION: N_("an event of another session stands in this log"),
     C.CHAIN_OUT_OF_ORDER: N_("an event stands out of order"),
     C.CHAIN_WRONG_PREV: N_("an event does not chain to the one before it"),
