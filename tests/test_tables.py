@@ -33,6 +33,7 @@ from gleek_p2p.net.discovery import (
     MemoryRegistry,
     PeerHint,
 )
+from gleek_p2p.net.handshake import WIRE_VERSION
 from gleek_p2p.net.tables import (
     MAX_TABLES,
     SeatClaim,
@@ -57,7 +58,7 @@ def _english_afterwards() -> Iterator[None]:
 def _txt(table: str = "oak/12", fp: str = FP[0], seated: tuple[tuple[str, str], ...] = (),
          playing: bool = False, watchers: bool = True, variant: tuple[int, ...] = WIRE,
          seats: int = 3) -> dict[str, str]:
-    return Announcement("i", 1, 1, table, fp, seats, variant, playing,
+    return Announcement("i", 1, WIRE_VERSION, table, fp, seats, variant, playing,
                         seated or ((fp, "ann"),), watchers).txt()
 
 
@@ -76,7 +77,7 @@ def test_an_announcement_reads_back_as_the_claim_it_makes() -> None:
 
 def test_a_record_names_at_most_max_seated_players_of_bounded_names() -> None:
     many = tuple((f"{i:04x}-0000-0000-0000", "x" * 500) for i in range(20))
-    txt = Announcement("i", 1, 1, "oak/2", FP[0], 3, WIRE, seated=many).txt()
+    txt = Announcement("i", 1, WIRE_VERSION, "oak/2", FP[0], 3, WIRE, seated=many).txt()
     assert sum(k.startswith("s") and k[1:].isdigit() for k in txt) == MAX_SEATED
     assert all(len(v.encode()) <= 255 for v in txt.values())
 
@@ -191,9 +192,10 @@ def _listing(**kw: object) -> TableListing:
     ("en", ["2 tables on the local network", "oak: forming, 1 of 3 seats taken, 2 free",
             "standard, 12 hands", "watchers welcome", "Ann (key 0123-4567-89ab-cdef)",
             "elm: playing", "standard, 1 hand", "no watchers"]),
-    ("fr", ["2 tables sur le réseau local", "oak : en formation, 1 place prise sur 3, 2 libres",
+    ("fr", ["2 tables sur le réseau local",
+            "oak\u00a0: en formation, 1 place prise sur 3, 2 libres",
             "standard, 12 manches", "spectateurs bienvenus", "Ann (clé 0123-4567-89ab-cdef)",
-            "elm : en jeu", "standard, 1 manche", "pas de spectateurs"]),
+            "elm\u00a0: en jeu", "standard, 1 manche", "pas de spectateurs"]),
     ("it", ["2 tavoli sulla rete locale", "oak: in formazione, 1 posto preso su 3, 2 liberi",
             "standard, 12 mani", "spettatori benvenuti", "Ann (chiave 0123-4567-89ab-cdef)",
             "elm: in gioco", "standard, 1 mano", "niente spettatori"]),

@@ -20,8 +20,9 @@ from enum import Enum
 
 from gleek_p2p.base.errors import Cheating, GleekError, ProtocolError, ViolationCode
 from gleek_p2p.base.text import one_line
-from gleek_p2p.log.envelope import decode_envelope, event_hash, verify_envelope
+from gleek_p2p.log.envelope import NewerLog, decode_envelope, event_hash, verify_envelope
 from gleek_p2p.log.store import LogFault
+from gleek_p2p.rules import Event, State
 from gleek_p2p.table import events as ev
 from gleek_p2p.table.roster import Roster
 from gleek_p2p.table.session import Handover, HandRecord, SeatChange, Stage, Table, Verdict
@@ -124,6 +125,8 @@ class VerifyReport:
     """For an unreadable log: why (``log.empty``, ``log.not-a-log``, ``log.no-roster``)."""
     log_fault: LogFault | None = None
     """For a file that is not a log (``log.not-a-log``): why, for a screen to word."""
+    log_version: int | None = None
+    """For a log a newer program wrote (``log.newer-version``): the version it names."""
 
     @property
     def handovers(self) -> tuple[Handover, ...]:
@@ -175,15 +178,37 @@ class VerifyReport:
         return self.judgement.exit_code
 
 
+def _newer(exc: NewerLog) -> VerifyReport:
+    """A log of a version this program does not know: no verdict, no seat blamed.
+
+    Its bodies may be well formed in that version and malformed in ours, so
+    judging them here could blame an honest signer (SPEC 3, "The log's version").
+    """
+    return VerifyReport(readable=False, error=str(exc),
+                        error_code=ViolationCode.LOG_NEWER_VERSION, log_version=exc.version)
+
+
 def verify_records(
-    records: Sequence[bytes], progress: Callable[[int, int], None] | None = None
+    records: Sequence[bytes], progress: Callable[[int, int], None] | None = None,
+    taken: Callable[[int, list[Event], State | None], None] | None = None,
 ) -> VerifyReport:
-    """Verify a session given its encoded envelopes, in log order."""
+    """Verify a session given its encoded envelopes, in log order.
+
+    ``taken(index, events, state)`` is told of every record the table takes: the
+    engine events it caused and the table's state after it (the replay builds
+    its steps from them, so the log is checked once).
+    """
     if not records:
         return VerifyReport(readable=False, error="the log holds no event",
                             error_code=ViolationCode.LOG_EMPTY)
     try:
         first = decode_envelope(records[0])
+    except NewerLog as exc:
+        return _newer(exc)
+    except GleekError as exc:
+        return VerifyReport(readable=False, error=f"not a session log: {exc}",
+                            error_code=ViolationCode.LOG_NO_ROSTER)
+    try:
         if first.kind != ev.ROSTER or first.seq != 0:
             raise ProtocolError("the log does not start with a roster",
                                 code=ViolationCode.LOG_NO_ROSTER)
@@ -198,6 +223,8 @@ def verify_records(
             progress(index, len(records))
         try:
             envelope = decode_envelope(record)
+        except NewerLog as exc:
+            return _newer(exc)
         except ProtocolError as exc:
             report.violations.append(Violation(index, None, f"unreadable event: {exc}",
                                                code=ViolationCode.LOG_UNREADABLE_EVENT))
@@ -210,7 +237,7 @@ def verify_records(
                 code=ViolationCode.LOG_MISPLACED_RECORD))
             break
         try:
-            table.receive(envelope, record)
+            applied = table.receive(envelope, record)
         except Cheating as exc:
             report.violations.append(
                 Violation(_event_of(exc.evidence, index), exc.seat, exc.reason, exc.evidence,
@@ -222,6 +249,8 @@ def verify_records(
             report.violations.append(Violation(index, None, str(exc), (record,), code=exc.code))
             break
         report.events += 1
+        if taken is not None:
+            taken(index, applied, table.state)
         failure = table.audit_failure
         if failure is not None and not any(v.cause is failure for v in report.violations):
             report.violations.append(Violation(
