@@ -118,48 +118,17 @@ class _Timeline(list[LobbyStatus]):
 
 
 class _Heard(list[str]):
-    """Notes, with an event set when one matching ``waited`` arrives."""
+    """Notes, with an event set when one holding every piece of ``waited`` arrives."""
 
-    def __init__(self, waited: str) -> None:
+    def __init__(self, *waited: str) -> None:
         super().__init__()
         self.waited = waited
         self.arrived = asyncio.Event()
 
     def append(self, text: str) -> None:
         super().append(text)
-        if self.waited in text:
+        if all(piece in text for piece in self.waited):
             self.arrived.set()
-
-
-async def test_the_players_see_a_watcher_leave_mid_session(tmp_path: Path) -> None:
-    # The watcher goes while hand 2 is held, so the seats go on giving statuses
-    # after it left: every one of alice's must have dropped it (none may be missing).
-    go, at_hand_2 = asyncio.Event(), asyncio.Event()
-    notes = _Heard("stopped watching")
-    statuses = _Timeline(notes)
-    ports, game = await _three(tmp_path, "left/2", go, at_hand_2, notes, statuses=statuses)
-    await asyncio.wait_for(at_hand_2.wait(), 60)
-    watching = asyncio.Event()
-
-    def heard(text: str) -> None:
-        if text.startswith("watching through"):
-            watching.set()
-
-    watcher = Identity.generate(b"v" * 32)
-    task = asyncio.create_task(watch(watcher, _config(tmp_path, "left/2", ports[:1]), heard))
-    await asyncio.wait_for(watching.wait(), 60)
-    assert any(s.watchers for s in statuses if s.me.name == "alice")
-    task.cancel()  # the person leaves
-    with contextlib.suppress(asyncio.CancelledError):
-        await task
-    await asyncio.wait_for(notes.arrived.wait(), 60)
-    go.set()
-    _assert_players_fair(await asyncio.wait_for(game, 90))
-    left = next(i for i, n in enumerate(notes)
-                if n.startswith("alice: wendy") and "stopped watching" in n)
-    after = [status for status, seen in zip(statuses, statuses.notes_seen, strict=True)
-             if seen > left and status.me.name == "alice"]
-    assert after and not any(status.watchers for status in after)
 
 
 async def _hostile(port: int, table: str, seated: Identity) -> list[str]:
@@ -211,15 +180,39 @@ async def _hostile(port: int, table: str, seated: Identity) -> list[str]:
 
 
 async def test_a_hostile_watcher_changes_nothing_for_the_players(tmp_path: Path) -> None:
-    # One session for two stories: the hostile watcher's misdeeds at bob, then an
-    # honest watcher joining alice mid-session (hand 1 over) and keeping a log
-    # that verifies; the players are told who watches, by name and key.
-    go, at_hand_2, notes = asyncio.Event(), asyncio.Event(), []
+    # One session for three stories, all while hand 2 is held: the hostile
+    # watcher's misdeeds at bob; a watcher (vera) coming to alice and leaving,
+    # after which none of alice's statuses may list her (the seats go on giving
+    # statuses while the hand is held); then an honest watcher (wendy) joining
+    # alice mid-session and keeping a log that verifies. The players are told
+    # who watches, by name and key.
+    go, at_hand_2 = asyncio.Event(), asyncio.Event()
+    notes = _Heard("alice: vera", "stopped watching")
     statuses = _Timeline(notes)
     ports, game = await _three(tmp_path, "hostile/2", go, at_hand_2, notes, statuses=statuses)
     await asyncio.wait_for(at_hand_2.wait(), 60)  # hand 1 is over: mid-session
     outcomes = await _hostile(ports[1], "hostile/2", _identity(0))
     assert outcomes == ["seat refused", "flood closed", "slow held", "own key as watcher"]
+
+    leaver = Identity.generate(b"v" * 32)
+    gone = fingerprint(leaver.public)
+    watching = asyncio.Event()
+    task = asyncio.create_task(watch(
+        leaver, _config(tmp_path, "hostile/2", ports[:1], name="vera"),
+        lambda text: watching.set() if text.startswith("watching through") else None))
+    await asyncio.wait_for(watching.wait(), 60)
+    assert any(w.fingerprint == gone for s in statuses if s.me.name == "alice"
+               for w in s.watchers)
+    task.cancel()  # the person leaves
+    with contextlib.suppress(asyncio.CancelledError):
+        await task
+    await asyncio.wait_for(notes.arrived.wait(), 60)
+    left = next(i for i, n in enumerate(notes)
+                if n.startswith("alice: vera") and "stopped watching" in n)
+    after = [status for status, seen in zip(statuses, statuses.notes_seen, strict=True)
+             if seen > left and status.me.name == "alice"]
+    assert after and not any(w.fingerprint == gone for status in after for w in status.watchers)
+
     hands: list[int] = []
 
     def heard(text: str) -> None:
