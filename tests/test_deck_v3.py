@@ -217,6 +217,42 @@ def test_a_prechecked_pass_is_not_checked_again_and_a_bad_one_is_still_blamed() 
     assert hand.seats[2].precheck(honest) is None  # not due any more
 
 
+def test_the_precheck_digest_tells_apart_every_value_a_check_reads() -> None:
+    # The record a precheck leaves stands in for one exact check: two inputs
+    # that a check could tell apart never share a record (SPEC 2.8, pipelining).
+    from gleek_p2p.deck.protocol import _digest_parts
+
+    def record(value: object) -> bytes:
+        parts: list[bytes] = []
+        _digest_parts(value, parts)
+        return b"".join(parts)
+
+    values: list[object] = [
+        (b"ab", b"c"), (b"a", b"bc"), (b"abc",), b"abc", (b"ab", b"cd"), (b"abcd",),
+        [b"ab", b"cd"], (bytearray(b"ab"), b"cd"), ("ab", b"cd"), ((b"ab", b"cd"),),
+        ((b"ab",), b"cd"), (), None, 0, False, (b"",), (b"", b""),
+    ]
+    records = [record(v) for v in values]
+    assert len(set(records)) == len(values)
+
+
+def test_a_precheck_stands_in_only_for_the_pass_it_checked() -> None:
+    from gleek_p2p.deck.group_v3 import Count
+
+    hand, _suite = _setup_until_lock()
+    honest = hand.seats[1].make_lock()
+    assert honest.proof is not None
+    job = hand.seats[0].precheck(honest)
+    assert job is not None
+    job()
+    # The same pass with its responses as a list, not a tuple: not the pass
+    # the worker checked, so receive checks it (and it verifies: the same values).
+    as_list = replace(honest, proof=replace(honest.proof, z_k=list(honest.proof.z_k)))
+    Count.reset()
+    hand.seats[0].receive(as_list)
+    assert Count.variable > 0
+
+
 def test_no_precheck_for_what_is_not_due() -> None:
     hand, _suite = _setup_until_lock()
     honest = hand.seats[1].make_lock()
