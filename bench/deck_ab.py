@@ -3,11 +3,12 @@
 Extracts ``gleek_p2p`` at ``--against`` (default HEAD) with ``git archive``,
 renamed so that both import side by side, and runs ``bench/deck.py``'s
 three-seat v3 set-up (``run_curve``) with each, interleaved round by round
-(before, after, before, after...), best of ``--rounds``: the set-up in wall
+(before, after, after, before...), ``--rounds`` rounds: the set-up in wall
 and CPU time, the per-seat critical path (sequential in wall and CPU time,
 pipelined as modelled from the CPU time of each step, pipelined in threads),
-and each figure after/before. The machine's load moves both sides alike, so
-the ratios compare where the absolute times do not.
+each side's best, and after/before both as the ratio of the bests and as the
+median of each round's own ratio (the load of a shared machine moves within
+seconds; the two sides of a round ran next to each other).
 
     .venv/bin/python bench/deck_ab.py [--against REV] [--rounds 5] [--json]
 """
@@ -18,6 +19,7 @@ import argparse
 import importlib
 import io
 import json
+import statistics
 import subprocess
 import sys
 import tarfile
@@ -50,8 +52,8 @@ def load_before(rev: str, into: Path) -> Any:
     return importlib.import_module(BEFORE + ".deck")
 
 
-def measure(deck: Any, best: dict[str, float]) -> None:
-    """One set-up of each kind with ``deck``, keeping the best of each figure in ``best``."""
+def measure(deck: Any) -> dict[str, float]:
+    """One set-up of each kind (sequential, pipelined in threads) with ``deck``: its figures."""
     path: list[tuple[str, float]] = []
     cpu_path: list[tuple[str, float]] = []
     cpu = time.process_time()
@@ -66,39 +68,46 @@ def measure(deck: Any, best: dict[str, float]) -> None:
     threaded: list[tuple[str, float]] = []
     bench.run_curve(3, setup_only=True, path=threaded, pipelined=True, deck=deck)
     figures["path_ms_pipelined_threads"] = sum(ms for _, ms in threaded)
-    for name, value in figures.items():
-        best[name] = min(best.get(name, float("inf")), value)
+    return figures
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--against", default="HEAD", help="the revision measured as before")
-    parser.add_argument("--rounds", type=int, default=5, help="rounds, best of")
+    parser.add_argument("--rounds", type=int, default=5, help="rounds (before and after in each)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="deck_ab_") as tmp:
-        before_deck = load_before(args.against, Path(tmp))
-        sides: dict[str, tuple[Any, dict[str, float]]] = {
-            "before": (before_deck, {}), "after": (gleek_p2p.deck, {})}
-        for deck, _ in sides.values():
+        decks = {"before": load_before(args.against, Path(tmp)), "after": gleek_p2p.deck}
+        for deck in decks.values():
             bench.run_curve(3, setup_only=True, deck=deck)  # warm up
-        for _ in range(args.rounds):
-            for deck, best in sides.values():
-                measure(deck, best)
-    before, after = sides["before"][1], sides["after"][1]
+        rounds: list[dict[str, dict[str, float]]] = []
+        for round_ in range(args.rounds):
+            # before, after, after, before...: whichever runs first in a
+            # round has no edge over the rounds.
+            names = ["before", "after"] if round_ % 2 == 0 else ["after", "before"]
+            rounds.append({name: measure(decks[name]) for name in names})
+    # The load on a shared machine moves from one second to the next: each
+    # figure's best of the rounds, and the median of the rounds' own
+    # after/before ratios (the two sides of a round ran next to each other).
     result: dict[str, Any] = {"against": args.against, "rounds": args.rounds}
-    for name in before:
-        result[name + "_before"] = round(before[name], 1)
-        result[name + "_after"] = round(after[name], 1)
-        result["ratio_" + name] = round(after[name] / before[name], 3)
+    for name in rounds[0]["before"]:
+        before = min(r["before"][name] for r in rounds)
+        after = min(r["after"][name] for r in rounds)
+        result[name + "_before"] = round(before, 1)
+        result[name + "_after"] = round(after, 1)
+        result["ratio_" + name] = round(after / before, 3)
+        result["ratio_median_" + name] = round(
+            statistics.median(r["after"][name] / r["before"][name] for r in rounds), 3)
     if args.json:
         print(json.dumps(result, sort_keys=True))
         return
     print(f"v3 set-up, {args.against} (before) against this tree (after),"
-          f" interleaved, best of {args.rounds}:")
-    for name in before:
-        print(f"  {name:30} {before[name]:8.1f} -> {after[name]:8.1f}"
-              f"   x{after[name] / before[name]:.3f}")
+          f" interleaved, {args.rounds} rounds: best before -> best after, ratio of the"
+          " bests, median of the rounds' ratios")
+    for name in rounds[0]["before"]:
+        print(f"  {name:30} {result[name + '_before']:8.1f} -> {result[name + '_after']:8.1f}"
+              f"   x{result['ratio_' + name]:.3f}   median x{result['ratio_median_' + name]:.3f}")
 
 
 if __name__ == "__main__":
