@@ -584,7 +584,8 @@ def proved_setup(rounds: int) -> dict[str, Any]:
         # work, cannot give each seat cores of its own, nor can three
         # processes pinned to two cores. So the figure is made from this
         # run's CPU time of each step on the path (each seat's work timed
-        # alone, whatever the load): with two cores a seat (the peer's
+        # alone; CPU time moves with the load too, by a third on this VM,
+        # but far less than wall time): with two cores a seat (the peer's
         # pipelining: each hop the longer of its check and its making), and
         # with one (the check, then the making). The threaded run
         # (``critical_path_ms_v3_pipelined``) shows it only when
