@@ -30,12 +30,11 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from gleek_p2p.log.envelope import PROTOCOL_VERSION
 from gleek_p2p.log.keys import Identity
 from gleek_p2p.net.connection import Connection, connect
 from gleek_p2p.net.formation import MAX_ATTEMPT, nonce_commitment
 from gleek_p2p.net.framing import encode_frame
-from gleek_p2p.net.handshake import Offer
+from gleek_p2p.net.handshake import WIRE_VERSION, Offer
 from gleek_p2p.net.messages import encode_message
 from gleek_p2p.rules import VARIANTS
 from gleek_p2p.session.lobby import Lobby, LobbyConfig
@@ -45,7 +44,7 @@ NAMES = ("ann", "ben", "cat")
 
 
 def _offer(table: str, name: str) -> Offer:
-    return Offer(PROTOCOL_VERSION, table, tuple(STANDARD.to_wire()), 3, name, 0)
+    return Offer(WIRE_VERSION, table, tuple(STANDARD.to_wire()), 3, name, 0)
 
 
 class Stranger:

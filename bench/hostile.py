@@ -44,12 +44,12 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from gleek_p2p.log.envelope import PROTOCOL_VERSION, sign_envelope
+from gleek_p2p.log.envelope import sign_envelope
 from gleek_p2p.log.keys import Identity
 from gleek_p2p.net.connection import Connection, Limits, connect
 from gleek_p2p.net.formation import nonce_commitment
 from gleek_p2p.net.framing import encode_frame
-from gleek_p2p.net.handshake import Offer
+from gleek_p2p.net.handshake import WIRE_VERSION, Offer
 from gleek_p2p.net.messages import Event, Message, Sync, encode_message
 from gleek_p2p.rules import VARIANTS
 
@@ -66,7 +66,7 @@ def _roster() -> Any:
 
 
 def _offer(table: str, name: str) -> Offer:
-    return Offer(PROTOCOL_VERSION, table, tuple(STANDARD.to_wire()), 3, name, 0)
+    return Offer(WIRE_VERSION, table, tuple(STANDARD.to_wire()), 3, name, 0)
 
 
 # -- the victim ---------------------------------------------------------------------

@@ -33,12 +33,11 @@ import sys
 import time
 from typing import Any
 
-from gleek_p2p.log.envelope import PROTOCOL_VERSION
 from gleek_p2p.log.keys import Identity
 from gleek_p2p.net.connection import Limits, connect
 from gleek_p2p.net.formation import nonce_commitment
 from gleek_p2p.net.framing import encode_frame
-from gleek_p2p.net.handshake import Offer
+from gleek_p2p.net.handshake import WIRE_VERSION, Offer
 from gleek_p2p.net.messages import encode_message
 from gleek_p2p.rules import VARIANTS
 
@@ -50,7 +49,7 @@ SEATS = tuple(bytes([n]) * 32 for n in (1, 2, 3))
 
 
 def _offer(table: str, name: str) -> Offer:
-    return Offer(PROTOCOL_VERSION, table, tuple(STANDARD.to_wire()), 3, name, 0)
+    return Offer(WIRE_VERSION, table, tuple(STANDARD.to_wire()), 3, name, 0)
 
 
 def _private_loopback() -> None:
@@ -111,7 +110,7 @@ class _Tarpits:
             host = f"127.0.0.{2 + i}"
             server = await asyncio.start_server(self._hold, host, 7777)
             self.servers.append(server)
-            txt = {"v": str(PROTOCOL_VERSION), "t": table, "fp": os.urandom(8).hex(), "n": "3",
+            txt = {"v": str(WIRE_VERSION), "t": table, "fp": os.urandom(8).hex(), "n": "3",
                    "var": ",".join(str(v) for v in STANDARD.to_wire())}
             infos.append(AsyncServiceInfo(SERVICE_TYPE, f"forged-{i}.{SERVICE_TYPE}", port=7777,
                                           properties=txt, server=f"forged-{i}.local.",

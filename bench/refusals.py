@@ -22,12 +22,11 @@ import os
 import statistics
 import time
 
-from gleek_p2p.log.envelope import PROTOCOL_VERSION
 from gleek_p2p.log.keys import Identity
 from gleek_p2p.net.connection import Connection, Listener
 from gleek_p2p.net.formation import nonce_commitment
 from gleek_p2p.net.framing import encode_frame
-from gleek_p2p.net.handshake import Offer
+from gleek_p2p.net.handshake import WIRE_VERSION, Offer
 from gleek_p2p.net.messages import Refuse, RefuseCode, encode_message
 from gleek_p2p.rules import VARIANTS
 from gleek_p2p.session.lobby import Address, Lobby, LobbyConfig, TableFull
@@ -36,7 +35,7 @@ STANDARD = VARIANTS["standard"]
 
 
 def _offer(table: str, name: str) -> Offer:
-    return Offer(PROTOCOL_VERSION, table, tuple(STANDARD.to_wire()), 3, name, 0)
+    return Offer(WIRE_VERSION, table, tuple(STANDARD.to_wire()), 3, name, 0)
 
 
 def _lobby(name: str, table: str, peers: tuple[Address, ...] = ()) -> Lobby:

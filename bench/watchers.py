@@ -34,11 +34,10 @@ from typing import Any
 
 from gleek_p2p.base.errors import GleekError
 from gleek_p2p.bots.strategy import RandomStrategy
-from gleek_p2p.log.envelope import PROTOCOL_VERSION
 from gleek_p2p.log.keys import Identity
 from gleek_p2p.log.store import LogStore
 from gleek_p2p.net.connection import Connection, ConnectionClosed, Limits, connect
-from gleek_p2p.net.handshake import Offer
+from gleek_p2p.net.handshake import WIRE_VERSION, Offer
 from gleek_p2p.net.messages import Event
 from gleek_p2p.rules import VARIANTS
 from gleek_p2p.session.lobby import LobbyConfig
@@ -50,7 +49,7 @@ Crowd = Callable[[str, list[int], Path], list[Awaitable[object]]]
 
 
 def _offer(table: str, name: str) -> Offer:
-    return Offer(PROTOCOL_VERSION, table, tuple(STANDARD.to_wire()), 3, name, 0, watcher=True)
+    return Offer(WIRE_VERSION, table, tuple(STANDARD.to_wire()), 3, name, 0, watcher=True)
 
 
 async def _admitted(port: int, table: str, name: str) -> Connection:

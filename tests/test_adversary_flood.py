@@ -15,15 +15,14 @@ from pathlib import Path
 
 from test_faults_inprocess import _assert_identical_and_fair, _three
 
-from gleek_p2p.log.envelope import PROTOCOL_VERSION
 from gleek_p2p.log.keys import Identity
 from gleek_p2p.net.connection import Connection, Limits, Listener, connect
 from gleek_p2p.net.formation import nonce_commitment
-from gleek_p2p.net.handshake import Offer
+from gleek_p2p.net.handshake import WIRE_VERSION, Offer
 from gleek_p2p.rules import VARIANTS
 
 STANDARD = VARIANTS["standard"]
-OFFER = Offer(PROTOCOL_VERSION, "flood", tuple(STANDARD.to_wire()), 3, "host", 0)
+OFFER = Offer(WIRE_VERSION, "flood", tuple(STANDARD.to_wire()), 3, "host", 0)
 
 
 async def _flood(port: int, count: int, garbage: bool) -> list[asyncio.StreamWriter]:
@@ -57,7 +56,7 @@ async def test_a_listener_sheds_a_flood_and_recovers() -> None:
         assert len(listener._tasks) <= limits.max_pending_handshakes + 1
         await asyncio.sleep(0.8)  # the flood's handshakes time out
         assert any("did not finish" in e or "closed" in e for e in errors)
-        guest = Offer(PROTOCOL_VERSION, "flood", tuple(STANDARD.to_wire()), 3, "guest", 0)
+        guest = Offer(WIRE_VERSION, "flood", tuple(STANDARD.to_wire()), 3, "guest", 0)
         conn = await connect("127.0.0.1", listener.port,
                              identity=Identity.generate(os.urandom(32)), offer=guest,
                              nonce_commit=nonce_commitment(os.urandom(32)), limits=limits)

@@ -19,12 +19,11 @@ import time
 import pytest
 
 from gleek_p2p.base.errors import ProtocolError
-from gleek_p2p.log.envelope import PROTOCOL_VERSION
 from gleek_p2p.log.keys import Identity
 from gleek_p2p.net.connection import Limits, connect
 from gleek_p2p.net.formation import nonce_commitment
 from gleek_p2p.net.framing import encode_frame
-from gleek_p2p.net.handshake import Offer
+from gleek_p2p.net.handshake import WIRE_VERSION, Offer
 from gleek_p2p.net.messages import encode_message
 from gleek_p2p.rules import VARIANTS
 from gleek_p2p.session.lobby import Address, Lobby, LobbyConfig
@@ -34,7 +33,7 @@ STANDARD = VARIANTS["standard"]
 
 
 def _offer(table: str, name: str) -> Offer:
-    return Offer(PROTOCOL_VERSION, table, tuple(STANDARD.to_wire()), 3, name, 0)
+    return Offer(WIRE_VERSION, table, tuple(STANDARD.to_wire()), 3, name, 0)
 
 
 class Tarpits:

@@ -22,12 +22,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gleek_p2p.log.envelope import PROTOCOL_VERSION
 from gleek_p2p.log.keys import Identity, fingerprint
 from gleek_p2p.net.connection import Connection, Listener, Refused, connect
 from gleek_p2p.net.formation import Formation, nonce_commitment
 from gleek_p2p.net.framing import encode_frame
-from gleek_p2p.net.handshake import Offer
+from gleek_p2p.net.handshake import WIRE_VERSION, Offer
 from gleek_p2p.net.messages import Hello, Refuse, RefuseCode, encode_message
 from gleek_p2p.net.refusals import WITNESSES, FullTables
 from gleek_p2p.rules import VARIANTS
@@ -39,7 +38,7 @@ NAMES = ("ann", "ben", "cat")
 
 
 def _offer(table: str, name: str, **kw: object) -> Offer:
-    fields: dict[str, object] = dict(version=PROTOCOL_VERSION, table=table,
+    fields: dict[str, object] = dict(version=WIRE_VERSION, table=table,
                                      variant=tuple(STANDARD.to_wire()), seats=3, name=name)
     fields.update(kw)
     return Offer(**fields)  # type: ignore[arg-type]

@@ -12,11 +12,11 @@ import os
 
 import pytest
 
-from gleek_p2p.log.envelope import PROTOCOL_VERSION, decode_envelope, sign_envelope
+from gleek_p2p.log.envelope import decode_envelope, sign_envelope
 from gleek_p2p.log.keys import Identity
 from gleek_p2p.net.connection import Connection, Limits, Listener, connect
 from gleek_p2p.net.formation import nonce_commitment
-from gleek_p2p.net.handshake import Offer
+from gleek_p2p.net.handshake import WIRE_VERSION, Offer
 from gleek_p2p.net.messages import Event, Sync
 from gleek_p2p.rules import VARIANTS
 from gleek_p2p.session.inbox import Inbox, InboxLimits
@@ -28,7 +28,7 @@ STANDARD = VARIANTS["standard"]
 
 
 def _offer(table: str, name: str) -> Offer:
-    return Offer(PROTOCOL_VERSION, table, tuple(STANDARD.to_wire()), 3, name, 0)
+    return Offer(WIRE_VERSION, table, tuple(STANDARD.to_wire()), 3, name, 0)
 
 
 async def _idle(port: int, count: int) -> list[asyncio.StreamWriter]:

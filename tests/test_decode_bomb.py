@@ -24,7 +24,6 @@ from gleek_p2p.bots.strategy import RandomStrategy
 from gleek_p2p.cli.commands import read_log
 from gleek_p2p.log import canonical
 from gleek_p2p.log.envelope import (
-    PROTOCOL_VERSION,
     SIGNED_DOMAIN,
     decode_envelope,
     sign_envelope,
@@ -275,7 +274,7 @@ async def test_a_seated_lobby_drops_bombs_before_decoding_them(
         monkeypatch: pytest.MonkeyPatch) -> None:
     from gleek_p2p.net.connection import connect
     from gleek_p2p.net.formation import nonce_commitment
-    from gleek_p2p.net.handshake import Offer
+    from gleek_p2p.net.handshake import WIRE_VERSION, Offer
     from gleek_p2p.session.lobby import Lobby, LobbyConfig
     from gleek_p2p.session.peer import CheckedEvent, LinkUp
     from gleek_p2p.table.roster import Roster
@@ -301,7 +300,7 @@ async def test_a_seated_lobby_drops_bombs_before_decoding_them(
     await lobby.start()
     try:
         conn = await connect("127.0.0.1", lobby.port, identity=bob,
-                             offer=Offer(PROTOCOL_VERSION, "bombs", tuple(standard.to_wire()),
+                             offer=Offer(WIRE_VERSION, "bombs", tuple(standard.to_wire()),
                                          3, "bob", 0),
                              nonce_commit=nonce_commitment(b"b" * 32))
         for _ in range(10):

@@ -37,15 +37,15 @@ PLAYERS = ("127.0.1.1", "127.0.1.2", "127.0.1.3")
 async def _announce_forged(table: str, at: list[tuple[str, int]]) -> Any:
     from zeroconf.asyncio import AsyncServiceInfo, AsyncZeroconf
 
-    from gleek_p2p.log.envelope import PROTOCOL_VERSION
     from gleek_p2p.net.discovery import SERVICE_TYPE
+    from gleek_p2p.net.handshake import WIRE_VERSION
     from gleek_p2p.rules import VARIANTS
 
     wire = ",".join(str(v) for v in VARIANTS["standard"].to_wire())
     aiozc = AsyncZeroconf(interfaces=["127.0.0.1"])
     done = []
     for i, (host, port) in enumerate(at):
-        txt = {"v": str(PROTOCOL_VERSION), "t": table, "fp": os.urandom(8).hex(), "n": "3",
+        txt = {"v": str(WIRE_VERSION), "t": table, "fp": os.urandom(8).hex(), "n": "3",
                "var": wire}
         info = AsyncServiceInfo(SERVICE_TYPE, f"forged-{i}.{SERVICE_TYPE}", port=port,
                                 properties=txt, server=f"forged-{i}.local.",

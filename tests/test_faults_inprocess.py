@@ -19,6 +19,7 @@ from gleek_p2p.bots.strategy import RandomStrategy
 from gleek_p2p.log import canonical
 from gleek_p2p.log.keys import Identity
 from gleek_p2p.net.connection import Refused
+from gleek_p2p.net.handshake import WIRE_VERSION
 from gleek_p2p.net.messages import RefuseCode
 from gleek_p2p.rules import VARIANTS
 from gleek_p2p.session.lobby import LobbyConfig
@@ -103,7 +104,8 @@ async def test_a_fourth_peer_and_another_version_are_refused(tmp_path: Path) -> 
         assert refused.value.by_peer
         assert refused.value.refusal.meaning is RefuseCode.TABLE_FULL
     # Both ends check the version: the dialler refuses first and says why.
-    with pytest.raises(ProtocolError, match=r"protocol version 1, this peer speaks 99"):
+    with pytest.raises(ProtocolError,
+                       match=rf"protocol version {WIRE_VERSION}, this peer speaks 99"):
         await dial_with(("127.0.0.1", first), table="full/2", name="eve", version=99)
     results = await game
     refusals = [n for n in notes if n.startswith("alice: refused")]
@@ -112,7 +114,8 @@ async def test_a_fourth_peer_and_another_version_are_refused(tmp_path: Path) -> 
     full = [n for n in refusals if n.endswith(": the table is full")]
     assert len(full) == 1 and "dave" in full[0], refusals
     # Worded from the two offers, for the person reading (link_words.mismatch).
-    assert any("eve speaks protocol version 99, this program 1" in n for n in refusals), notes
+    assert any(f"eve speaks protocol version 99, this program {WIRE_VERSION}" in n
+               for n in refusals), notes
     _assert_identical_and_fair(results)
 
 

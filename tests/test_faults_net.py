@@ -355,8 +355,10 @@ def test_fourth_peer_and_other_version_are_refused(tmp_path: Path) -> None:
     # Stopped by the typed refusal itself, not by its formation timeout.
     assert "gleek: the table is full: " in said and "refused this peer" in said, said
     assert "no table formed" not in said and "could not reach" not in said
+    from gleek_p2p.net.handshake import WIRE_VERSION
+
     assert result["version"] == {
-        "rc": 0, "out": "refused: refused the peer: you speak protocol version 1, "
+        "rc": 0, "out": f"refused: refused the peer: you speak protocol version {WIRE_VERSION}, "
                         "this peer speaks 99"}
 
 

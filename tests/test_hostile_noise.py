@@ -17,12 +17,11 @@ from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
 from gleek_p2p.base import i18n
-from gleek_p2p.log.envelope import PROTOCOL_VERSION
 from gleek_p2p.log.keys import Identity
 from gleek_p2p.net.connection import connect
 from gleek_p2p.net.formation import nonce_commitment
 from gleek_p2p.net.framing import encode_frame
-from gleek_p2p.net.handshake import Offer
+from gleek_p2p.net.handshake import WIRE_VERSION, Offer
 from gleek_p2p.net.messages import encode_message
 from gleek_p2p.rules import VARIANTS
 from gleek_p2p.session.lobby import REMEMBERED_REFUSALS, Lobby, LobbyConfig
@@ -41,7 +40,7 @@ def _english_afterwards() -> object:
 
 
 def _offer(table: str, name: str) -> Offer:
-    return Offer(PROTOCOL_VERSION, table, tuple(STANDARD.to_wire()), 3, name, 0)
+    return Offer(WIRE_VERSION, table, tuple(STANDARD.to_wire()), 3, name, 0)
 
 
 async def _seated_lobby(notes: list[str], table: str) -> Lobby:

@@ -15,12 +15,11 @@ import random
 
 import pytest
 
-from gleek_p2p.log.envelope import PROTOCOL_VERSION
 from gleek_p2p.log.keys import Identity, fingerprint
 from gleek_p2p.net.connection import Connection, Refused, connect
 from gleek_p2p.net.formation import MAX_ATTEMPT, Formation, nonce_commitment
 from gleek_p2p.net.framing import encode_frame
-from gleek_p2p.net.handshake import Offer
+from gleek_p2p.net.handshake import WIRE_VERSION, Offer
 from gleek_p2p.net.messages import encode_message
 from gleek_p2p.rules import VARIANTS
 from gleek_p2p.session.lobby import Lobby, LobbyConfig
@@ -49,7 +48,7 @@ def _hint(lobby: Lobby, *others: Lobby) -> None:
 
 
 def _offer(table: str, name: str) -> Offer:
-    return Offer(PROTOCOL_VERSION, table, tuple(STANDARD.to_wire()), 3, name, 0)
+    return Offer(WIRE_VERSION, table, tuple(STANDARD.to_wire()), 3, name, 0)
 
 
 async def _stranger(lobby: Lobby, me: Identity, table: str, name: str, commit: bytes,

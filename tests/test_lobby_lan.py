@@ -17,11 +17,10 @@ import pytest
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
-from gleek_p2p.log.envelope import PROTOCOL_VERSION
 from gleek_p2p.log.keys import Identity, fingerprint
 from gleek_p2p.net.connection import connect
 from gleek_p2p.net.formation import Formation, nonce_commitment
-from gleek_p2p.net.handshake import Offer
+from gleek_p2p.net.handshake import WIRE_VERSION, Offer
 from gleek_p2p.net.messages import Addresses, RefuseCode
 from gleek_p2p.rules import VARIANTS
 from gleek_p2p.session.lobby import Address, Lobby, LobbyConfig, NoTable, TableFull
@@ -199,7 +198,7 @@ async def test_passed_on_addresses_are_bounded_and_never_point_at_ourselves() ->
     """A connected peer may lie about addresses: it costs a dial, never memory or a seat."""
     ann = await start(0, "ann", "gossip")
     liar = identity(1)
-    offer = Offer(PROTOCOL_VERSION, "gossip", tuple(VARIANT.to_wire()), VARIANT.players,
+    offer = Offer(WIRE_VERSION, "gossip", tuple(VARIANT.to_wire()), VARIANT.players,
                   "liar", 0)
     conn = await connect("127.0.0.1", ann.port, identity=liar, offer=offer,
                          nonce_commit=nonce_commitment(bytes(32)))

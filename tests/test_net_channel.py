@@ -18,7 +18,6 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from gleek_p2p.log.envelope import PROTOCOL_VERSION
 from gleek_p2p.log.keys import Identity
 from gleek_p2p.net.channel import (
     MAX_NONCE,
@@ -31,7 +30,7 @@ from gleek_p2p.net.channel import (
 from gleek_p2p.net.connection import Connection, ConnectionClosed, Limits, Listener, connect
 from gleek_p2p.net.formation import nonce_commitment
 from gleek_p2p.net.framing import encode_frame, read_frame
-from gleek_p2p.net.handshake import Offer
+from gleek_p2p.net.handshake import WIRE_VERSION, Offer
 from gleek_p2p.net.messages import (
     Bye,
     Event,
@@ -44,7 +43,7 @@ from gleek_p2p.net.messages import (
 from gleek_p2p.rules import VARIANTS
 
 STANDARD = VARIANTS["standard"]
-OFFER = Offer(PROTOCOL_VERSION, "relay", tuple(STANDARD.to_wire()), 3, "Alice", 0)
+OFFER = Offer(WIRE_VERSION, "relay", tuple(STANDARD.to_wire()), 3, "Alice", 0)
 LIMITS = Limits(handshake_timeout=5.0, read_timeout=10.0, ping_interval=None)
 HANDSHAKE_FRAMES = 2  # Hello and Proof each way, in the clear
 SECRET = b"\x92\x05\xc4\x10SECRET-EVENT-123"
@@ -300,7 +299,7 @@ async def test_only_a_signed_leave_for_this_session_reaches_the_session() -> Non
     lobby = Lobby(me, LobbyConfig(name="me", table="leave", variant=STANDARD,
                                   listen=("127.0.0.1", 0), limits=LIMITS), roster=roster)
     await lobby.start()
-    offer = Offer(PROTOCOL_VERSION, "leave", tuple(STANDARD.to_wire()), 3, "bob", 0)
+    offer = Offer(WIRE_VERSION, "leave", tuple(STANDARD.to_wire()), 3, "bob", 0)
 
     async def dial() -> Connection:
         return await connect("127.0.0.1", lobby.port, identity=bob, offer=offer,

@@ -33,6 +33,7 @@ from gleek_p2p.net.discovery import (
     MemoryRegistry,
     PeerHint,
 )
+from gleek_p2p.net.handshake import WIRE_VERSION
 from gleek_p2p.net.tables import (
     MAX_TABLES,
     SeatClaim,
@@ -57,7 +58,7 @@ def _english_afterwards() -> Iterator[None]:
 def _txt(table: str = "oak/12", fp: str = FP[0], seated: tuple[tuple[str, str], ...] = (),
          playing: bool = False, watchers: bool = True, variant: tuple[int, ...] = WIRE,
          seats: int = 3) -> dict[str, str]:
-    return Announcement("i", 1, 1, table, fp, seats, variant, playing,
+    return Announcement("i", 1, WIRE_VERSION, table, fp, seats, variant, playing,
                         seated or ((fp, "ann"),), watchers).txt()
 
 
@@ -76,7 +77,7 @@ def test_an_announcement_reads_back_as_the_claim_it_makes() -> None:
 
 def test_a_record_names_at_most_max_seated_players_of_bounded_names() -> None:
     many = tuple((f"{i:04x}-0000-0000-0000", "x" * 500) for i in range(20))
-    txt = Announcement("i", 1, 1, "oak/2", FP[0], 3, WIRE, seated=many).txt()
+    txt = Announcement("i", 1, WIRE_VERSION, "oak/2", FP[0], 3, WIRE, seated=many).txt()
     assert sum(k.startswith("s") and k[1:].isdigit() for k in txt) == MAX_SEATED
     assert all(len(v.encode()) <= 255 for v in txt.values())
 

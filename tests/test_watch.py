@@ -16,10 +16,9 @@ from adversary.net_clients import dial_with
 
 from gleek_p2p.base.errors import ProtocolError
 from gleek_p2p.bots.strategy import RandomStrategy
-from gleek_p2p.log.envelope import PROTOCOL_VERSION
 from gleek_p2p.log.keys import Identity, fingerprint
 from gleek_p2p.net.connection import ConnectionClosed, Limits, Refused, connect
-from gleek_p2p.net.handshake import Offer
+from gleek_p2p.net.handshake import WIRE_VERSION, Offer
 from gleek_p2p.net.messages import Event, Hello, Refuse, RefuseCode, Sync, decode_message
 from gleek_p2p.rules import VARIANTS
 from gleek_p2p.rules import Event as Move
@@ -214,7 +213,7 @@ async def _hostile(port: int, table: str, seated: Identity) -> list[str]:
     assert refused.value.refusal.meaning is RefuseCode.TABLE_FULL
     outcomes.append("seat refused")
     # A watcher that floods forged events and Syncs: closed on its first message.
-    offer = Offer(PROTOCOL_VERSION, table, tuple(v.to_wire()), v.players, "mallory", 0,
+    offer = Offer(WIRE_VERSION, table, tuple(v.to_wire()), v.players, "mallory", 0,
                   watcher=True)
     conn = await connect("127.0.0.1", port, identity=Identity.generate(os.urandom(32)),
                          offer=offer, nonce_commit=os.urandom(32),
@@ -243,7 +242,7 @@ async def _hostile(port: int, table: str, seated: Identity) -> list[str]:
     outcomes.append("slow held")
     # A seated player's key cannot be claimed without its private key; with
     # it, asking as a watcher gives a watcher, never the seat's events.
-    thief = Offer(PROTOCOL_VERSION, table, tuple(v.to_wire()), v.players, "alice", 0,
+    thief = Offer(WIRE_VERSION, table, tuple(v.to_wire()), v.players, "alice", 0,
                   watcher=True)
     as_seat = await connect("127.0.0.1", port, identity=seated, offer=thief,
                             nonce_commit=os.urandom(32), limits=Limits(handshake_timeout=5.0))
@@ -285,9 +284,9 @@ async def test_a_table_without_watchers_refuses_one(tmp_path: Path) -> None:
 
 def test_a_watcher_hello_is_marked_and_a_player_hello_unchanged() -> None:
     v = VARIANT
-    player = Offer(PROTOCOL_VERSION, "t/2", tuple(v.to_wire()), 3, "p", 0).hello(
+    player = Offer(WIRE_VERSION, "t/2", tuple(v.to_wire()), 3, "p", 0).hello(
         b"\x01" * 32, b"\x02" * 32, b"\x03" * 32)
-    watcher = Offer(PROTOCOL_VERSION, "t/2", tuple(v.to_wire()), 3, "p", 0,
+    watcher = Offer(WIRE_VERSION, "t/2", tuple(v.to_wire()), 3, "p", 0,
                     watcher=True).hello(b"\x01" * 32, b"\x02" * 32, b"\x03" * 32)
     assert len(player.to_wire()) == 11 and player.to_wire() == watcher.to_wire()[:11]
     assert watcher.to_wire()[11] == 1
@@ -376,7 +375,7 @@ def test_a_watcher_that_does_not_read_holds_at_most_its_backlog() -> None:
 def test_a_watcher_is_refused_before_play_beyond_the_bound_and_when_unwelcome() -> None:
     from gleek_p2p.session.watchers import Watchers, WatchLimits
 
-    hello = Offer(PROTOCOL_VERSION, "t/2", tuple(VARIANT.to_wire()), 3, "w", 0,
+    hello = Offer(WIRE_VERSION, "t/2", tuple(VARIANT.to_wire()), 3, "w", 0,
                   watcher=True).hello(b"\x01" * 32, b"\x02" * 32, b"\x03" * 32)
     closed = Watchers(False, WatchLimits(), lambda text: None)
     refusal = closed.admit(hello, 0.0)
@@ -478,7 +477,7 @@ def test_watchers_coming_back_at_once_are_refused_beyond_the_burst() -> None:
 
     watchers = Watchers(True, WatchLimits(burst=2, window=10.0), lambda text: None)
     watchers.feed([])
-    hello = Offer(PROTOCOL_VERSION, "t/2", tuple(VARIANT.to_wire()), 3, "w", 0,
+    hello = Offer(WIRE_VERSION, "t/2", tuple(VARIANT.to_wire()), 3, "w", 0,
                   watcher=True).hello(b"\x01" * 32, b"\x02" * 32, b"\x03" * 32)
     watchers._taken.extend([1.0, 2.0])  # two taken (and gone again) lately
     assert watchers.admit(hello, 5.0) == Refuse("too many watchers came lately; try again soon",

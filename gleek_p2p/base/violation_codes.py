@@ -22,6 +22,7 @@ class ViolationCode(Enum):
     LOG_UNREADABLE_EVENT = "log.unreadable-event"
     LOG_MISPLACED_RECORD = "log.misplaced-record"
     LOG_INCOMPLETE = "log.incomplete"
+    LOG_NEWER_VERSION = "log.newer-version"
     # chain: the envelope's place in the session
     CHAIN_OTHER_SESSION = "chain.other-session"
     CHAIN_OUT_OF_ORDER = "chain.out-of-order"

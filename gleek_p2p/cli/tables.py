@@ -20,6 +20,7 @@ from gleek_p2p.base.errors import GleekError
 from gleek_p2p.base.i18n import _, ngettext
 from gleek_p2p.base.text import printable
 from gleek_p2p.net.discovery import PeerHint
+from gleek_p2p.net.handshake import WIRE_VERSION
 from gleek_p2p.net.tables import MAX_RECORDS, TableClaim, TableListing, group_tables, parse_record
 
 __all__ = [
@@ -97,6 +98,14 @@ def _game_words(listing: TableListing) -> str:
                     listing.hands).format(variant=variant, hands=listing.hands)
 
 
+def version_words(listing: TableListing) -> str:
+    """Why a table whose players speak another wire version cannot be joined."""
+    if listing.version is None:
+        return _("its players do not say which protocol version they speak")
+    return _("its players speak protocol version {theirs}, this program {ours}: "
+             "update the older one").format(theirs=listing.version, ours=WIRE_VERSION)
+
+
 def _watcher_words(listing: TableListing) -> str:
     if listing.watchers is None:
         return _("watchers not said")
@@ -104,7 +113,8 @@ def _watcher_words(listing: TableListing) -> str:
 
 
 def listing_lines(tables: Sequence[TableListing], seconds: float) -> list[str]:
-    """The list as a person reads it: two lines a table, numbered from 1."""
+    """The list as a person reads it: two lines a table (a third when its players speak
+    another wire version), numbered from 1."""
     if not tables:
         return [_("No table found on the local network within {seconds} s.").format(
             seconds=f"{seconds:g}")]
@@ -115,6 +125,8 @@ def listing_lines(tables: Sequence[TableListing], seconds: float) -> list[str]:
         lines.append(f"{number:>3}. " + _("{table}: {state}; {game}; {watchers}").format(
             table=printable(listing.table), state=_state_words(listing),
             game=_game_words(listing), watchers=_watcher_words(listing)))
+        if not listing.same_version:
+            lines.append("       " + version_words(listing))
         lines.append("       " + _seat_words(listing))
     return lines
 
@@ -129,6 +141,7 @@ def listing_json(tables: Sequence[TableListing]) -> str:
         "state": "playing" if t.playing else "forming",
         "free": t.free,
         "watchers": t.watchers,
+        "version": t.version,
         "seated": [{"name": s.name, "fingerprint": s.fingerprint} for s in t.seated],
         "addresses": [f"{h}:{p}" for h, p in t.addresses],
     } for t in tables]}, indent=2, ensure_ascii=True)
@@ -146,6 +159,8 @@ class Chosen:
 
 
 def _why_not(listing: TableListing) -> str | None:
+    if not listing.same_version:
+        return version_words(listing)
     if listing.playing:
         return _("it is playing")
     if listing.free == 0:

@@ -58,6 +58,15 @@ def choose_watched(tables: Sequence[TableListing], name: str | None) -> TableLis
     playing = [t for t in tables if t.playing and t.watchers is not False
                and t.hands is not None and t.variant != ""
                and (name is None or t.table == name)]
+    if any(not t.same_version for t in playing):
+        # Its seats would refuse us: say why now, rather than dial to hear it.
+        others = [t for t in playing if not t.same_version]
+        playing = [t for t in playing if t.same_version]
+        if not playing:
+            from gleek_p2p.cli.tables import version_words
+
+            raise GleekError(_("{table}: {why}").format(table=repr(others[0].table),
+                                                      why=version_words(others[0])))
     if len(playing) != 1:
         if name is not None and playing:
             seats = "; ".join(", ".join(_("{name} (key {key})").format(

@@ -21,6 +21,11 @@ from gleek_p2p.log import canonical
 from gleek_p2p.log.keys import SIGNATURE_SIZE, Identity, check_public_key, verify
 
 PROTOCOL_VERSION = 1
+"""The log's version, signed into every event: raised (with the wire version,
+``net.handshake.WIRE_VERSION``) whenever an event's body changes so that a reader
+of this version would refuse it (a new kind, a new body item, a value it checks),
+so that such a reader says "written by a newer program" (``NewerLog``) rather
+than blame the seat that signed it. Every existing log is version 1."""
 SIGNED_DOMAIN = b"gleek-p2p/event/v1\x00"
 HASH_SIZE = 32
 SESSION_ID_SIZE = 32
@@ -35,6 +40,20 @@ _FIELDS = 8
 _KIND_FIELD = 5
 _TAIL = 2 + SIGNATURE_SIZE
 """The signature's encoding (bin8 header ``c4 40``, 64 bytes) ends every envelope."""
+
+
+class NewerLog(ProtocolError):
+    """An event of a log version above ``PROTOCOL_VERSION``: a newer program wrote it.
+
+    Nobody can be blamed for it: this program cannot tell a well-formed event of
+    that version from a malformed one (code ``log.newer-version``).
+    """
+
+    def __init__(self, version: int) -> None:
+        super().__init__(f"the event is of log version {version}, written by a newer program "
+                         f"(this one reads version {PROTOCOL_VERSION})",
+                         code=ViolationCode.LOG_NEWER_VERSION)
+        self.version = version
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,6 +137,8 @@ def _check_fields(
     body: object,
 ) -> None:
     """Raise ProtocolError unless the unsigned fields have their wire types and sizes."""
+    if type(version) is int and PROTOCOL_VERSION < version <= canonical.INT_MAX:
+        raise NewerLog(version)
     if type(version) is not int or version != PROTOCOL_VERSION:
         raise ProtocolError(f"unsupported protocol version {version!r} (expected 1)")
     if not isinstance(session_id, bytes) or len(session_id) != SESSION_ID_SIZE:
@@ -229,6 +250,10 @@ def decode_envelope(data: bytes, bounds: KindBounds | None = None) -> Envelope:
         max_depth = min(max_depth, bound.max_depth)
         max_items = min(max_items, bound.max_values)
     value = canonical.decode(data, max_len=max_len, max_depth=max_depth, max_items=max_items)
+    if isinstance(value, list) and value and type(value[0]) is int \
+            and PROTOCOL_VERSION < value[0] <= canonical.INT_MAX:
+        # Before any other check: a newer version may have other fields.
+        raise NewerLog(value[0])
     if not isinstance(value, list) or len(value) != _FIELDS:
         raise ProtocolError(f"an envelope must be a list of {_FIELDS} fields")
     version, session_id, seq, prev, seat, kind, body, signature = value

@@ -37,6 +37,7 @@ from .messages import Hello, Message, Proof, Refuse, RefuseCode
 
 __all__ = [
     "HANDSHAKE_DOMAIN",
+    "WIRE_VERSION",
     "Handshake",
     "Offer",
     "RefuseWhy",
@@ -48,6 +49,20 @@ __all__ = [
 ]
 
 HANDSHAKE_DOMAIN = b"gleek-p2p/handshake/v2\x00"
+
+WIRE_VERSION = 2
+"""The version of what peers say to each other, sent as ``Hello.version`` (and as
+the ``v`` of a discovery record): two peers of different versions never form a
+table, nor does a watcher watch one (wire.md §3, "The version").
+
+Not the log's ``envelope.PROTOCOL_VERSION``: that one is signed into every
+event, so it moves only when a log reader must tell an event apart, while this
+one is raised whenever a peer of the previous release could misread anything a
+peer of this one sends or signs at a table (a message, a code, an event body).
+Version 1 was every release up to the coded abort and new Bye and Refuse codes,
+which an older peer took as a malformed abort and blamed on an honest signer.
+There is no fallback: a peer never speaks an older version, so claiming one gains
+nothing but a refusal."""
 
 
 class Signer(Protocol):

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 from gleek_p2p.base.errors import ProtocolError
 from gleek_p2p.net.discovery import MAX_RECORD_NAME, MAX_SEATED
+from gleek_p2p.net.handshake import WIRE_VERSION
 from gleek_p2p.rules import Variant
 from gleek_p2p.rules.variant import variant_name
 
@@ -70,11 +71,13 @@ class TableClaim:
     announcer: str
     """The announcer's fingerprint."""
     address: tuple[str, int]
+    version: int | None = WIRE_VERSION
+    """The wire version the record's ``v`` says (None if it says none readable)."""
 
     @property
-    def key(self) -> tuple[str, int | None, tuple[int, ...], int]:
-        """What peers must share to sit together: name, hands, variant, seats."""
-        return (self.table, self.hands, self.variant_wire, self.seats)
+    def key(self) -> tuple[str, int | None, tuple[int, ...], int, int | None]:
+        """What peers must share to sit together: name, hands, variant, seats, version."""
+        return (self.table, self.hands, self.variant_wire, self.seats, self.version)
 
 
 @dataclass(frozen=True)
@@ -90,6 +93,13 @@ class TableListing:
     """True only if every announcing peer says yes; None if none says."""
     seated: tuple[SeatClaim, ...]
     addresses: tuple[tuple[str, int], ...]
+    version: int | None = WIRE_VERSION
+    """The wire version its players announce (None: not said, or unreadable)."""
+
+    @property
+    def same_version(self) -> bool:
+        """Whether its players speak this program's wire version (only then can it sit)."""
+        return self.version == WIRE_VERSION
 
     @property
     def free(self) -> int:
@@ -98,12 +108,13 @@ class TableListing:
 
     @property
     def joinable(self) -> bool:
-        """Whether ``--variant`` can name it and it is forming with a seat free.
+        """Whether ``--variant`` can name it, it is forming with a seat free, and its
+        players speak our wire version (its peers would refuse us otherwise).
 
         Every name ``variant_name`` gives is one ``--variant`` reads; ``""`` is a
         variant of a later version."""
         return not self.playing and self.free > 0 and self.variant != "" \
-            and self.hands is not None
+            and self.hands is not None and self.same_version
 
 
 def _int(text: str | None, low: int, high: int) -> int:
@@ -163,8 +174,14 @@ def parse_record(txt: Mapping[str, str], address: tuple[str, int]) -> TableClaim
             seat = _seat(txt.get(f"s{i}"))
             if seat is not None and seat.fingerprint not in seated:
                 seated[seat.fingerprint] = seat
+        try:
+            # Another release's record is listed (the person learns the table is there
+            # and why it cannot be joined), never merged with ours.
+            version: int | None = _int(txt.get("v"), 0, 9999)
+        except ProtocolError:
+            version = None
         return TableClaim(table, hands, variant, wire, seats, state == "playing", watchers,
-                          tuple(seated.values())[:seats], announcer, address)
+                          tuple(seated.values())[:seats], announcer, address, version)
     except (ProtocolError, ValueError, TypeError, AttributeError):
         return None
 
@@ -202,4 +219,5 @@ def _merge(group: list[TableClaim]) -> TableListing:
     watchers = all(says) if says else None
     addresses = tuple(sorted({c.address for c in group}))[:MAX_SEATED]
     return TableListing(first.table, first.hands, first.variant, first.seats, first.playing,
-                        watchers, tuple(seated.values())[:first.seats], addresses)
+                        watchers, tuple(seated.values())[:first.seats], addresses,
+                        first.version)

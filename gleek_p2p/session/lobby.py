@@ -25,7 +25,7 @@ from gleek_p2p.base.errors import GleekError, ProtocolError
 from gleek_p2p.base.i18n import _, ngettext
 from gleek_p2p.base.text import printable
 from gleek_p2p.base.timeouts import within
-from gleek_p2p.log.envelope import PROTOCOL_VERSION, decode_envelope, verify_envelope
+from gleek_p2p.log.envelope import decode_envelope, verify_envelope
 from gleek_p2p.log.keys import Identity, fingerprint, verify
 from gleek_p2p.net.connection import (
     Connection,
@@ -48,7 +48,7 @@ from gleek_p2p.net.formation import (
     TableFormation,
     keep_connection,
 )
-from gleek_p2p.net.handshake import Offer
+from gleek_p2p.net.handshake import WIRE_VERSION, Offer
 from gleek_p2p.net.hints import HintBook, HintLimits
 from gleek_p2p.net.messages import (
     Addresses,
@@ -234,7 +234,7 @@ class Lobby:
 
     def _offer(self, port: int) -> Offer:
         v = self.config.variant
-        return Offer(PROTOCOL_VERSION, self.config.table, tuple(v.to_wire()), v.players,
+        return Offer(WIRE_VERSION, self.config.table, tuple(v.to_wire()), v.players,
                      self.config.name, port)
 
     async def start(self) -> None:
@@ -734,7 +734,7 @@ class Lobby:
         status = self.status()
         seated = [status.me, *(p for p in status.peers if status.formed or p.connected)]
         return Announcement(
-            self._instance, self._listener.port, PROTOCOL_VERSION, self.config.table,
+            self._instance, self._listener.port, WIRE_VERSION, self.config.table,
             fingerprint(self.identity.public), self.config.variant.players,
             tuple(self.config.variant.to_wire()), playing=status.formed,
             seated=tuple((p.fingerprint, p.name) for p in seated),

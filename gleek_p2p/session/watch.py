@@ -20,16 +20,16 @@ from pathlib import Path
 
 from gleek_p2p.base.errors import GleekError, ProtocolError
 from gleek_p2p.base.i18n import _
-from gleek_p2p.log.envelope import PROTOCOL_VERSION, decode_envelope
+from gleek_p2p.log.envelope import decode_envelope
 from gleek_p2p.log.keys import Identity, fingerprint
 from gleek_p2p.log.store import LogStore
 from gleek_p2p.net.connection import Connection, Limits, Refused, connect
-from gleek_p2p.net.handshake import Offer
+from gleek_p2p.net.handshake import WIRE_VERSION, Offer
 from gleek_p2p.net.messages import ByeCode, Event, RefuseCode
 from gleek_p2p.rules import Event as Move
 from gleek_p2p.rules import Variant
 from gleek_p2p.session.error_words import rejection_words
-from gleek_p2p.session.link_words import dial_failure
+from gleek_p2p.session.link_words import dial_failure, mismatch
 from gleek_p2p.table import events as ev
 from gleek_p2p.table.roster import Roster
 from gleek_p2p.table.schema import KIND_BOUNDS
@@ -183,7 +183,7 @@ async def watch(identity: Identity, config: WatchConfig, notes: Callable[[str], 
     if not config.peers:
         raise GleekError(_("no peer to watch: give a seated peer's address with --peer"))
     v = config.variant
-    offer = Offer(PROTOCOL_VERSION, config.table, tuple(v.to_wire()), v.players,
+    offer = Offer(WIRE_VERSION, config.table, tuple(v.to_wire()), v.players,
                   config.name, 0, watcher=True)
     if live is None:
         live = watched_log(config)
@@ -215,8 +215,11 @@ async def watch(identity: Identity, config: WatchConfig, notes: Callable[[str], 
                 if exc.by_peer and exc.refusal.meaning is RefuseCode.NO_WATCHERS:
                     raise NoWatchers(_("the players of this table do not accept "
                                        "watchers")) from None
+                # Worded from the Hellos when they differ (another version, table...):
+                # the refusal's own sentence is English, for the other side.
+                why = mismatch(offer, exc.peer) if exc.peer is not None else None
                 notes(_("{host}:{port}: {reason}").format(host=host, port=port,
-                                                          reason=dial_failure(exc)))
+                                                          reason=why or dial_failure(exc)))
                 await asyncio.sleep(config.retry)
                 continue
             except ProtocolError as exc:

@@ -154,7 +154,10 @@ def _envelope() -> dict[str, Any]:
                "'gleek-p2p/event/v1\\0' || canonical(first 7).",
         "type": "tuple",
         "items": [
-            {"name": "version", "type": "const", "value": 1},
+            {"name": "version", "type": "const", "value": 1,
+             "doc": "the log's version; a reader that meets a higher one says a newer "
+                    "program wrote the log and judges nothing (log.newer-version, "
+                    "SPEC 3 'The log's version')"},
             {"name": "session_id", "ref": "hash"},
             {"name": "seq", "type": "int", "min": 0, "max": 2**63 - 1},
             {"name": "prev", "ref": "hash",

@@ -20,7 +20,7 @@ from enum import Enum
 
 from gleek_p2p.base.errors import Cheating, GleekError, ProtocolError, ViolationCode
 from gleek_p2p.base.text import one_line
-from gleek_p2p.log.envelope import decode_envelope, event_hash, verify_envelope
+from gleek_p2p.log.envelope import NewerLog, decode_envelope, event_hash, verify_envelope
 from gleek_p2p.log.store import LogFault
 from gleek_p2p.table import events as ev
 from gleek_p2p.table.roster import Roster
@@ -124,6 +124,8 @@ class VerifyReport:
     """For an unreadable log: why (``log.empty``, ``log.not-a-log``, ``log.no-roster``)."""
     log_fault: LogFault | None = None
     """For a file that is not a log (``log.not-a-log``): why, for a screen to word."""
+    log_version: int | None = None
+    """For a log a newer program wrote (``log.newer-version``): the version it names."""
 
     @property
     def handovers(self) -> tuple[Handover, ...]:
@@ -175,6 +177,16 @@ class VerifyReport:
         return self.judgement.exit_code
 
 
+def _newer(exc: NewerLog) -> VerifyReport:
+    """A log of a version this program does not know: no verdict, no seat blamed.
+
+    Its bodies may be well formed in that version and malformed in ours, so
+    judging them here could blame an honest signer (SPEC 3, "The log's version").
+    """
+    return VerifyReport(readable=False, error=str(exc),
+                        error_code=ViolationCode.LOG_NEWER_VERSION, log_version=exc.version)
+
+
 def verify_records(
     records: Sequence[bytes], progress: Callable[[int, int], None] | None = None
 ) -> VerifyReport:
@@ -184,6 +196,12 @@ def verify_records(
                             error_code=ViolationCode.LOG_EMPTY)
     try:
         first = decode_envelope(records[0])
+    except NewerLog as exc:
+        return _newer(exc)
+    except GleekError as exc:
+        return VerifyReport(readable=False, error=f"not a session log: {exc}",
+                            error_code=ViolationCode.LOG_NO_ROSTER)
+    try:
         if first.kind != ev.ROSTER or first.seq != 0:
             raise ProtocolError("the log does not start with a roster",
                                 code=ViolationCode.LOG_NO_ROSTER)
@@ -198,6 +216,8 @@ def verify_records(
             progress(index, len(records))
         try:
             envelope = decode_envelope(record)
+        except NewerLog as exc:
+            return _newer(exc)
         except ProtocolError as exc:
             report.violations.append(Violation(index, None, f"unreadable event: {exc}",
                                                code=ViolationCode.LOG_UNREADABLE_EVENT))

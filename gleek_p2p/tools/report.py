@@ -13,6 +13,7 @@ from typing import Any
 from gleek_p2p.base.errors import ViolationCode
 from gleek_p2p.base.i18n import N_, _, ngettext
 from gleek_p2p.base.text import one_line, printable
+from gleek_p2p.log.envelope import PROTOCOL_VERSION
 from gleek_p2p.log.keys import fingerprint
 from gleek_p2p.log.store import LogFault
 from gleek_p2p.rules import (
@@ -281,6 +282,10 @@ def unreadable_words(report: VerifyReport) -> str:
         return _("it holds no event")
     if report.error_code is ViolationCode.LOG_NO_ROSTER:
         return _("it does not open with a table's roster")
+    if report.error_code is ViolationCode.LOG_NEWER_VERSION:
+        return _("a newer program wrote it (log version {theirs}; this program reads "
+                 "version {ours}): update this program to check it").format(
+            theirs=report.log_version, ours=PROTOCOL_VERSION)
     code = report.error_code.value if report.error_code is not None else "?"
     return _("it cannot be read (violation {code})").format(code=code)
 

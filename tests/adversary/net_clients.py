@@ -13,11 +13,10 @@ import os
 import sys
 
 from gleek_p2p.base.errors import ProtocolError
-from gleek_p2p.log.envelope import PROTOCOL_VERSION
 from gleek_p2p.log.keys import Identity
 from gleek_p2p.net.connection import Limits, connect
 from gleek_p2p.net.formation import nonce_commitment
-from gleek_p2p.net.handshake import Offer
+from gleek_p2p.net.handshake import WIRE_VERSION, Offer
 from gleek_p2p.rules import VARIANTS
 
 
@@ -26,7 +25,7 @@ async def dial_with(
     *,
     table: str,
     name: str,
-    version: int = PROTOCOL_VERSION,
+    version: int = WIRE_VERSION,
     variant: str = "standard",
     identity: Identity | None = None,
 ) -> None:

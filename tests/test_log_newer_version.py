@@ -1,0 +1,112 @@
+"""A log a newer program wrote is not judged: nobody is blamed for what this one cannot read.
+
+The envelope's ``version`` is the log's version (1 for every log so far). An
+event of a higher version may be well formed there and malformed here, so a
+reader says "a newer program wrote it" (``log.newer-version``, unreadable,
+exit 2) rather than blame its honest signer, as the releases before the
+coded abort did for a current log. Every existing vector still verifies as
+before (tests/test_table_vectors.py checks them byte for byte).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from vector_reports import VECTORS, vector_report
+
+from gleek_p2p.base import i18n
+from gleek_p2p.base.errors import ProtocolError, ViolationCode
+from gleek_p2p.log import canonical
+from gleek_p2p.log.envelope import PROTOCOL_VERSION, NewerLog, decode_envelope
+from gleek_p2p.log.store import read_log_file
+from gleek_p2p.table.schema import KIND_BOUNDS
+from gleek_p2p.table.verify import Judgement, verify_records
+from gleek_p2p.tools.report import json_report, text_report
+
+#: A log that ends on a coded abort: what the releases before codes blamed.
+CODED = "claim-coded.gleeklog"
+
+
+@pytest.fixture(autouse=True)
+def _english_afterwards() -> Iterator[None]:
+    yield
+    i18n.set_language("en")
+
+
+def _records() -> list[bytes]:
+    records, _offset, _size = read_log_file(VECTORS / CODED)
+    return records
+
+
+def _as_version(record: bytes, version: object, extra: tuple[object, ...] = ()) -> bytes:
+    """``record`` with another ``version`` (the signature no longer fits: never checked)."""
+    fields = canonical.decode(record, max_len=1 << 20, max_depth=32, max_items=1 << 20)
+    assert isinstance(fields, list)
+    return canonical.encode([version, *fields[1:], *extra])
+
+
+@pytest.mark.parametrize("version", [PROTOCOL_VERSION + 1, 99, canonical.INT_MAX])
+@pytest.mark.parametrize("extra", [(), ("a ninth field of that version",)])
+def test_an_event_of_a_higher_version_is_a_newer_programs(version: int,
+                                                          extra: tuple[object, ...]) -> None:
+    data = _as_version(_records()[0], version, extra)
+    for bounds in (None, KIND_BOUNDS):
+        with pytest.raises(NewerLog) as newer:
+            decode_envelope(data, bounds)
+        assert newer.value.version == version
+        assert newer.value.code is ViolationCode.LOG_NEWER_VERSION
+        assert "written by a newer program" in str(newer.value)
+
+
+@pytest.mark.parametrize("version", [0, -1, "1", True, None, b"\x01"])
+def test_any_other_wrong_version_is_a_malformed_event(version: object) -> None:
+    with pytest.raises(ProtocolError, match="unsupported protocol version") as bad:
+        decode_envelope(_as_version(_records()[0], version))
+    assert not isinstance(bad.value, NewerLog)
+
+
+def test_the_vector_still_verifies_as_it_did() -> None:
+    # The coded abort is a claim the log cannot prove: nobody blamed, exit 3.
+    report = vector_report(CODED)
+    assert report.readable and report.judgement is Judgement.STOPPED
+    assert not report.violations and report.claims
+
+
+@pytest.mark.parametrize("which", ["all", "last"])
+def test_a_log_of_a_newer_version_is_not_judged_and_nobody_is_blamed(which: str) -> None:
+    records = _records()
+    if which == "all":
+        # What a newer program writes: every event, the roster first, of its version.
+        records = [_as_version(r, 2) for r in records]
+    else:
+        # Only the abort (a file edited by hand): still not read as a seat's fault.
+        records = [*records[:-1], _as_version(records[-1], 2)]
+    report = verify_records(records)
+    assert not report.readable and report.judgement is Judgement.UNREADABLE
+    assert report.exit_code == 2
+    assert report.error_code is ViolationCode.LOG_NEWER_VERSION and report.log_version == 2
+    assert report.violations == [] and report.claims == []
+    data = json_report(report)
+    assert data["code"] == "log.newer-version" and data["violations"] == []
+
+
+@pytest.mark.parametrize(("lang", "words"), [
+    ("en", ["a newer program wrote it (log version 2; this program reads version 1): "
+            "update this program to check it", "Verdict: UNREADABLE"]),
+    ("fr", ["un programme plus récent l'a écrit (journal en version 2 ; ce programme lit "
+            "la version 1) : mettez ce programme à jour pour le vérifier"]),
+    ("it", ["l'ha scritto un programma più recente (registro in versione 2; questo "
+            "programma legge la versione 1): aggiorna questo programma per verificarlo"]),
+    ("pt", ["um programa mais novo o escreveu (registro na versão 2; este programa lê a "
+            "versão 1): atualize este programa para verificá-lo"]),
+    ("nl", ["een nieuwer programma heeft het geschreven (logversie 2; dit programma leest "
+            "versie 1): werk dit programma bij om het te controleren"]),
+])
+def test_the_words_in_every_language(lang: str, words: list[str]) -> None:
+    report = verify_records([_as_version(r, 2) for r in _records()])
+    i18n.set_language(lang, {})
+    text = text_report(report).replace("\u00a0", " ").replace("\u202f", " ")
+    for word in words:
+        assert word in text, (word, text)
+    assert "Cat" not in text and "seat" not in text
