@@ -353,9 +353,9 @@ def analytic_v3(n_slots: int, n_seats: int, deal_keys: int) -> dict[str, int]:
 
     As ``analytic_v2`` with v3's counts (no E check: a parsed point is in the
     group; a check's double multiplication ``a·P + b·G`` counts as one).
-    Decodings: each seat parses the card points once, and each point
-    another seat sends it (a shuffle: N points, E, N commitments, N links; a
-    lock: N points, N key commitments) once; its own it made decoded.
+    Decodings per hand: each point another seat sends a seat (a shuffle: N
+    points, E, N commitments, N links; a lock: N points, N key commitments)
+    once; its own it made decoded; the card points once a process, not a hand.
     """
     c = analytic_counts_v3(n_slots)
     n, others = n_slots, n_seats - 1
@@ -364,7 +364,7 @@ def analytic_v3(n_slots: int, n_seats: int, deal_keys: int) -> dict[str, int]:
     checked = n_seats * others * (sum(c["shuffle_verify"]) + sum(c["lock_verify"]))
     return {
         "mults": made + checked + deal_keys * others,
-        "decodes": n_seats * (n + others * ((3 * n + 1) + 2 * n)),
+        "decodes": n_seats * others * ((3 * n + 1) + 2 * n),
     }
 
 

@@ -276,3 +276,22 @@ def test_a_table_holding_v3_points_can_be_copied_and_pickled() -> None:
     hand.run_setup()
     copied = copy.deepcopy(hand)
     assert copied.seats[0].visible_cards() == hand.seats[0].visible_cards()
+
+
+def test_a_set_up_parses_each_point_sent_once_and_the_card_points_not_again() -> None:
+    # The card points are decoded once a process and shared by every hand's
+    # objects; within a hand each receiver parses each point another sends it
+    # once (a shuffle: N points, E, N commitments, N links; a lock: N points,
+    # N key commitments), its own never (SPEC 2.2).
+    from gleek_p2p.deck.group_v3 import Count
+
+    # The first set-up of a process decodes the card points and derives the
+    # Pedersen generators (hashed to the curve, each try a parse).
+    LocalHand.new(SEEDS, PACK, b"parse warm-up", [1, 2, 0], version=3).run_setup()
+    hand = LocalHand.new(SEEDS, PACK, b"parse count", [1, 2, 0], version=3)
+    Count.reset()
+    hand.run_setup()
+    n = len(PACK)
+    per_seat = 2 * ((3 * n + 1) + 2 * n)  # the two other seats' shuffle and lock
+    observer = 3 * ((3 * n + 1) + 2 * n)  # every seat's
+    assert Count.decode == 3 * per_seat + observer
