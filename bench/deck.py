@@ -117,7 +117,7 @@ def run_curve(
     ``pipelined``: each seat runs ``DeckProtocol.precheck``'s job before
     ``receive``, as the peer does (the check, and beside it, in a second
     thread, this seat's next pass made ahead), so its make is then a look-up.
-    ``cpu_path``: the same as ``path`` in this thread's CPU time (load-independent;
+    ``cpu_path``: the same as ``path`` in this thread's CPU time (moved less by the load;
     meaningless with ``pipelined``, whose work is in two threads).
     ``deck``: the deck package to run (``gleek_p2p.deck`` unless given: ``bench/deck_ab.py``
     passes an earlier revision's, for a before/after in one process).
@@ -754,7 +754,7 @@ def main() -> None:
         f" {'can' if result['two_thread_speedup'] >= 1.8 else 'cannot'} show it"
     )
     print(
-        f"in CPU time (load-independent): v3 set-up {result['setup_cpu_ms_with_proofs']} ms,"
+        f"in CPU time (moved less by the load): v3 set-up {result['setup_cpu_ms_with_proofs']} ms,"
         f" {result['ratio_cpu_proofs_vs_unproven']} x v1; critical path"
         f" {result['critical_path_cpu_ms_v3']} ms sequential,"
         f" {result['critical_path_cpu_ms_v3_pipelined_model']} ms pipelined (model);"
