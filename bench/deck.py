@@ -457,49 +457,6 @@ def pipelined_path(path: Sequence[tuple[str, float]]) -> float:
     return total + sum(max(checks[i], pass_makes[i + 1]) for i in range(passes - 1))
 
 
-def halves_share(n: int, cpu_us: dict[str, float]) -> dict[str, float]:
-    """The share of a check's time the longer of its two halves takes (``halves=True``).
-
-    From the calls each half makes (``ProofSystem._shuffle_firsts_double``,
-    ``_lock_firsts_double``) at this run's costs, with what runs before the
-    split in one thread (parsing the pass's points) counted whole: shuffle,
-    ``A'`` and the first N/2 links against the other links, ``C'``, ``D'``,
-    ``F'`` and ``T'``; lock, the N+1 ``R`` against the N ``T_j``.
-    """
-    var, double, base, parse = (cpu_us[k] for k in ("mul", "mul_base", "base", "decode"))
-    low = n // 2
-    link = double + var
-    shuffle = ((2 * n * var + base + low * link),
-               ((n - low) * link + 3 * double + var + 2 * n * var))
-    lock = ((n + 1) * double, 2 * n * var)
-    out = {}
-    for name, (a, b), parsed in (("shuffle", shuffle, 3 * n + 1), ("lock", lock, 2 * n)):
-        serial = parsed * parse
-        out[name] = (serial + max(a, b)) / (serial + a + b)
-    return out
-
-
-def pipelined_halves_path(path: Sequence[tuple[str, float]], share: dict[str, float]) -> float:
-    """``pipelined_path`` as the peer now runs it on two cores (``DeckProtocol.precheck``):
-    a check with nothing made beside it (the last) in two halves, and a shuffle's
-    check beside a lock's making as three threads sharing the two cores; a
-    shuffle's check beside a shuffle's making stays whole. ``share``: ``halves_share``."""
-    makes = [ms for kind, ms in path if kind == "make"]
-    checks = [ms for kind, ms in path if kind == "check"]
-    passes = len(checks)
-    kinds = ["shuffle"] * (passes - N_SEATS) + ["lock"] * N_SEATS
-    commits = makes[: len(makes) - passes]
-    pass_makes = makes[len(commits):]
-    total = sum(commits) + pass_makes[0]
-    for i in range(passes - 1):
-        check, make = checks[i], pass_makes[i + 1]
-        if kinds[i] == "shuffle" and kinds[i + 1] == "lock":
-            total += max((check + make) / 2, make, share["shuffle"] * check)
-        else:
-            total += max(check, make)
-    return total + share[kinds[-1]] * checks[-1]
-
-
 def proved_setup(rounds: int) -> dict[str, Any]:
     """v3 and v2 against v1 set-up (commit, shuffle, lock), same run, best of ``rounds``."""
     # Version 0 here is version 3 with every check on the reference arithmetic
@@ -512,7 +469,6 @@ def proved_setup(rounds: int) -> dict[str, Any]:
     # from each (``pipelined_path``).
     paths = {version: {"wall": inf, "cpu": inf, "model": inf, "cpu_model": inf}
              for version in (3, 0)}
-    cpu_paths: list[list[tuple[str, float]]] = []
     pipelined = inf
     for _ in range(rounds):
         for version in (1, 2, 3, 0):
@@ -529,8 +485,6 @@ def proved_setup(rounds: int) -> dict[str, Any]:
                 V3.double_base = True
             best_cpu[version] = min(best_cpu[version], (time.process_time() - cpu) * 1000)
             best[version] = min(best[version], phases["shuffle"] + phases["lock"])
-            if version == 3:
-                cpu_paths.append(cpu_path)
             if traced:
                 got = paths[version]
                 for key, value in (("wall", sum(ms for _, ms in path)),
@@ -578,8 +532,6 @@ def proved_setup(rounds: int) -> dict[str, Any]:
     floor_cpu_ms = (floor_var * cpu_us["mul"] + floor_base * cpu_us["base"]
                     + floor_double * cpu_us["mul_base"]) / 1000
     speedup = two_thread_speedup()
-    share = halves_share(len(CARDS), cpu_us)
-    own_machine = min(pipelined_halves_path(p, share) for p in cpu_paths)
     v3 = {
         "setup_ms_with_proofs": round(best[3], 1),
         "setup_ms_with_proofs_v2": round(best[2], 1),
@@ -638,11 +590,7 @@ def proved_setup(rounds: int) -> dict[str, Any]:
         # with one (the check, then the making). The threaded run
         # (``critical_path_ms_v3_pipelined``) shows it only when
         # ``two_thread_speedup`` is near 2 (two free cores at the time).
-        # The peer checks in two halves where a core would idle (``halves_share``,
-        # ``pipelined_halves_path``); ``_whole_checks``: each check in one thread.
-        "critical_path_ms_v3_own_machine": round(own_machine, 1),
-        "critical_path_ms_v3_own_machine_whole_checks": round(modelled_cpu, 1),
-        "check_halves_share": {name: round(x, 3) for name, x in share.items()},
+        "critical_path_ms_v3_own_machine": round(modelled_cpu, 1),
         "critical_path_ms_v3_own_machine_one_core": round(critical_cpu, 1),
         "two_thread_speedup": round(speedup, 2),
         "load_average_1min": round(os.getloadavg()[0], 2),
@@ -799,10 +747,8 @@ def main() -> None:
     print(
         f"v3 per-seat critical path, each seat on its own machine (from this run's CPU time"
         f" of each step): {result['critical_path_ms_v3_own_machine']} ms with two cores a"
-        f" seat (check and next pass side by side, a check in halves where a core would"
-        f" idle; {result['critical_path_ms_v3_own_machine_whole_checks']} ms with each check"
-        f" whole), {result['critical_path_ms_v3_own_machine_one_core']} ms with one"
-        f" (goal <= 100);"
+        f" seat (check and next pass side by side),"
+        f" {result['critical_path_ms_v3_own_machine_one_core']} ms with one (goal <= 100);"
         f" two threads here ran {result['two_thread_speedup']}x"
         f" one (load {result['load_average_1min']}), so the threaded figure above"
         f" {'can' if result['two_thread_speedup'] >= 1.8 else 'cannot'} show it"

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import replace
-from typing import Any
 
 import pytest
 from prepared import once
@@ -198,35 +197,3 @@ def test_two_threads_deriving_the_generators_at_once_get_the_same_list_as_one() 
             thread.join()
         assert [p.encode() for p in fresh._generators] == [
             fresh.generator(0).encode(), *want]
-
-
-# Order [1, 2, 0]: who checks which pass, and whether a core of the checker's would idle.
-@pytest.mark.parametrize(("before", "checker", "halves"), [
-    (("shuffle", 1), 2, False),  # seat 2's shuffle made beside: the check whole
-    (("shuffle", 2), 1, True),  # seat 1 makes nothing next
-    (("shuffle", 0), 1, True),  # seat 1's lock (shorter) made beside the last shuffle's check
-    (("lock", 1), 2, False),  # seat 2's lock made beside a lock's check
-    (("lock", 0), 1, True),  # the last pass: nothing made after it
-])
-def test_a_check_runs_in_two_halves_only_where_a_core_would_idle(
-        before: tuple[str, int], checker: int, halves: bool,
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    from gleek_p2p.deck import proofs
-
-    split: list[int] = []
-    real = proofs._side_by_side
-
-    def counting(first: Any, second: Any) -> Any:
-        split.append(1)
-        return real(first, second)
-
-    monkeypatch.setattr(proofs, "_side_by_side", counting)
-    hand = _hand_at(before)
-    previous = _make(hand, before)
-    job = hand.seats[checker].precheck(previous)
-    assert job is not None
-    job()
-    assert bool(split) is halves
-    Count.reset()
-    hand.seats[checker].receive(previous)
-    assert Count.variable == Count.double == 0  # the job's check (whole or halved) stood in

@@ -157,10 +157,10 @@ def _proofs() -> tuple[ShuffleProof, LockProof]:
     return shuffle, lock
 
 
-def _verdict(check: Callable[[bool], None], double: bool, halves: bool = False) -> str:
+def _verdict(check: Callable[[], None], double: bool) -> str:
     V3.double_base = double
     try:
-        check(halves)
+        check()
     except ProofError as exc:
         return f"{type(exc).__name__}: {exc}"
     finally:
@@ -168,12 +168,9 @@ def _verdict(check: Callable[[bool], None], double: bool, halves: bool = False) 
     return "accepted"
 
 
-def _both(check: Callable[[bool], None]) -> str:
-    """The verdict, the same by the double multiplication (in one thread and in
-    two halves side by side) as by the reference arithmetic."""
+def _both(check: Callable[[], None]) -> str:
     fast, reference = _verdict(check, True), _verdict(check, False)
     assert fast == reference
-    assert _verdict(check, True, halves=True) == reference
     return fast
 
 
@@ -181,24 +178,24 @@ def _s(n: int) -> bytes:
     return (n % N).to_bytes(32, "big")
 
 
-def _check_shuffle(proof: ShuffleProof) -> Callable[[bool], None]:
+def _check_shuffle(proof: ShuffleProof) -> Callable[[], None]:
     xs, ys, _e, big_e, _perm, _locked, _big_k, ctx = _statement()
-    return lambda halves: V3.verify_shuffle(ctx, xs, ys, big_e, proof, halves=halves)
+    return lambda: V3.verify_shuffle(ctx, xs, ys, big_e, proof)
 
 
-def _check_lock(proof: LockProof) -> Callable[[bool], None]:
+def _check_lock(proof: LockProof) -> Callable[[], None]:
     xs, _ys, _e, big_e, _perm, locked, big_k, ctx = _statement()
-    return lambda halves: V3.verify_lock(ctx, xs, locked, big_e, big_k, proof, halves=halves)
+    return lambda: V3.verify_lock(ctx, xs, locked, big_e, big_k, proof)
 
 
 def test_honest_proofs_pass_with_the_counted_double_multiplications() -> None:
     shuffle, lock = _proofs()
     counts = analytic_counts_v3(SLOTS)
     Count.reset()
-    _check_shuffle(shuffle)(False)
+    _check_shuffle(shuffle)()
     assert (Count.variable, Count.base, Count.double) == counts["shuffle_verify"]
     Count.reset()
-    _check_lock(lock)(False)
+    _check_lock(lock)()
     assert (Count.variable, Count.base, Count.double) == counts["lock_verify"]
     assert _both(_check_shuffle(shuffle)) == _both(_check_lock(lock)) == "accepted"
 
@@ -281,27 +278,5 @@ def test_a_lock_commitment_with_x_at_or_above_n_is_checked_the_long_way() -> Non
         V3.verify_lock(ctx, xs, locked, big_e, forged, lock)
     # The one commitment recovery cannot take costs a multiplication and a base one.
     assert (Count.double, Count.base) == (SLOTS, 1)
-    assert _both(lambda halves: V3.verify_lock(ctx, xs, locked, big_e, forged, lock,
-                                               halves=halves)) == (
+    assert _both(lambda: V3.verify_lock(ctx, xs, locked, big_e, forged, lock)) == (
         "ProofError: the lock proof does not verify")
-
-
-def test_the_checks_in_two_halves_make_the_same_points_as_in_one_thread() -> None:
-    shuffle, lock = _proofs()
-    xs, ys, _e, big_e, _perm, locked, big_k, ctx = _statement()
-    c = int.from_bytes(shuffle.challenge, "big")
-    scalars = (c, *(int.from_bytes(x, "big") for x in (shuffle.k_a,)),
-               [int.from_bytes(x, "big") for x in shuffle.k_b],
-               int.from_bytes(shuffle.k_c, "big"), int.from_bytes(shuffle.k_d, "big"),
-               [int.from_bytes(x, "big") for x in shuffle.k_v], int.from_bytes(shuffle.k_f, "big"))
-    cs = [Point.decode(p) for p in shuffle.commitments]
-    chain = [Point.decode(p) for p in shuffle.chain]
-    _h1, u = V3._u_vector(ctx, xs, ys, big_e, cs)
-    one = V3._shuffle_firsts_double(scalars, u, xs, ys, big_e, cs, chain)
-    two = V3._shuffle_firsts_double(scalars, u, xs, ys, big_e, cs, chain, True)
-    assert one == two and len(one) == SLOTS + 5
-    c_lock, z_e = (int.from_bytes(x, "big") for x in (lock.challenge, lock.z_e))
-    z_k = [int.from_bytes(x, "big") for x in lock.z_k]
-    one = V3._lock_firsts_double(c_lock, z_e, z_k, xs, locked, big_e, big_k)
-    two = V3._lock_firsts_double(c_lock, z_e, z_k, xs, locked, big_e, big_k, True)
-    assert one == two and len(one) == 2 * SLOTS + 1

@@ -45,32 +45,6 @@ from .kdf import frame
 from .proof_groups import ED25519, SECP256K1
 
 PointT = TypeVar("PointT")
-A = TypeVar("A")
-B = TypeVar("B")
-
-
-def _side_by_side(first: Callable[[], A], second: Callable[[], B]) -> tuple[A, B]:
-    """``first()`` here and ``second()`` in a thread beside it (each library call
-    releases the GIL: on two cores, about the longer one's time). An exception
-    of either is raised here, once both have ended (``first``'s if both raise)."""
-    box: list[B] = []
-    error: list[BaseException] = []
-
-    def run() -> None:
-        try:
-            box.append(second())
-        except BaseException as exc:  # handed to the caller's thread below
-            error.append(exc)
-
-    other = threading.Thread(target=run, name="deck-check-half", daemon=True)
-    other.start()
-    try:
-        one = first()
-    finally:
-        other.join()
-    if error:
-        raise error[0]
-    return one, box[0]
 
 
 class ProofError(GleekError):
@@ -360,14 +334,9 @@ class ProofSystem(Generic[PointT]):
 
     def verify_shuffle(
         self, ctx: bytes, xs: Sequence[PointT], ys: Sequence[PointT], big_e: PointT,
-        proof: ShuffleProof, *, halves: bool = False,
+        proof: ShuffleProof,
     ) -> None:
-        """Raise ``ProofError`` unless ``proof`` shows ``ys`` is ``xs`` permuted under ``E``.
-
-        ``halves``: the check's sums in two threads (for a caller with a core
-        to spare: SPEC.md §2.8, the per-seat critical path); the same
-        multiplications, points and verdict.
-        """
+        """Raise ``ProofError`` unless ``proof`` shows ``ys`` is ``xs`` permuted under ``E``."""
         g = self.group
         n = len(xs)
         if len(ys) != n or len(proof.commitments) != n or len(proof.chain) != n:
@@ -386,8 +355,7 @@ class ProofSystem(Generic[PointT]):
         try:
             h1, u = self._u_vector(ctx, xs, ys, big_e, cs)
             scalars = (c, k_a, k_b, k_c, k_d, k_v, k_f)
-            firsts = self._fast(self._shuffle_firsts_double, scalars, u, xs, ys, big_e, cs, chain,
-                                halves)
+            firsts = self._fast(self._shuffle_firsts_double, scalars, u, xs, ys, big_e, cs, chain)
             if firsts is None:
                 firsts = self._shuffle_firsts(scalars, u, xs, ys, big_e, cs, chain)
         except g.unusable as exc:
@@ -444,44 +412,30 @@ class ProofSystem(Generic[PointT]):
     def _shuffle_firsts_double(
         self, scalars: tuple[int, int, list[int], int, int, list[int], int], u: list[int],
         xs: Sequence[PointT], ys: Sequence[PointT], big_e: PointT, cs: Sequence[PointT],
-        chain: Sequence[PointT], halves: bool = False,
+        chain: Sequence[PointT],
     ) -> list[PointT]:
-        """The reference's points with ``a·P + b·G`` in one call where a sum holds both.
-
-        With ``halves``, ``A'`` and the first half of the links in this
-        thread, the rest beside it (about 2N+1 and 2N+3 variable-base
-        multiplications' worth each, counting a double as 1.4).
-        """
+        """The reference's points with ``a·P + b·G`` in one call where a sum holds both."""
         g, q = self.group, self.group.order
         c, k_a, k_b, k_c, k_d, k_v, k_f = scalars
         n = len(xs)
         minus_c = q - c
-        previous = [self.generator(0), *chain[:-1]]
-
-        def first() -> PointT:
-            return g.add([g.base(k_a), self._lincomb(k_v, self._generator_list(n)),
-                          self._lincomb([(-c * uj) % q for uj in u], cs)])
-
-        def links(low: int, high: int) -> list[PointT]:
-            return [g.add([g.mul_base(k_v[i], previous[i], k_b[i]), g.mul(minus_c, chain[i])])
-                    for i in range(low, high)]
-
-        def last() -> list[PointT]:
-            col_sum = g.sub(g.add(cs), self._generator_sum(n))
-            d_point = g.sub(chain[-1], g.mul(self._product(u), self.generator(0)))
-            return [
-                g.mul_base(minus_c, col_sum, k_c),
-                g.mul_base(minus_c, d_point, k_d),
-                g.add([self._lincomb(k_v, xs), self._lincomb([(-k_f * uj) % q for uj in u], ys)]),
-                g.mul_base(k_f, big_e, minus_c),
-            ]
-
-        if not halves:
-            return [first(), *links(0, n), *last()]
-        half = n // 2
-        (a, low), (high, rest) = _side_by_side(lambda: (first(), links(0, half)),
-                                               lambda: (links(half, n), last()))
-        return [a, *low, *high, *rest]
+        firsts = [
+            g.add([g.base(k_a), self._lincomb(k_v, self._generator_list(n)),
+                   self._lincomb([(-c * uj) % q for uj in u], cs)])
+        ]
+        previous = self.generator(0)
+        for i in range(n):
+            firsts.append(g.add([g.mul_base(k_v[i], previous, k_b[i]),
+                                 g.mul(minus_c, chain[i])]))
+            previous = chain[i]
+        col_sum = g.sub(g.add(cs), self._generator_sum(n))
+        firsts.append(g.mul_base(minus_c, col_sum, k_c))
+        d_point = g.sub(chain[-1], g.mul(self._product(u), self.generator(0)))
+        firsts.append(g.mul_base(minus_c, d_point, k_d))
+        firsts.append(g.add([self._lincomb(k_v, xs),
+                             self._lincomb([(-k_f * uj) % q for uj in u], ys)]))
+        firsts.append(g.mul_base(k_f, big_e, minus_c))
+        return firsts
 
     def _product(self, values: Sequence[int]) -> int:
         q = self.group.order
@@ -524,12 +478,9 @@ class ProofSystem(Generic[PointT]):
 
     def verify_lock(
         self, ctx: bytes, xs: Sequence[PointT], ys: Sequence[PointT], big_e: PointT,
-        big_k: Sequence[PointT], proof: LockProof, *, halves: bool = False,
+        big_k: Sequence[PointT], proof: LockProof,
     ) -> None:
-        """Raise ``ProofError`` unless each slot went from ``xs`` to ``ys`` by ``k_j / e``.
-
-        ``halves``: as ``verify_shuffle``'s.
-        """
+        """Raise ``ProofError`` unless each slot went from ``xs`` to ``ys`` by ``k_j / e``."""
         g = self.group
         n = len(xs)
         if len(ys) != n or len(big_k) != n or len(proof.z_k) != n:
@@ -540,8 +491,7 @@ class ProofSystem(Generic[PointT]):
         c, z_e = self._ints([proof.challenge, proof.z_e])
         z_k = self._ints(proof.z_k)
         try:
-            firsts = self._fast(self._lock_firsts_double, c, z_e, z_k, xs, ys, big_e, big_k,
-                                halves)
+            firsts = self._fast(self._lock_firsts_double, c, z_e, z_k, xs, ys, big_e, big_k)
             if firsts is None:
                 firsts = self._lock_firsts(c, z_e, z_k, xs, ys, big_e, big_k)
         except g.unusable as exc:
@@ -564,29 +514,16 @@ class ProofSystem(Generic[PointT]):
 
     def _lock_firsts_double(
         self, c: int, z_e: int, z_k: Sequence[int], xs: Sequence[PointT], ys: Sequence[PointT],
-        big_e: PointT, big_k: Sequence[PointT], halves: bool = False,
+        big_e: PointT, big_k: Sequence[PointT],
     ) -> list[PointT]:
-        """The reference's points, ``z·G − c·P`` in one call each.
-
-        With ``halves``, the ``R`` here and the ``T_j`` beside them (N+1
-        double multiplications against 2N variable-base ones).
-        """
+        """The reference's points, ``z·G − c·P`` in one call each."""
         g, q = self.group, self.group.order
         n = len(xs)
         minus_c = (-c) % q
-
-        def commitments() -> list[PointT]:
-            return [g.mul_base(minus_c, big_e, z_e),
-                    *(g.mul_base(minus_c, big_k[j], z_k[j]) for j in range(n))]
-
-        def slots() -> list[PointT]:
-            return [g.lincomb((z_e, q - z_k[j]), (ys[j], xs[j])) for j in range(n)]
-
-        if not halves:
-            return [*commitments(), *slots()]
-        r, t = _side_by_side(commitments, slots)
-        return [*r, *t]
-
+        firsts = [g.mul_base(minus_c, big_e, z_e)]
+        firsts.extend(g.mul_base(minus_c, big_k[j], z_k[j]) for j in range(n))
+        firsts.extend(g.lincomb((z_e, q - z_k[j]), (ys[j], xs[j])) for j in range(n))
+        return firsts
 
 #: Deck version 2's proofs (edwards25519) and version 3's (secp256k1).
 V2 = ProofSystem(ED25519)

@@ -522,30 +522,21 @@ class DeckProtocol:
         suite = self._suite
         done = self._prechecked
 
-        step = len(self._setup) + 1
-        ahead = self._make_ahead(message.points, step)
-        # The check in two threads where this seat's second core would idle:
-        # nothing made beside it, or a lock (4N+1 calls) made beside a
-        # shuffle's check (about 6.4N); not beside a shuffle made (8N+5),
-        # which would then finish last (SPEC 2.8, the per-seat critical path).
-        halves = ahead is None or (isinstance(message, ShufflePass)
-                                   and self._schedule[step][0] == "lock")
-
         def job() -> None:
             try:
                 if isinstance(message, ShufflePass):
                     assert message.proof is not None and message.key is not None
-                    suite.verify_shuffle(ctx, deck, message.points, message.key, message.proof,
-                                         halves=halves)
+                    suite.verify_shuffle(ctx, deck, message.points, message.key, message.proof)
                 else:
                     assert message.proof is not None and message.keys is not None
                     assert big_e is not None
                     suite.verify_lock(ctx, deck, message.points, big_e, message.keys,
-                                      message.proof, halves=halves)
+                                      message.proof)
             except (ProofError, ValueError, TypeError, AssertionError):
                 return  # receive checks it again and names the culprit
             done.add(digest)
 
+        ahead = self._make_ahead(message.points, len(self._setup) + 1)
         return job if ahead is None else _beside(job, ahead)
 
     def _make_ahead(

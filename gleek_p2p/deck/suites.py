@@ -80,17 +80,15 @@ class Ed25519Suite:
 
     def verify_shuffle(
         self, ctx: bytes, deck: Sequence[bytes], points: Sequence[bytes], big_e: bytes,
-        proof: ShuffleProof, *, halves: bool = False,
+        proof: ShuffleProof,
     ) -> None:
-        # ``halves`` is version 3's (its checks' sums in two threads); version 2
-        # checks on the reference arithmetic, in one.
         if type(big_e) is not bytes or not group.is_valid_point(big_e):
             raise ProofError("its shuffle key commitment is not a valid point")
         proofs.verify_shuffle(ctx, deck, points, big_e, proof)
 
     def verify_lock(
         self, ctx: bytes, deck: Sequence[bytes], points: Sequence[bytes], big_e: bytes,
-        big_k: Sequence[bytes], proof: LockProof, *, halves: bool = False,
+        big_k: Sequence[bytes], proof: LockProof,
     ) -> None:
         proofs.verify_lock(ctx, deck, points, big_e, big_k, proof)
 
@@ -227,22 +225,21 @@ class Secp256k1Suite:
 
     def verify_shuffle(
         self, ctx: bytes, deck: Sequence[bytes], points: Sequence[bytes], big_e: bytes,
-        proof: ShuffleProof, *, halves: bool = False,
+        proof: ShuffleProof,
     ) -> None:
         if type(big_e) is not bytes or not self.is_valid_point(big_e):
             raise ProofError("its shuffle key commitment is not a valid point")
         V3.verify_shuffle(
-            ctx, self._decoded(deck), self._decoded(points), self.point(big_e), proof,
-            halves=halves,
+            ctx, self._decoded(deck), self._decoded(points), self.point(big_e), proof
         )
 
     def verify_lock(
         self, ctx: bytes, deck: Sequence[bytes], points: Sequence[bytes], big_e: bytes,
-        big_k: Sequence[bytes], proof: LockProof, *, halves: bool = False,
+        big_k: Sequence[bytes], proof: LockProof,
     ) -> None:
         V3.verify_lock(
             ctx, self._decoded(deck), self._decoded(points), self.point(big_e),
-            self._decoded(big_k), proof, halves=halves,
+            self._decoded(big_k), proof,
         )
 
     def key_matches(self, key: bytes, commitment: bytes) -> bool:
