@@ -88,3 +88,30 @@ def verify_file_once(path: Path, show_progress: bool = False) -> VerifyReport:
     if key not in _reports:
         _reports[key] = _verify_file(path, show_progress)
     return _reports[key]
+
+
+@once
+def seated(seed: bytes, names: tuple[str, ...] = ("you", "Bob", "Carol"), events: int = 12,
+           due: int | None = None) -> list[Table]:
+    """Three seats of a 1-hand standard session called ``names``, ``events`` events in
+    (the roster, the cut, the shuffle under way); with ``due``, played on until that
+    seat is the one to sign next (a fresh copy for each call)."""
+    tables = make_seats(VARIANTS["standard"], 1, seed, list(names))
+    while True:
+        exp = tables[0].expected()
+        assert exp is not None
+        if len(tables[0].encoded) >= events and due in (None, exp.seat):
+            return tables
+        envelope = tables[exp.seat].auto_event()
+        assert envelope is not None
+        for table in tables:
+            table.receive(envelope)
+
+
+def verify_each_log_once(patch: Any) -> None:
+    """While ``patch`` (a ``pytest.MonkeyPatch``) lasts, ``gleek results`` verifies each
+    log (path and bytes) once (``verify_file_once``): for the tests that read the same
+    logs again in every language, the report holding no words."""
+    from gleek_p2p.cli import commands
+
+    patch.setattr(commands, "verify_file", verify_file_once)

@@ -13,7 +13,6 @@ unchanged, and nothing here may crash on whatever an abort holds.
 from __future__ import annotations
 
 import asyncio
-import copy
 import functools
 from collections.abc import Iterator
 from pathlib import Path
@@ -21,7 +20,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from prepared import verify_file_once
+from prepared import seated, verify_each_log_once
 
 from gleek_p2p.base import i18n
 from gleek_p2p.base.errors import Cheating, ProtocolError, ViolationCode
@@ -41,28 +40,31 @@ NAMES = ("you", "Bob", "Carol")
 SIGNER = 1
 VECTORS = Path(__file__).resolve().parent.parent / "protocol" / "vectors" / "sessions"
 
-# A code's words in each language: a piece each translation must show.
-TIMEOUT_WORDS = {"en": "Carol did not send their next event in time",
-                 "fr": "Carol n'a pas envoyé son événement suivant à temps",
-                 "it": "Carol non ha inviato in tempo il suo evento successivo",
-                 "pt": "Carol não enviou seu próximo evento a tempo",
-                 "nl": "Carol stuurde zijn volgende gebeurtenis niet op tijd"}
-QUOTED = {"en": "(the signer's own words)", "fr": "(les propres mots du signataire)",
-          "it": "(parole del firmatario)", "pt": "(palavras do próprio signatário)",
-          "nl": "(de eigen woorden van de ondertekenaar)"}
-UNKNOWN = {"en": "this version does not know their code, later-code",
-           "fr": "cette version ne connaît pas son code, later-code",
-           "it": "questa versione non conosce il suo codice, later-code",
-           "pt": "esta versão não conhece seu código, later-code",
-           "nl": "deze versie kent de code later-code niet"}
-UNFIT = {"en": "their code, timeout, does not fit the log",
-         "fr": "son code, timeout, ne correspond pas au journal",
-         "it": "il suo codice, timeout, non corrisponde al registro",
-         "pt": "seu código, timeout, não condiz com o registro",
-         "nl": "de code, timeout, klopt niet met het logboek"}
-CANNOT_PROVE = {"en": "The log cannot prove it.", "fr": "Le journal ne peut pas le prouver.",
-                "it": "Il registro non può provarlo.", "pt": "O registro não pode provar isso.",
-                "nl": "Het logboek kan dat niet bewijzen."}
+# The pieces each translation must show, by language: a timeout's words, the mark of
+# a signer's own words, the clause on a code this version does not know and on one
+# that does not fit the log, and a claim's last sentence.
+WORDS = {
+    "en": ["Carol did not send their next event in time", "(the signer's own words)",
+           "this version does not know their code, later-code",
+           "their code, timeout, does not fit the log", "The log cannot prove it."],
+    "fr": ["Carol n'a pas envoyé son événement suivant à temps",
+           "(les propres mots du signataire)", "cette version ne connaît pas son code, "
+           "later-code", "son code, timeout, ne correspond pas au journal",
+           "Le journal ne peut pas le prouver."],
+    "it": ["Carol non ha inviato in tempo il suo evento successivo", "(parole del firmatario)",
+           "questa versione non conosce il suo codice, later-code",
+           "il suo codice, timeout, non corrisponde al registro",
+           "Il registro non può provarlo."],
+    "pt": ["Carol não enviou seu próximo evento a tempo", "(palavras do próprio signatário)",
+           "esta versão não conhece seu código, later-code",
+           "seu código, timeout, não condiz com o registro", "O registro não pode provar isso."],
+    "nl": ["Carol stuurde zijn volgende gebeurtenis niet op tijd",
+           "(de eigen woorden van de ondertekenaar)",
+           "deze versie kent de code later-code niet",
+           "de code, timeout, klopt niet met het logboek", "Het logboek kan dat niet bewijzen."],
+}
+TIMEOUT_WORDS, QUOTED, UNKNOWN, UNFIT, CANNOT_PROVE = (
+    {lang: pieces[i] for lang, pieces in WORDS.items()} for i in range(5))
 REASON = "Carol did not send the lock step within 120 s"
 
 
@@ -75,20 +77,7 @@ def _english_afterwards() -> Iterator[None]:
 def _tables(seed: bytes = b"abort-codes") -> list[Table]:
     """Three seats some events in (the roster, the cut, the shuffle), Carol due next
     (a fresh copy for each test: a table is changed by what it takes)."""
-    return copy.deepcopy(_played(seed))
-
-
-@functools.cache
-def _played(seed: bytes) -> list[Table]:
-    tables = make_seats(Variant(), 1, seed, list(NAMES))
-    while len(tables[0].encoded) < 12 or _due(tables) != 2:
-        exp = tables[0].expected()
-        assert exp is not None
-        envelope = tables[exp.seat].auto_event()
-        assert envelope is not None
-        for table in tables:
-            table.receive(envelope)
-    return tables
+    return seated(seed, NAMES, due=2)
 
 
 def _ended(tables: list[Table], abort: Envelope) -> tuple[Table, VerifyReport]:
@@ -105,6 +94,16 @@ def _due(tables: list[Table]) -> int:
     exp = tables[0].expected()
     assert exp is not None
     return exp.seat
+
+
+def _out_of_turn(tables: list[Table]) -> tuple[int, Envelope, Cheating]:
+    """The seat neither due nor the signer signs the next step out of turn, validly:
+    that seat, its event, and the ``Cheating`` the signer's table raises on it."""
+    cheat = next(s for s in range(3) if s not in (_due(tables), SIGNER))
+    wrong = tables[cheat]._sign(ev.CUT_COMMIT, [b"\x00" * 32])
+    with pytest.raises(Cheating) as caught:
+        tables[SIGNER].receive(wrong)
+    return cheat, wrong, caught.value
 
 
 # --- the codes this program signs, worded in every language -----------------------------
@@ -281,13 +280,8 @@ def test_a_violation_code_its_evidence_does_not_prove_is_a_claim_in_its_words() 
 def test_a_violation_code_other_than_what_its_evidence_proves_is_a_claim(lang: str) -> None:
     """The evidence proves Carol signed out of turn; the abort says another breach."""
     tables = _tables()
-    due = _due(tables)
-    cheat = next(s for s in range(3) if s not in (due, SIGNER))
-    # The seat not due signs the next step out of turn, validly.
-    wrong = tables[cheat]._sign(ev.CUT_COMMIT, [b"\x00" * 32])
-    with pytest.raises(Cheating) as caught:
-        tables[SIGNER].receive(wrong)
-    proven = caught.value.code.value
+    cheat, wrong, caught = _out_of_turn(tables)
+    proven = caught.code.value
     said = "audit.scores-differ" if proven != "audit.scores-differ" else "deck.bad-key"
     abort = tables[SIGNER].abort_event(cheat, "made up", (wrong.encode(),), cause=said)
     _table, report = _ended(tables, abort)
@@ -301,16 +295,12 @@ def test_a_violation_code_other_than_what_its_evidence_proves_is_a_claim(lang: s
 
 def test_a_coded_abort_the_evidence_proves_adds_no_claim() -> None:
     tables = _tables()
-    due = _due(tables)
-    cheat = next(s for s in range(3) if s not in (due, SIGNER))
-    wrong = tables[cheat]._sign(ev.CUT_COMMIT, [b"\x00" * 32])
-    with pytest.raises(Cheating) as caught:
-        tables[SIGNER].receive(wrong)
-    abort = tables[SIGNER].abort_event(cheat, caught.value.reason, (wrong.encode(),),
-                                       cause=caught.value.code.value)
+    cheat, wrong, caught = _out_of_turn(tables)
+    abort = tables[SIGNER].abort_event(cheat, caught.reason, (wrong.encode(),),
+                                       cause=caught.code.value)
     _table, report = _ended(tables, abort)
     assert report.exit_code == 1 and report.claims == []
-    assert report.violations[0].code is caught.value.code
+    assert report.violations[0].code is caught.code
 
 
 # --- nothing an abort holds crashes a screen ----------------------------------------------
@@ -362,9 +352,7 @@ BEN_LATE = {"en": "Ben did not send their next event in time",
 def each_log_verified_once(monkeypatch: pytest.MonkeyPatch) -> None:
     """``gleek verify`` reads the same vector in every language here: the log is
     verified once (its report holds no words) and worded anew each time."""
-    from gleek_p2p.cli import commands
-
-    monkeypatch.setattr(commands, "verify_file", verify_file_once)
+    verify_each_log_once(monkeypatch)
 
 
 @pytest.mark.parametrize("lang", i18n.LANGUAGES)

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 from adversary import splits
-from prepared import once, verify_file_once
+from prepared import once, verify_each_log_once
 
 from gleek_p2p.base import i18n
 from gleek_p2p.cli.gleek import main
@@ -35,13 +35,8 @@ ANN, BEN, MALLORY = (Identity.generate(bytes([i]) * 32) for i in (11, 12, 13))
 
 @pytest.fixture(scope="module", autouse=True)
 def _each_log_verified_once() -> Iterator[None]:
-    """``gleek results`` verifies every log it is given; here the same logs are read
-    again in every language, so each log (path and bytes) is verified once and its
-    report, which holds no words, is worded anew each time."""
-    from gleek_p2p.cli import commands
-
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(commands, "verify_file", verify_file_once)
+        verify_each_log_once(patch)
         yield
 
 

@@ -429,19 +429,29 @@ def test_verify_report_letters_the_cards_as_the_table_does(
 
 @pytest.mark.parametrize(("seq", "seat", "proven"),
                          [(7, 1, True), (None, None, True), (3, 2, False), (4, 5, True)])
-def test_violation_sentences_match_the_table_layer_in_english(
+def test_violation_sentences_keep_the_table_layers_place_and_seat(
         seq: int | None, seat: int | None, proven: bool) -> None:
+    from gleek_p2p.base.violation_codes import ViolationCode
     from gleek_p2p.table.verify import Violation
     from gleek_p2p.tools.report import violation_sentence
 
     names = ["Anne", "Thomas", "Mary"]
     violation = Violation(seq, seat, "a reason", proven=proven,
-                          signer=None if proven else 0)
-    assert violation_sentence(violation, names) == violation.sentence(names)
+                          signer=None if proven else 0, code=ViolationCode.TURN_OUT_OF_TURN)
+    english = violation.sentence(names)
+    said = violation_sentence(violation, names)
+    if proven:
+        # Where and who as the table layer says them; what, from the code; its reason
+        # only as the program's detail.
+        assert said == english.removesuffix("a reason") + (
+            "signed an event out of turn (the program's detail: “a reason”)")
+    else:
+        assert said == english
     i18n.set_language("it", {})
     said = violation_sentence(violation, names)
     # A claim names its signer (seat 0), never the seat it accuses.
-    assert said.endswith("a reason" if proven else "Il registro non può provarlo.")
+    assert said.endswith("ha firmato un evento fuori turno (dettaglio del programma, in "
+                         "inglese: «a reason»)" if proven else "Il registro non può provarlo.")
     assert ("posto" in said) == (seat is not None or not proven)
     assert proven or ("Thomas" not in said and "Mary" not in said)
 

@@ -140,8 +140,8 @@ def ended_logs() -> dict[str, VerifyReport]:
 
 WORDS = {
     "en": ("left the table during hand 2", "Verdict: FAIR", "Verdict: STOPPED", "says"),
-    "fr": ("a quitté la table pendant la donne 2", "Verdict : ÉQUITABLE",
-           "Verdict : ARRÊTÉE", "affirme"),
+    "fr": ("a quitté la table pendant la donne 2", "Verdict\u00a0: ÉQUITABLE",
+           "Verdict\u00a0: ARRÊTÉE", "affirme"),
     "it": ("ha lasciato il tavolo durante la mano 2", "Verdetto: EQUO",
            "Verdetto: INTERROTTA", "afferma"),
     "pt": ("saiu da mesa durante a mão 2", "Veredito: JUSTO", "Veredito: PARADA", "afirma"),
@@ -283,8 +283,8 @@ def test_any_seat_leaving_anywhere_is_fair_and_named(
 SHELL_WORDS = {
     "en": ("gleek verify: fair, ended early: Ben left the table",
            "gleek verify: stopped on a claim", "Carol left the table.", "log stopped"),
-    "fr": ("gleek verify : équitable, terminée avant la fin : Ben a quitté la table",
-           "gleek verify : arrêtée sur une affirmation", "Carol a quitté la table.",
+    "fr": ("gleek verify\u00a0: équitable, terminée avant la fin\u00a0: Ben a quitté la table",
+           "gleek verify\u00a0: arrêtée sur une affirmation", "Carol a quitté la table.",
            "journal arrêté"),
     "it": ("gleek verify: equa, terminata in anticipo: Ben ha lasciato il tavolo",
            "gleek verify: interrotta su un'affermazione", "Carol ha lasciato il tavolo.",

@@ -8,7 +8,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import pytest
-from prepared import verify_file_once
+from prepared import verify_each_log_once
 
 from gleek_p2p.base import i18n
 from gleek_p2p.bots.registry import make_strategy
@@ -28,13 +28,8 @@ KEYS = {name: Identity.generate(bytes([i + 1]) * 32)
 
 @pytest.fixture(scope="module", autouse=True)
 def _each_log_verified_once() -> Iterator[None]:
-    """``gleek results`` verifies every log it is given; here the same logs are read
-    again in every language, so each log (path and bytes) is verified once and its
-    report, which holds no words, is worded anew each time."""
-    from gleek_p2p.cli import commands
-
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(commands, "verify_file", verify_file_once)
+        verify_each_log_once(patch)
         yield
 
 

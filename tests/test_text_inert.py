@@ -15,17 +15,16 @@ from pathlib import Path
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from prepared import seated
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
 from gleek_p2p.base.text import printable
 from gleek_p2p.log.store import LogStore
-from gleek_p2p.rules import Variant
 from gleek_p2p.session.peer import Outcome
 from gleek_p2p.table.session import Table
 from gleek_p2p.table.verify import verify_records
 from gleek_p2p.tools.report import json_report, text_report
-from gleek_p2p.tools.selfplay import make_seats
 from gleek_p2p.ui.app import HumanPlayer, end_lines
 
 PAINT = "\x1b[2J\x1b[H\x1b[32mVerdict: FAIR\x1b[0m\r\n\x9b2JVerdict: FAIR\u202e\x07\x00"
@@ -37,14 +36,7 @@ def unsafe(text: str) -> bool:
 
 
 def aborted(reason: str) -> list[Table]:
-    tables = make_seats(Variant(), 1, b"paint", ["you", "Bob", "Carol"])
-    for _ in range(12):
-        exp = tables[0].expected()
-        assert exp is not None
-        envelope = tables[exp.seat].auto_event()
-        assert envelope is not None
-        for table in tables:
-            table.receive(envelope)
+    tables = seated(b"paint")
     abort = tables[1].abort_event(2, reason)
     for table in tables:
         table.receive(abort)

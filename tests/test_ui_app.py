@@ -12,7 +12,7 @@ from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 
 import pytest
-from prepared import once
+from prepared import seated
 from prompt_toolkit.input import PipeInput, create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
@@ -278,19 +278,10 @@ def test_notes_and_the_waiting_line() -> None:
         assert "Carol joined" in text
 
 
-@once
 def _started() -> list[Table]:
     """Three seats 12 events in: the roster, cut commits and reveals, the start of the
     shuffle (built once per run, a copy for each test)."""
-    tables = make_seats(Variant(), 1, b"ui-end-box", ["you", "Bob", "Carol"])
-    for _ in range(12):
-        exp = tables[0].expected()
-        assert exp is not None
-        envelope = tables[exp.seat].auto_event()
-        assert envelope is not None
-        for table in tables:
-            table.receive(envelope)
-    return tables
+    return seated(b"ui-end-box")
 
 
 def test_the_end_box_tells_an_abort_as_its_signers_words() -> None:

@@ -8,10 +8,14 @@ from pathlib import Path
 import pytest
 from prompt_toolkit.input import DummyInput
 from prompt_toolkit.output import DummyOutput
+from vector_reports import VECTORS
 
+from gleek_p2p.base.violation_codes import ViolationCode
 from gleek_p2p.bots.strategy import RandomStrategy
-from gleek_p2p.log.store import LogStore
-from gleek_p2p.rules import Deal, Phase, Variant, card_label, shown_slots
+from gleek_p2p.log.envelope import Envelope
+from gleek_p2p.log.store import LogStore, read_log_file
+from gleek_p2p.rules import Deal, Event, Phase, Variant, card_label, shown_slots
+from gleek_p2p.table.session import Table
 from gleek_p2p.tools.selfplay import selfplay
 from gleek_p2p.ui.replay import Replay, ReplayScreen, mask_state, run_replay
 
@@ -154,3 +158,30 @@ def test_a_seats_view_calls_every_seat_by_its_name(replay: Replay) -> None:
             assert sum(name[:8] in row for row in rows) == 1, dump
         assert not any(" you " in f" {row} " for row in rows), dump
         assert names[seat][:6] in dump.split("\n")[10]  # the hand row names its seat
+
+
+def test_the_log_is_checked_once(session: list[bytes], monkeypatch: pytest.MonkeyPatch) -> None:
+    # Every record reaches a table once: the verifier's, whose engine events the
+    # replay builds its steps from (no second observer table reading the log again).
+    calls = []
+    receive = Table.receive
+
+    def counted(self: Table, envelope: Envelope, encoded: bytes | None = None) -> list[Event]:
+        calls.append(envelope.seq)
+        return receive(self, envelope, encoded)
+
+    monkeypatch.setattr(Table, "receive", counted)
+    again = Replay.load(session)
+    assert calls == list(range(len(session)))
+    assert again.report.fair and len(again.steps) > 0
+    assert again.verdict()[0] == "The log verifies: every deal was fair and every move legal."
+
+
+def test_an_altered_log_replays_up_to_where_the_verifier_stops() -> None:
+    # Record 31 of this vector repeats event 30: the log was altered there, and the
+    # replay shows nothing past it (the verifier took nothing after it).
+    records, _good, _size = read_log_file(VECTORS / "duplicated.gleeklog")
+    altered = Replay.load(records)
+    assert [v.code for v in altered.report.violations] == [ViolationCode.LOG_MISPLACED_RECORD]
+    assert altered.steps and max(s.record for s in altered.steps) < 31
+    assert altered.report.events == 31

@@ -62,3 +62,21 @@ def one_line(text: object) -> str:
     if any(c in _BLANKS for c in value):
         value = "".join(" " if c in _BLANKS else c for c in value)
     return " ".join(value.split())
+
+
+def display_width(text: str) -> int:
+    """How many terminal columns ``text`` takes: two for a wide (East Asian) letter,
+    none for a combining mark or a zero-width format character, one for the rest."""
+    width = 0
+    for char in text:
+        if unicodedata.combining(char) or unicodedata.category(char) in ("Mn", "Me", "Cf"):
+            continue
+        width += 2 if unicodedata.east_asian_width(char) in ("W", "F") else 1
+    return width
+
+
+def pad(text: str, width: int, right: bool = False) -> str:
+    """``text`` padded with spaces to ``width`` terminal columns (on the left with
+    ``right``, so that numbers line up on the right)."""
+    fill = " " * max(0, width - display_width(text))
+    return fill + text if right else text + fill

@@ -31,6 +31,15 @@ class _Help(argparse.ArgumentDefaultsHelpFormatter):
         # argparse appends its English "(default: ...)" as a literal, never looked up.
         return (action.help or "") + " " + _("(default: %(default)s)")
 
+    def start_section(self, heading: str | None) -> None:
+        # argparse writes a heading's colon itself ("options:"); the language places it
+        # (French puts a no-break space before it): the colon of "{heading}:" is left
+        # for argparse to add.
+        if heading:
+            said = _("{heading}:").format(heading=heading)
+            heading = said.removesuffix(":")
+        super().start_section(heading)
+
     def _fill_text(self, text: str, width: int, indent: str) -> str:
         import textwrap
 

@@ -282,6 +282,7 @@ def say_verdict(log_path: Path) -> int:
         unreadable_words,
         violation_sentence,
     )
+    from gleek_p2p.tools.verdict_words import stop_words
 
     report = verify_file(log_path)
     if report.roster is None:
@@ -305,7 +306,7 @@ def say_verdict(log_path: Path) -> int:
                     "({checked})")
     else:
         verdict = _("gleek verify: NOT fair ({checked})")
-    say(verdict.format(checked=checked, stopped=report.stopped))
+    say(verdict.format(checked=checked, stopped=stop_words(report)))
     for violation in report.violations:
         say("  - " + violation_sentence(violation, names))
     for claim in report.claims:

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from gleek_p2p.base.errors import GleekError
-from gleek_p2p.base.i18n import _
+from gleek_p2p.base.i18n import _, pgettext
 from gleek_p2p.base.text import printable
 from gleek_p2p.log.keys import Identity, load_or_create_identity
 from gleek_p2p.net.tables import TableListing
@@ -69,7 +69,7 @@ def choose_watched(tables: Sequence[TableListing], name: str | None) -> TableLis
                                                       why=version_words(others[0])))
     if len(playing) != 1:
         if name is not None and playing:
-            seats = "; ".join(", ".join(_("{name} (key {key})").format(
+            seats = pgettext("list", "; ").join(", ".join(_("{name} (key {key})").format(
                 name=printable(s.name), key=s.fingerprint) for s in t.seated) for t in playing)
             raise Impersonated(_("{n} tables playing on the local network are named {table}, "
                                  "with other players ({seats}): one may be impersonating "

@@ -22,6 +22,7 @@ from gleek_p2p.base.errors import Cheating, GleekError, ProtocolError, Violation
 from gleek_p2p.base.text import one_line
 from gleek_p2p.log.envelope import NewerLog, decode_envelope, event_hash, verify_envelope
 from gleek_p2p.log.store import LogFault
+from gleek_p2p.rules import Event, State
 from gleek_p2p.table import events as ev
 from gleek_p2p.table.roster import Roster
 from gleek_p2p.table.session import Handover, HandRecord, SeatChange, Stage, Table, Verdict
@@ -188,9 +189,15 @@ def _newer(exc: NewerLog) -> VerifyReport:
 
 
 def verify_records(
-    records: Sequence[bytes], progress: Callable[[int, int], None] | None = None
+    records: Sequence[bytes], progress: Callable[[int, int], None] | None = None,
+    taken: Callable[[int, list[Event], State | None], None] | None = None,
 ) -> VerifyReport:
-    """Verify a session given its encoded envelopes, in log order."""
+    """Verify a session given its encoded envelopes, in log order.
+
+    ``taken(index, events, state)`` is told of every record the table takes: the
+    engine events it caused and the table's state after it (the replay builds
+    its steps from them, so the log is checked once).
+    """
     if not records:
         return VerifyReport(readable=False, error="the log holds no event",
                             error_code=ViolationCode.LOG_EMPTY)
@@ -230,7 +237,7 @@ def verify_records(
                 code=ViolationCode.LOG_MISPLACED_RECORD))
             break
         try:
-            table.receive(envelope, record)
+            applied = table.receive(envelope, record)
         except Cheating as exc:
             report.violations.append(
                 Violation(_event_of(exc.evidence, index), exc.seat, exc.reason, exc.evidence,
@@ -242,6 +249,8 @@ def verify_records(
             report.violations.append(Violation(index, None, str(exc), (record,), code=exc.code))
             break
         report.events += 1
+        if taken is not None:
+            taken(index, applied, table.state)
         failure = table.audit_failure
         if failure is not None and not any(v.cause is failure for v in report.violations):
             report.violations.append(Violation(

@@ -11,8 +11,8 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from gleek_p2p.base.errors import ViolationCode
-from gleek_p2p.base.i18n import N_, _, ngettext
-from gleek_p2p.base.text import one_line, printable
+from gleek_p2p.base.i18n import N_, _, ngettext, pgettext
+from gleek_p2p.base.text import display_width, pad, printable
 from gleek_p2p.log.envelope import PROTOCOL_VERSION
 from gleek_p2p.log.keys import fingerprint
 from gleek_p2p.log.store import LogFault
@@ -36,6 +36,7 @@ from gleek_p2p.table import events as ev
 from gleek_p2p.table.session import Retake, SeatChange
 from gleek_p2p.table.verify import Ending, Judgement, VerifyReport, Violation
 from gleek_p2p.tools.card_words import card_label
+from gleek_p2p.tools.verdict_words import detail_words, stop_words, violation_words
 
 # Whole phrases, one per rank: the rank's article and elision differ by language.
 GLEEK_WORDS = (N_("gleek of Aces"), N_("gleek of Kings"), N_("gleek of Queens"),
@@ -128,7 +129,8 @@ def describe_hand(state: State, names: Sequence[str]) -> list[str]:
             _(RUFF_MOVES[kind]).format(name=who(s), stake=stake)
             for s, kind, stake in state.ruff_log
         )
-        shows = "; ".join(
+        then = pgettext("list", "; ")  # French: a no-break space before ";"
+        shows = then.join(
             _("{name} shows {suit} worth {value}").format(
                 name=who(s), suit=SUIT_SYMBOLS[suit], value=_ruff_value(state, slots))
             for s, suit, slots in state.ruff_shows
@@ -136,7 +138,7 @@ def describe_hand(state: State, names: Sequence[str]) -> list[str]:
         winner = (" -> " + _("{name} takes the pot").format(name=who(state.ruff_winner))
                   if state.ruff_winner >= 0 else "")
         lines.append(_("ruff: {moves}").format(moves=moves)
-                     + ("; " + shows if shows else "") + winner)
+                     + (then + shows if shows else "") + winner)
     if state.declarations:
         decl = ", ".join(
             f"{who(s)} "
@@ -151,7 +153,8 @@ def describe_hand(state: State, names: Sequence[str]) -> list[str]:
     if state.trump_named or state.trump is not None:
         trump = _("Kiss (no trump)") if state.trump is None else SUIT_SYMBOLS[state.trump]
         tiddy = (
-            "; " + _("Tiddy claimed by {name}").format(name=who(state.tiddy_claimant))
+            pgettext("list", "; ")
+            + _("Tiddy claimed by {name}").format(name=who(state.tiddy_claimant))
             if state.tiddy_claimant >= 0 else ""
         )
         lines.append(_("trump: {trump}").format(trump=trump) + tiddy)
@@ -220,12 +223,17 @@ def running_totals(report: VerifyReport) -> list[tuple[int, ...]]:
 def chart(series: Sequence[Sequence[int]], names: Sequence[str], height: int = 10,
           per_session: bool = False) -> list[str]:
     """A text chart of running totals: one column per hand (or per session with
-    ``per_session``), one letter per player."""
+    ``per_session``), one mark per player (its initial, or its number when two
+    initials are alike). Every column is as wide as the widest mark (a number of two
+    digits, a wide letter), so the columns, the axis and the ticks line up."""
     if not series:
         return []
     marks = [(n[:1].upper() or "?") for n in names]
-    if len(set(marks)) < len(marks):
+    # A mark must be told apart from the others and from "*", and be seen at all.
+    if len(set(marks)) < len(marks) or any(
+            m == "*" or not m.strip() or display_width(m) < 1 for m in marks):
         marks = [str(i) for i in range(len(names))]
+    col = max(display_width(m) for m in [*marks, "*"])
     values = [v for row in series for v in row] + [0]
     low, high = min(values), max(values)
     span = max(1, high - low)
@@ -235,17 +243,14 @@ def chart(series: Sequence[Sequence[int]], names: Sequence[str], height: int = 1
             y = round((value - low) * (height - 1) / span)
             cell = grid[height - 1 - y]
             cell[x] = marks[seat] if cell[x] == " " else "*"
-    label_width = max(len(pence(high, leading_zero=True)),
-                      len(pence(low, leading_zero=True))) + 1
-    lines = []
-    for i, cells in enumerate(grid):
-        labelled = i in (0, height // 2, height - 1)
-        label = (pence(round(high - i * span / (height - 1)), leading_zero=True)
-                 if labelled else "")
-        lines.append(f"{label:>{label_width}} |" + "  ".join(cells))
-    lines.append(" " * label_width + " +" + "-" * (3 * len(series) - 1))
-    ticks = "  ".join(str((i + 1) % 10) for i in range(len(series)))
-    lines.append(" " * label_width + "  " + ticks)
+    labels = [pence(round(high - i * span / (height - 1)), leading_zero=True)
+              if i in (0, height // 2, height - 1) else "" for i in range(height)]
+    label_width = max(len(label) for label in labels) + 1
+    lines = [(f"{label:>{label_width}} |" + "  ".join(pad(c, col) for c in cells)).rstrip()
+             for label, cells in zip(labels, grid, strict=True)]
+    lines.append(" " * label_width + " +" + "-" * (len(series) * (col + 2) - 1))
+    ticks = "  ".join(pad(str((i + 1) % 10 ** col), col) for i in range(len(series)))
+    lines.append(" " * label_width + "  " + ticks.rstrip())
     legend = ", ".join(f"{m} = {n}" for m, n in zip(marks, names, strict=True))
     key = (_("sessions; {legend}; * = several") if per_session
            else _("hands; {legend}; * = several"))
@@ -361,7 +366,7 @@ def verdict_lines(report: VerifyReport) -> list[str]:
     elif judgement is Judgement.STOPPED and not report.claims:
         out.append(_("Verdict: STOPPED. Every event checks out, but the log ends before the "
                      "session does: {stopped}. Nobody is blamed: a log cut short proves "
-                     "nothing against anyone.").format(stopped=report.stopped))
+                     "nothing against anyone.").format(stopped=stop_words(report)))
     elif judgement is Judgement.STOPPED:
         out.append(_("Verdict: STOPPED. Every event checks out, but the session ended on a "
                      "claim the log cannot prove; nobody is blamed:"))
@@ -430,8 +435,8 @@ def claim_sentence(claim: Violation, names: Sequence[str]) -> str:
 
 
 def violation_sentence(violation: Violation, names: Sequence[str]) -> str:
-    """``Violation.sentence`` in the chosen language; the reason itself is the log's evidence
-    and stays as the table layer wrote it."""
+    """A proven violation in the chosen language, worded from its code: where, who, what
+    was broken, then the table layer's English reason quoted as the program's detail."""
     if not violation.proven:
         return claim_sentence(violation, names)
     parts = []
@@ -442,7 +447,7 @@ def violation_sentence(violation: Violation, names: Sequence[str]) -> str:
         seat = (_("seat {seat} ({name})").format(seat=violation.seat, name=name) if name
                 else _("seat {seat}").format(seat=violation.seat))
         parts.append(seat + " - ")
-    parts.append(one_line(violation.reason))  # a peer's words, maybe: shown inert
+    parts.append(violation_words(violation.code) + " " + detail_words(violation.reason))
     return "".join(parts)
 
 

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from gleek_p2p.base.i18n import _, ngettext, pgettext
-from gleek_p2p.base.text import printable
+from gleek_p2p.base.text import display_width, pad, printable
 from gleek_p2p.log.keys import fingerprint
 from gleek_p2p.rules.money import pence
 from gleek_p2p.table.verify import Judgement, VerifyReport
@@ -188,11 +188,13 @@ def text_results(night: Evening) -> str:
                 pgettext("column", "pence"), pgettext("column", "wins")]
         rows = [[_label(p), p.fingerprint, str(p.sessions), str(p.hands),
                  pence(p.total, True, leading_zero=True), str(p.wins)] for p in night.players]
-        widths = [max(len(row[i]) for row in [head, *rows]) for i in range(len(head))]
+        widths = [max(display_width(row[i]) for row in [head, *rows])
+                  for i in range(len(head))]
 
         def line(cells: list[str]) -> str:
-            # Names and keys read left to right, numbers line up on the right.
-            return "  ".join(c.ljust(w) if i < 2 else c.rjust(w)
+            # Names and keys read left to right, numbers line up on the right; by the
+            # columns each takes on a terminal (a wide letter takes two).
+            return "  ".join(pad(c, w, right=i >= 2)
                              for i, (c, w) in enumerate(zip(cells, widths, strict=True)))
 
         out.append("")

@@ -52,6 +52,7 @@ from gleek_p2p.session.peer import Outcome, SessionRunner
 from gleek_p2p.table import events as ev
 from gleek_p2p.table.session import Decision, Expectation, Table
 from gleek_p2p.tools.report import handover_sentence
+from gleek_p2p.tools.verdict_words import AWAITED
 
 from .choices import Chooser, made_at_once
 from .narrate import narrate
@@ -513,17 +514,6 @@ class HumanPlayer:
 
 _OVER = (Phase.HAND_OVER, Phase.SESSION_OVER)
 
-_EXPECTED = {
-    ev.ROSTER: N_("the roster"),
-    ev.CUT_COMMIT: N_("a commitment for the cut"),
-    ev.CUT_REVEAL: N_("the cut"),
-    ev.COMMIT: N_("the shuffle (a commitment)"),
-    ev.SHUFFLE: N_("the shuffle (mixing the deck)"),
-    ev.LOCK: N_("the shuffle (locking the cards)"),
-    ev.SEED: N_("the seed of the hand"),
-}
-
-
 def _expected(exp: Expectation, state: State | None) -> str:
     """What the table waits for, in the chosen language, from its kind (not its English words)."""
     kind = exp.kinds[0] if exp.kinds else ""
@@ -532,7 +522,7 @@ def _expected(exp: Expectation, state: State | None) -> str:
     if kind == ev.KEYS:
         talon = state is not None and state.phase is Phase.DISCARD
         return _("the keys of the talon") if talon else _("the keys of the deal")
-    words = _EXPECTED.get(kind)
+    words = AWAITED.get(kind)
     return _(words) if words else exp.what
 
 

@@ -1,8 +1,8 @@
 """``gleek replay FILE [--seat N]``: step through a finished session, forward and back.
 
-The log is verified first (that also yields every audited hand's cards).
-Then an observer table reads the log again and hands out the engine events;
-the replay applies them to a full-knowledge state, revealing every card of a
+The log is verified once: the verifier's table hands out the engine events
+of every record it takes, and the audits yield every hand's cards. The
+replay applies those events to a full-knowledge state, revealing every card of a
 hand at its deal, so each step has the exact state after it. A seat's view
 is that state masked down to what the seat could see (``seat_view``).
 """
@@ -21,7 +21,6 @@ from prompt_toolkit.output import Output
 from gleek_p2p.base.errors import GleekError
 from gleek_p2p.base.i18n import N_, _
 from gleek_p2p.base.text import printable
-from gleek_p2p.log.envelope import decode_envelope
 from gleek_p2p.log.store import LogError, read_log_file
 from gleek_p2p.rules import (
     Cut,
@@ -35,7 +34,6 @@ from gleek_p2p.rules import (
     seat_view,
 )
 from gleek_p2p.table.roster import Roster
-from gleek_p2p.table.session import Table
 from gleek_p2p.table.verify import Judgement, VerifyReport, verify_records
 from gleek_p2p.tools.report import (
     LOG_FAULT_WORDS,
@@ -45,6 +43,7 @@ from gleek_p2p.tools.report import (
     unreadable_words,
     violation_sentence,
 )
+from gleek_p2p.tools.verdict_words import stop_words
 
 from .narrate import narrate
 from .screen import TableScreen
@@ -107,21 +106,23 @@ class Replay:
 
     @classmethod
     def load(cls, records: Sequence[bytes]) -> Replay:
-        """Verify ``records`` and rebuild every step; ``GleekError`` if it is not a log."""
-        report = verify_records(records)
+        """Verify ``records`` and rebuild every step; ``GleekError`` if it is not a log.
+
+        The log is checked once: the verifier's table hands over the engine
+        events of every record it takes (up to where the log breaks), and the
+        steps are built from them once the audits have opened every hand's cards.
+        """
+        taken: list[tuple[int, list[Event], State | None]] = []
+        report = verify_records(
+            records, taken=lambda index, events, state: taken.append((index, events, state)))
         if not report.readable or report.roster is None:
             raise NotALog(report)
         roster = report.roster
         cards = {h.number: h.cards for h in report.hands}
-        observer = Table(roster)
         steps: list[Step] = []
         full: State | None = None
         hand = -1
-        for index, record in enumerate(records):
-            try:
-                applied = observer.receive(decode_envelope(record), record)
-            except GleekError:
-                break  # the verifier reported it; the replay stops where the log breaks
+        for index, applied, now in taken:
             for event in applied:
                 if isinstance(event, Deal):
                     continue  # deals are taken from the hand number below
@@ -139,7 +140,6 @@ class Replay:
                 after = apply(full, event)
                 steps.append(Step(index, event, full, after))
                 full = after
-            now = observer.state
             while full is not None and now is not None and now.hand_no > hand:
                 hand += 1
                 after = apply(full, Deal())
@@ -188,7 +188,7 @@ class Replay:
             return [_("The log verifies: every deal was fair and every move legal."), *ended]
         if report.incomplete:
             return [_("The log is incomplete: every event checks out, but {stopped}.").format(
-                stopped=report.stopped)]
+                stopped=stop_words(report))]
         return [*(violation_sentence(v, names) for v in report.violations),
                 *(claim_sentence(c, names) for c in report.claims)] or [
             _("The log does not verify.")]
