@@ -170,3 +170,30 @@ def test_nothing_is_made_ahead_on_a_pass_of_the_wrong_size() -> None:
         assert job is not None
         job()  # the check fails; no pass of seat 2 is made on it
         assert not hand.seats[2]._ahead._made
+
+
+def test_two_threads_deriving_the_generators_at_once_get_the_same_list_as_one() -> None:
+    # A process's first pipelined job checks a pass and makes this seat's own
+    # beside it: both may be the first to ask for the Pedersen generators.
+    import threading
+
+    from gleek_p2p.deck.proof_groups import SECP256K1
+    from gleek_p2p.deck.proofs import ProofSystem
+
+    n = len(PACK)
+    want = [p.encode() for p in ProofSystem(SECP256K1)._generator_list(n)]
+    for _ in range(10):
+        fresh = ProofSystem(SECP256K1)
+        start = threading.Barrier(2)
+
+        def derive(system: ProofSystem[Point] = fresh, barrier: threading.Barrier = start) -> None:
+            barrier.wait()
+            system._generator_list(n)
+
+        threads = [threading.Thread(target=derive) for _ in range(2)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert [p.encode() for p in fresh._generators] == [
+            fresh.generator(0).encode(), *want]

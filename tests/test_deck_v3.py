@@ -217,6 +217,42 @@ def test_a_prechecked_pass_is_not_checked_again_and_a_bad_one_is_still_blamed() 
     assert hand.seats[2].precheck(honest) is None  # not due any more
 
 
+def test_the_precheck_digest_tells_apart_every_value_a_check_reads() -> None:
+    # The record a precheck leaves stands in for one exact check: two inputs
+    # that a check could tell apart never share a record (SPEC 2.8, pipelining).
+    from gleek_p2p.deck.protocol import _digest_parts
+
+    def record(value: object) -> bytes:
+        parts: list[bytes] = []
+        _digest_parts(value, parts)
+        return b"".join(parts)
+
+    values: list[object] = [
+        (b"ab", b"c"), (b"a", b"bc"), (b"abc",), b"abc", (b"ab", b"cd"), (b"abcd",),
+        [b"ab", b"cd"], (bytearray(b"ab"), b"cd"), ("ab", b"cd"), ((b"ab", b"cd"),),
+        ((b"ab",), b"cd"), (), None, 0, False, (b"",), (b"", b""),
+    ]
+    records = [record(v) for v in values]
+    assert len(set(records)) == len(values)
+
+
+def test_a_precheck_stands_in_only_for_the_pass_it_checked() -> None:
+    from gleek_p2p.deck.group_v3 import Count
+
+    hand, _suite = _setup_until_lock()
+    honest = hand.seats[1].make_lock()
+    assert honest.proof is not None
+    job = hand.seats[0].precheck(honest)
+    assert job is not None
+    job()
+    # The same pass with its responses as a list, not a tuple: not the pass
+    # the worker checked, so receive checks it (and it verifies: the same values).
+    as_list = replace(honest, proof=replace(honest.proof, z_k=list(honest.proof.z_k)))
+    Count.reset()
+    hand.seats[0].receive(as_list)
+    assert Count.variable > 0
+
+
 def test_no_precheck_for_what_is_not_due() -> None:
     hand, _suite = _setup_until_lock()
     honest = hand.seats[1].make_lock()
@@ -240,3 +276,22 @@ def test_a_table_holding_v3_points_can_be_copied_and_pickled() -> None:
     hand.run_setup()
     copied = copy.deepcopy(hand)
     assert copied.seats[0].visible_cards() == hand.seats[0].visible_cards()
+
+
+def test_a_set_up_parses_each_point_sent_once_and_the_card_points_not_again() -> None:
+    # The card points are decoded once a process and shared by every hand's
+    # objects; within a hand each receiver parses each point another sends it
+    # once (a shuffle: N points, E, N commitments, N links; a lock: N points,
+    # N key commitments), its own never (SPEC 2.2).
+    from gleek_p2p.deck.group_v3 import Count
+
+    # The first set-up of a process decodes the card points and derives the
+    # Pedersen generators (hashed to the curve, each try a parse).
+    LocalHand.new(SEEDS, PACK, b"parse warm-up", [1, 2, 0], version=3).run_setup()
+    hand = LocalHand.new(SEEDS, PACK, b"parse count", [1, 2, 0], version=3)
+    Count.reset()
+    hand.run_setup()
+    n = len(PACK)
+    per_seat = 2 * ((3 * n + 1) + 2 * n)  # the two other seats' shuffle and lock
+    observer = 3 * ((3 * n + 1) + 2 * n)  # every seat's
+    assert Count.decode == 3 * per_seat + observer

@@ -33,6 +33,7 @@ scalars as bytes (``V2``); ``V3`` is version 3's, with scalars as ints.
 from __future__ import annotations
 
 import hashlib
+import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Generic, Literal, Protocol, TypeVar
@@ -156,6 +157,7 @@ class ProofSystem(Generic[PointT]):
         self.label_lock = label + b"lock-proof"
         self.label_nonce = label + b"proof-nonce"
         self._generators: list[PointT] = []
+        self._generator_lock = threading.Lock()
         self._generator_sums: dict[int, PointT] = {}
         #: Check with the group's double multiplication (SPEC.md §2.8, "Cost");
         #: off, every check takes the reference arithmetic (the benchmark compares).
@@ -205,11 +207,21 @@ class ProofSystem(Generic[PointT]):
         return self.group.lincomb(scalars, points)
 
     def generator(self, index: int) -> PointT:
-        """Pedersen generator ``H_index``: nobody knows its logarithm to G or to another."""
-        while len(self._generators) <= index:
-            i = len(self._generators)
-            self._generators.append(
-                self.group.hash_to_point(self.label_generator, i.to_bytes(4, "big")))
+        """Pedersen generator ``H_index``: nobody knows its logarithm to G or to another.
+
+        Derived on first use, under a lock: a seat's check and its next pass
+        made beside it (``DeckProtocol.precheck``) may both ask first, and
+        two threads extending the list at once would each append ``H_i``
+        for the same ``i`` (a list where ``H_(i+1)`` is ``H_i``: wrong proofs
+        made, honest ones refused).
+        """
+        if index < len(self._generators):
+            return self._generators[index]
+        with self._generator_lock:
+            while len(self._generators) <= index:
+                i = len(self._generators)
+                self._generators.append(
+                    self.group.hash_to_point(self.label_generator, i.to_bytes(4, "big")))
         return self._generators[index]
 
     def _generator_list(self, n: int) -> list[PointT]:

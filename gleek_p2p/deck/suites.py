@@ -112,6 +112,12 @@ def lock_key_v3(seed: bytes, hand_id: bytes, seat: int, slot: int) -> int:
     return _prf_scalar(seed, LABEL_LOCK_KEY_V3, hand_id, seat, slot)
 
 
+#: The 44 card points decoded, once per process (a ``Point`` never changes, so
+#: every hand's suite may share them): each seat's first shuffle and the
+#: checks of it start from them.
+_DECODED_CARDS: dict[bytes, Point] = {}
+
+
 class Secp256k1Suite:
     """Deck version 3: secp256k1 through coincurve, points kept decoded (SPEC.md §2.2)."""
 
@@ -119,7 +125,9 @@ class Secp256k1Suite:
     card_points = CARD_POINTS_V3
 
     def __init__(self) -> None:
-        self._points: dict[bytes, Point] = {}
+        if not _DECODED_CARDS:
+            _DECODED_CARDS.update((p, Point.decode(p)) for p in CARD_POINTS_V3)
+        self._points: dict[bytes, Point] = dict(_DECODED_CARDS)
 
     def point(self, data: bytes) -> Point:
         """The decoded point of an encoding (parsed once per protocol object)."""
