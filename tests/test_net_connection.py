@@ -133,6 +133,36 @@ async def test_peer_that_does_not_read_trips_write_timeout(
     assert a.close_reason == "the peer took nothing for 0.3 s"
 
 
+async def test_a_task_cancelled_while_closing_is_cancelled(
+    streams: tuple[Streams, Streams],
+) -> None:
+    """close() never swallows the cancellation of the task that calls it.
+
+    A lobby that closes cancels its tasks and waits for them before it closes
+    their connections; a task that swallowed the cancel inside close() and went
+    on reading another connection hung the lobby for ever.
+    """
+    a = conn(streams[0], replace(LIMITS, write_timeout=30.0, queue_size=1000))
+    big = Event(b"x" * 200_000)
+    for _ in range(150):  # more than the socket buffers hold: close() must wait
+        a.send(big)
+    went_on = asyncio.Event()
+
+    async def closing_then_more() -> None:
+        await a.close("bye")
+        went_on.set()  # only a swallowed cancel gets here
+        await asyncio.Event().wait()
+
+    task = asyncio.create_task(closing_then_more())
+    await asyncio.sleep(0.2)  # the writer is stuck on the unread socket
+    assert not task.done()
+    task.cancel()
+    await asyncio.wait_for(asyncio.wait({task}), 10)
+    assert task.cancelled()
+    assert not went_on.is_set()
+    assert a.closed
+
+
 @pytest.mark.parametrize(
     ("raw", "words"),
     [

@@ -305,8 +305,17 @@ class Connection:
             self.close_why, self.close_detail = LinkDown.CLOSED_HERE, reason
             self._queue.put_nowait(last)
             self._queue.put_nowait(_STOP)
-            with contextlib.suppress(TimeoutError, asyncio.CancelledError):
+            try:
                 await within(asyncio.shield(self._writer_task), self.limits.write_timeout)
+            except TimeoutError:
+                pass
+            except asyncio.CancelledError:
+                self._finish()
+                if not self._writer_task.cancelled():
+                    # The task closing us was cancelled, not our writer: swallowing
+                    # that would let a cancelled task run on (a lobby closing waits
+                    # for its tasks before it closes their connections: a deadlock).
+                    raise
             self._finish()
         await self.wait_closed()
 
