@@ -21,7 +21,7 @@ from gleek_p2p.log import canonical
 from gleek_p2p.log.envelope import PROTOCOL_VERSION, NewerLog, decode_envelope
 from gleek_p2p.log.store import read_log_file
 from gleek_p2p.table.schema import KIND_BOUNDS
-from gleek_p2p.table.verify import Judgement, verify_records
+from gleek_p2p.table.verify import Judgement, VerifyReport, verify_records
 from gleek_p2p.tools.report import json_report, text_report
 
 #: A log that ends on a coded abort: what the releases before codes blamed.
@@ -73,22 +73,48 @@ def test_the_vector_still_verifies_as_it_did() -> None:
     assert not report.violations and report.claims
 
 
-@pytest.mark.parametrize("which", ["all", "last"])
-def test_a_log_of_a_newer_version_is_not_judged_and_nobody_is_blamed(which: str) -> None:
-    records = _records()
-    if which == "all":
-        # What a newer program writes: every event, the roster first, of its version.
-        records = [_as_version(r, 2) for r in records]
-    else:
-        # Only the abort (a file edited by hand): still not read as a seat's fault.
-        records = [*records[:-1], _as_version(records[-1], 2)]
-    report = verify_records(records)
+def test_a_log_of_a_newer_version_is_not_judged_and_nobody_is_blamed() -> None:
+    # What a newer program writes: every event, the roster first, of its version.
+    report = verify_records([_as_version(r, 2) for r in _records()])
     assert not report.readable and report.judgement is Judgement.UNREADABLE
     assert report.exit_code == 2
     assert report.error_code is ViolationCode.LOG_NEWER_VERSION and report.log_version == 2
     assert report.violations == [] and report.claims == []
     data = json_report(report)
     assert data["code"] == "log.newer-version" and data["violations"] == []
+
+
+def test_one_newer_record_in_an_older_log_is_an_altered_record_nobody_is_blamed_for() -> None:
+    # Only the abort of a newer version (a file edited by hand): one program wrote
+    # the roster, so this is not a newer program's log, and no seat is named.
+    records = _records()
+    report = verify_records([*records[:-1], _as_version(records[-1], 2)])
+    assert report.readable and report.error_code is None
+    assert [(v.seq, v.seat, v.code) for v in report.violations] == [
+        (len(records) - 1, None, ViolationCode.LOG_UNREADABLE_EVENT)]
+    assert report.claims == []
+
+
+@pytest.mark.parametrize("name", ["revoke.gleeklog", "false-ruff.gleeklog"])
+def test_a_newer_record_cannot_hide_what_the_records_before_prove(name: str) -> None:
+    # A cheater's own copy of the log with one record made "version 2" (signed or
+    # not): it reads as that copy cut there plus an altered record, never as a
+    # newer program's log, so what the records before it prove still stands.
+    records, _offset, _size = read_log_file(VECTORS / name)
+
+    def named(report: VerifyReport) -> list[tuple[int | None, int | None, object]]:
+        return [(v.seq, v.seat, v.code) for v in report.violations if v.seat is not None]
+
+    proven = named(verify_records(records))
+    assert proven
+    for where in (1, proven[0][0] + 1, len(records) - 1):
+        tampered = [*records[:where], _as_version(records[where], 2), *records[where + 1:]]
+        report = verify_records(tampered)
+        assert report.readable and report.error_code is None, where
+        assert report.judgement is Judgement.UNFAIR, where
+        assert report.violations[-1].code is ViolationCode.LOG_UNREADABLE_EVENT
+        assert named(report) == named(verify_records(records[:where])), where
+    assert named(report) == proven  # the last record changed: the cheater is still named
 
 
 @pytest.mark.parametrize(("lang", "words"), [

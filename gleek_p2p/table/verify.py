@@ -224,7 +224,15 @@ def verify_records(
         try:
             envelope = decode_envelope(record)
         except NewerLog as exc:
-            return _newer(exc)
+            # One program writes a whole log, the roster first: a later record of
+            # a newer version is an altered record, not a newer log. Read as a
+            # newer log, it would hide what the records before it prove (a seat
+            # could append one to its own copy to make its cheating unreadable).
+            report.violations.append(Violation(
+                index, None, f"unreadable event: record {index} names log version "
+                f"{exc.version}, the log's roster version {first.version}", (record,),
+                code=ViolationCode.LOG_UNREADABLE_EVENT))
+            break
         except ProtocolError as exc:
             report.violations.append(Violation(index, None, f"unreadable event: {exc}",
                                                code=ViolationCode.LOG_UNREADABLE_EVENT))
