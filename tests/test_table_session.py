@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 from prepared import once
@@ -321,8 +322,10 @@ def test_an_outsider_cannot_sign_for_a_seat() -> None:
 
 
 def test_cli_turns_an_unexpected_error_into_a_sentence(
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
+    import tempfile
+
     from gleek_p2p.cli import commands
     from gleek_p2p.cli import gleek as cli
 
@@ -330,10 +333,15 @@ def test_cli_turns_an_unexpected_error_into_a_sentence(
         raise ValueError("something impossible")
 
     monkeypatch.setattr(commands, "run_verify", broken)
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))  # not the machine's /tmp
     assert cli.main(["verify", "x"]) == 70
     err = capsys.readouterr().err
     assert "internal error" in err and "something impossible" in err
     assert "Traceback" not in err
+    # The traceback is kept for a bug report, in the file the sentence names.
+    [saved] = tmp_path.glob("gleek-error-*.txt")
+    assert str(saved) in err
+    assert "Traceback" in saved.read_text() and "something impossible" in saved.read_text()
 
 
 def test_an_event_whose_hand_audit_raises_changes_nothing() -> None:
