@@ -49,13 +49,19 @@ def started(seed: bytes) -> list[Table]:
     """Three seats of a 1-hand session, 12 events in (the shuffle under way)."""
     tables = make_seats(VARIANTS["standard"], 1, seed, ["Anne", "Ben", "Cat"])
     for _ in range(12):
-        exp = tables[0].expected()
-        assert exp is not None
-        envelope = tables[exp.seat].auto_event()
-        assert envelope is not None
-        for table in tables:
-            table.receive(envelope)
+        auto_step(tables)
     return tables
+
+
+def auto_step(tables: list[Table]) -> None:
+    """The next event no player decides (the cut, a deck pass), signed by its seat and
+    taken by every seat."""
+    exp = tables[0].expected()
+    assert exp is not None
+    envelope = tables[exp.seat].auto_event()
+    assert envelope is not None
+    for table in tables:
+        table.receive(envelope)
 
 
 SESSIONS = Path(__file__).resolve().parent.parent / "protocol" / "vectors" / "sessions"
@@ -102,10 +108,7 @@ def seated(seed: bytes, names: tuple[str, ...] = ("you", "Bob", "Carol"), events
         assert exp is not None
         if len(tables[0].encoded) >= events and due in (None, exp.seat):
             return tables
-        envelope = tables[exp.seat].auto_event()
-        assert envelope is not None
-        for table in tables:
-            table.receive(envelope)
+        auto_step(tables)
 
 
 def verify_each_log_once(patch: Any) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import pytest
 from adversary import splits
 from adversary.splits import ANNE, BEN, CAT, NAMES
+from prepared import auto_step
 
 from gleek_p2p.base import i18n
 from gleek_p2p.base.errors import Cheating, ProtocolError
@@ -216,12 +217,7 @@ def test_an_old_leave_or_handover_replayed_moves_nothing() -> None:
         for t in tables:
             t.receive(envelope)
     for _ in range(12):  # the other session's cut and shuffle: no decision
-        exp = other[0].expected()
-        assert exp is not None
-        envelope = other[exp.seat].auto_event()
-        assert envelope is not None
-        for t in other:
-            t.receive(envelope)
+        auto_step(other)
     foreign_leave = other[BEN].leave_event()
     foreign_handover = other[BEN]._sign(ev.HANDOVER, ["strong"])
     before = (len(tables[0].envelopes), tables[0].handovers, tables[0].stage)
