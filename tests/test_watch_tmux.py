@@ -51,10 +51,15 @@ def test_gleek_watch_shows_the_table_face_down_to_the_end_box(tmp_path: Path) ->
         screen = watcher.wait_for(lambda s: "Gleek, watching · hand" in s, 60, "the table")
         lines = screen.split("\n")
         assert len(lines) <= 25 and all(len(line) <= 80 for line in lines)
-        assert "??" in screen and "YOUR TURN" not in screen and "worth" not in screen
+        assert "YOUR TURN" not in screen and "worth" not in screen
+        # Face-down cards (??) show wherever a hand is drawn; the first screen may come
+        # at a phase that draws none (a late start), so any screen up to the end counts.
+        face_down = "??" in screen
         deadline = time.monotonic() + 240
         closed: set[str] = set()
         while "The end" not in screen:
+            face_down = face_down or "??" in screen
+            assert "YOUR TURN" not in screen and "worth" not in screen, screen
             assert time.monotonic() < deadline, screen
             assert "EXIT=" not in screen, (screen, (tmp_path / "wes.err").read_text())
             summary = re.search(r"Hand (\d+) is over \(", screen)
@@ -66,6 +71,7 @@ def test_gleek_watch_shows_the_table_face_down_to_the_end_box(tmp_path: Path) ->
             time.sleep(0.2)
             screen = watcher.screen()
         assert "Verdict: FAIR" in screen, screen
+        assert face_down
         watcher.keys("x")
         screen = watcher.wait_for(lambda s: "EXIT=" in s, 30, "the exit")
         out = [line for line in screen.split("\n") if line.strip()]
