@@ -105,9 +105,18 @@ class LiveLog:
     def finished(self) -> bool:
         return self.table is not None and self.table.finished
 
-    def take(self, data: bytes, feeder: bytes) -> bool:
-        """Take one event fed by the seat of key ``feeder``; True if it is new."""
+    def take(self, data: bytes, feeder: bytes, place: int | None = None) -> bool:
+        """Take one event fed by the seat of key ``feeder``; True if it is new.
+
+        ``place``: how many events this seat fed before on this link. A seat
+        feeds its log from the roster on, each event once, in order (SPEC 5.7):
+        an event at any other position is refused, so a seat repeating itself
+        cannot pass for one still catching the watcher up.
+        """
         envelope = decode_envelope(data, KIND_BOUNDS)
+        if place is not None and envelope.seq != place:
+            raise ProtocolError(f"the seat fed event {envelope.seq} where its feed was at "
+                                f"event {place}")
         held = len(self.records)
         if envelope.seq < held:
             # A reconnection starts over from the roster: the same bytes, or a lie.
@@ -261,15 +270,22 @@ async def _follow(conn: Connection, live: LiveLog, notes: Callable[[str], None],
     loop = asyncio.get_running_loop()
     if live.table is not None:
         notes(_("catching up from the start"))
+    # Only a new event pushes the deadline back: a seat that keeps sending
+    # something else (a repeat, any other message) must not hold the watcher.
+    since = max(progress, loop.time())
+    fed = 0
     with contextlib.suppress(GleekError, TimeoutError):
         async with asyncio.timeout(None) as scope:
             while not live.finished:
-                scope.reschedule(max(progress, loop.time()) + timeout)
+                scope.reschedule(max(progress, since) + timeout)
                 message = await conn.recv()
-                if not isinstance(message, Event):
-                    continue  # a seat has nothing else for a watcher
                 try:
-                    new = live.take(message.data, conn.peer.public)
+                    if not isinstance(message, Event):
+                        # A seat has nothing else for a watcher.
+                        raise ProtocolError(f"the seat sent a {type(message).__name__} to "
+                                            "a watcher")
+                    new = live.take(message.data, conn.peer.public, fed)
+                    fed += 1
                 except NotAnnounced:
                     assert live.announced is not None
                     notes(_("{name} (key {key}) feeds a table whose seats are not those the "
