@@ -21,8 +21,10 @@ from dataclasses import dataclass
 from gleek_p2p.base.errors import ProtocolError
 from gleek_p2p.net.discovery import MAX_RECORD_NAME, MAX_SEATED
 from gleek_p2p.net.handshake import WIRE_VERSION
+from gleek_p2p.net.messages import MAX_TABLE_BYTES, Text
 from gleek_p2p.rules import Variant
 from gleek_p2p.rules.variant import variant_name
+from gleek_p2p.table.roster import MAX_HANDS
 
 __all__ = [
     "MAX_RECORDS",
@@ -140,6 +142,14 @@ def _variant(text: str | None) -> tuple[tuple[int, ...], str]:
     return wire, name
 
 
+def _fits_hello(wire: str) -> bool:
+    try:
+        Text("the table name", MAX_TABLE_BYTES).check(wire)
+    except ProtocolError:
+        return False
+    return True
+
+
 def _seat(text: str | None) -> SeatClaim | None:
     if text is None:
         return None
@@ -159,6 +169,11 @@ def parse_record(txt: Mapping[str, str], address: tuple[str, int]) -> TableClaim
         hands = int(hands_text) if slash and _HANDS.fullmatch(hands_text) else None
         if hands is None:
             table = full
+        elif not 1 <= hands <= MAX_HANDS or not _fits_hello(full):
+            # Listed as it is, never joined nor watched: a Hello cannot carry its
+            # name, or a roster its hands (picked, the table would form and then
+            # fail every seat making its roster).
+            hands = None
         table = table[:MAX_TABLE_NAME]
         seats = _int(txt.get("n"), 1, MAX_SEATED)
         wire, variant = _variant(txt.get("var"))

@@ -1,0 +1,118 @@
+"""Names a Hello carries but a roster cannot take, and tables no Hello can name.
+
+A Hello's name is any 64 bytes without a control character; a roster's is 1
+to 40 printable characters. A stranger joining a forming table with a name
+in between (41 letters, or an invisible format character) used to be counted:
+the table formed, and then every seat, the honest ones too, failed making the
+roster and exited with an English error. The lobby now refuses such a Hello,
+and a person's own name, table and hands are checked before the first dial
+(a table picked from the LAN's records skips the flags' checks): a record
+whose table no Hello can name, or whose hands no roster takes, is listed but
+never joined or watched.
+"""
+
+from __future__ import annotations
+
+import pytest
+from adversary.net_clients import dial_with
+from test_adversary_stranger import _forming_lobby
+from test_tables import FP, _txt
+
+from gleek_p2p.base import i18n
+from gleek_p2p.base.errors import GleekError, ProtocolError
+from gleek_p2p.cli.tables import _why_not
+from gleek_p2p.cli.watch import choose_watched
+from gleek_p2p.log.keys import Identity
+from gleek_p2p.net.connection import Refused
+from gleek_p2p.net.messages import MAX_TABLE_BYTES, RefuseCode
+from gleek_p2p.net.tables import group_tables, parse_record
+from gleek_p2p.rules import VARIANTS
+from gleek_p2p.session.play import check_seat_words
+from gleek_p2p.table.roster import MAX_HANDS, MAX_NAME, Roster
+
+STANDARD = VARIANTS["standard"]
+UNSEATABLE = ["x" * (MAX_NAME + 1), "an\u200ename", "tab\u2028line", "\u00ad"]
+"""Names a Hello carries (at most 64 bytes, no Cc character) that no roster takes."""
+
+
+def _roster_refuses(name: str) -> bool:
+    publics = tuple(Identity.generate(bytes([i + 1]) * 32).public for i in range(3))
+    try:
+        Roster(STANDARD, 1, publics, ("anne", "ben", name), b"n" * 16)
+    except ProtocolError:
+        return True
+    return False
+
+
+@pytest.mark.parametrize("name", UNSEATABLE)
+async def test_a_stranger_whose_name_no_roster_takes_is_refused(name: str) -> None:
+    assert _roster_refuses(name)  # what the lobby used to find out only once formed
+    lobby = await _forming_lobby("names")
+    try:
+        with pytest.raises(Refused) as refused:
+            await dial_with(("127.0.0.1", lobby.port), table="names", name=name)
+        assert refused.value.by_peer
+        assert refused.value.refusal.meaning is RefuseCode.NONE
+        assert "cannot sit at a table" in refused.value.refusal.reason
+        assert not lobby.formation.peers  # nothing counted
+        # An honest peer still gets in after it.
+        await dial_with(("127.0.0.1", lobby.port), table="names", name="bea")
+    finally:
+        await lobby.close()
+
+
+SAID = {
+    "en": ("cannot sit at a table", "a session has 1 to", "holds a control character",
+           "is too long"),
+    "fr": ("ne peut pas s'asseoir à une table", "une session compte de 1 à",
+           "contient un caractère de contrôle", "est trop long"),
+    "it": ("non può sedere a un tavolo", "una sessione ha da 1 a",
+           "contiene un carattere di controllo", "è troppo lungo"),
+    "pt": ("não pode sentar a uma mesa", "uma sessão tem de 1 a",
+           "contém um caractere de controle", "é longo demais"),
+    "nl": ("kan niet aan een tafel zitten", "een sessie telt 1 tot", "bevat een stuurteken",
+           "is te lang"),
+}
+
+
+@pytest.mark.parametrize("lang", sorted(SAID))
+def test_a_name_table_or_hands_no_table_takes_is_a_sentence_before_any_dial(lang: str) -> None:
+    name, hands, control, long = SAID[lang]
+    i18n.set_language(lang, {})
+    try:
+        for bad in UNSEATABLE:
+            with pytest.raises(GleekError, match=name) as said:
+                check_seat_words(bad, "oak", 2)
+            assert str(MAX_NAME) in str(said.value)
+        for count in (0, MAX_HANDS + 1):
+            with pytest.raises(GleekError, match=hands):
+                check_seat_words("anne", "oak", count)
+        with pytest.raises(GleekError, match=control):
+            check_seat_words("anne", "oak\tbranch", 2)
+        table = "é" * ((MAX_TABLE_BYTES - 2) // 2)  # 62 bytes: with "/2" it fits
+        assert check_seat_words("anne", table, 2) == f"{table}/2"
+        with pytest.raises(GleekError, match=long) as said:
+            check_seat_words("anne", table, 12)  # 65 bytes
+        assert str(MAX_TABLE_BYTES) in str(said.value)
+    finally:
+        i18n.set_language("en", {})
+
+
+@pytest.mark.parametrize("t", [
+    "é" * 32 + "/3",  # 66 bytes: fits the record's 69 characters, not a Hello
+    f"oak/{MAX_HANDS + 1}",
+    "oak\x1b[2J/3",
+])
+def test_a_table_no_peer_can_sit_at_is_listed_but_never_joined_or_watched(t: str) -> None:
+    claim = parse_record(_txt(t), ("10.0.0.9", 1))
+    assert claim is not None and claim.hands is None
+    listing = group_tables([claim])[0]
+    assert not listing.joinable and _why_not(listing) is not None
+    playing = parse_record(_txt(t, seated=((FP[0], "a"), (FP[1], "b"), (FP[2], "c")),
+                                playing=True), ("10.0.0.9", 1))
+    assert playing is not None
+    with pytest.raises(GleekError):
+        choose_watched(group_tables([playing]), None)
+    # The same table with a name and hands a Hello carries is joinable.
+    fine = parse_record(_txt("oak/3"), ("10.0.0.9", 1))
+    assert fine is not None and group_tables([fine])[0].joinable
