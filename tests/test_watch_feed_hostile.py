@@ -6,7 +6,8 @@ something (an event already sent, over and over, or any other message) used
 to push the watcher's deadline back with every message: the watcher stayed
 on it for good, never dialling the honest seats, never timing out. Now such
 a seat is left at its first repeat or stray message, and a seat that sends
-nothing new is left after ``timeout`` seconds whatever it sends.
+nothing new is left after ``timeout`` seconds whatever it sends. A watcher
+started again continues the log it kept of the session.
 """
 
 from __future__ import annotations
@@ -18,13 +19,17 @@ from pathlib import Path
 
 import pytest
 
+from gleek_p2p.base import i18n
+from gleek_p2p.base.errors import ProtocolError
 from gleek_p2p.bots.strategy import RandomStrategy
 from gleek_p2p.log.keys import Identity
+from gleek_p2p.log.store import read_log_file
 from gleek_p2p.net.connection import Connection, ConnectionClosed, Listener, listen
 from gleek_p2p.net.handshake import WIRE_VERSION, Offer
 from gleek_p2p.net.messages import Event, Message, Sync
 from gleek_p2p.rules import VARIANTS
-from gleek_p2p.session.watch import WatchConfig, watch
+from gleek_p2p.session.watch import KeptLogUnusable, LiveLog, WatchConfig, watch
+from gleek_p2p.table.verify import verify_records
 from gleek_p2p.tools.selfplay import _derive, selfplay
 
 VARIANT = VARIANTS["standard"]
@@ -39,6 +44,10 @@ def records() -> list[bytes]:
 
 def _seat(s: int) -> Identity:
     return Identity.generate(_derive(SEED, "identity", s))
+
+
+def PUBLICS() -> list[bytes]:
+    return [_seat(s).public for s in range(3)]
 
 
 async def _seat_server(seat: int, feed: Callable[[Connection], Awaitable[None]]) -> Listener:
@@ -120,3 +129,83 @@ async def test_a_seat_sending_nothing_new_is_given_up_after_the_timeout(
     assert result.reason and "nothing new for 2 s" in result.reason
     assert result.table is not None and not result.table.finished
     assert len(result.table.envelopes) == 1
+
+
+def test_a_watcher_started_again_continues_its_own_log(records: list[bytes],
+                                                        tmp_path: Path) -> None:
+    # A watcher quit (or killed) and started again finds the log it kept for
+    # this session: it used to refuse every event of every seat as "a log that
+    # does not verify", blaming honest seats, and then hold a half-made table.
+    first = LiveLog(tmp_path)
+    for record in records[:30]:
+        assert first.take(record, PUBLICS()[0])
+    first.close()
+    again = LiveLog(tmp_path)
+    fed = [again.take(record, PUBLICS()[1], place) for place, record in enumerate(records)]
+    assert fed[0] and not any(fed[1:30]) and all(fed[30:])
+    again.close()
+    assert again.finished and again.records == records
+    assert again.resumed == 30
+    report = verify_records(read_log_file(again.path or tmp_path)[0])
+    assert report.fair and report.events == len(records)
+
+
+def test_a_kept_log_that_cannot_be_continued_is_said_not_blamed_on_a_seat(
+        records: list[bytes], tmp_path: Path) -> None:
+    first = LiveLog(tmp_path)
+    for record in records[:10]:
+        first.take(record, PUBLICS()[0])
+    first.close()
+    assert first.path is not None
+    # Another program's log of the session, damaged in the middle.
+    data = bytearray(first.path.read_bytes())
+    data[len(data) // 2] ^= 0xFF
+    first.path.write_bytes(bytes(data))
+    again = LiveLog(tmp_path)
+    with pytest.raises(KeptLogUnusable, match="move it away") as said:
+        again.take(records[0], PUBLICS()[0])
+    assert not isinstance(said.value, ProtocolError)  # the feed is not to blame
+    assert again.table is None and again.records == [] and again.store is None
+    assert first.path.read_bytes() == bytes(data)  # left as it was
+
+
+UNUSABLE = {"en": "move it away", "fr": "déplacez-le", "it": "spostalo", "pt": "mova-o",
+            "nl": "zet het elders"}
+
+
+@pytest.mark.parametrize("lang", sorted(UNUSABLE))
+def test_a_kept_log_in_use_is_said_in_every_language(records: list[bytes], tmp_path: Path,
+                                                    lang: str) -> None:
+    holder = LiveLog(tmp_path)
+    holder.take(records[0], PUBLICS()[0])  # another watch keeps the file open (locked)
+    i18n.set_language(lang, {})
+    try:
+        with pytest.raises(KeptLogUnusable, match=UNUSABLE[lang]) as said:
+            LiveLog(tmp_path).take(records[0], PUBLICS()[0])
+        assert str(holder.path) in str(said.value)
+    finally:
+        i18n.set_language("en", {})
+        holder.close()
+
+
+async def test_gleek_watch_started_again_says_it_continues_and_ends_fair(
+        records: list[bytes], tmp_path: Path) -> None:
+    config_dir = tmp_path / "w"
+    first = LiveLog(config_dir / "watched")
+    for record in records[:25]:
+        first.take(record, PUBLICS()[0])
+    first.close()
+    honest = await _seat_server(1, _honest(records))
+    notes: list[str] = []
+    config = WatchConfig(name="wendy", table=TABLE, variant=VARIANT,
+                         peers=(("127.0.0.1", honest.port),), data_dir=config_dir,
+                         timeout=20.0, retry=0.1)
+    try:
+        async with asyncio.timeout(60):
+            result = await watch(Identity.generate(os.urandom(32)), config, notes.append)
+    finally:
+        await honest.close()
+    assert result.report is not None and result.report.fair, notes
+    assert result.path == first.path
+    assert any(f"continuing the log kept in {first.path} (25 events)" in n for n in notes), notes
+    assert not any("does not verify" in n for n in notes), notes

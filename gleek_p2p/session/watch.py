@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from gleek_p2p.base.errors import GleekError, ProtocolError
-from gleek_p2p.base.i18n import _
+from gleek_p2p.base.i18n import _, ngettext
 from gleek_p2p.log.envelope import decode_envelope
 from gleek_p2p.log.keys import Identity, fingerprint
 from gleek_p2p.log.store import LogStore
@@ -36,8 +36,8 @@ from gleek_p2p.table.schema import KIND_BOUNDS
 from gleek_p2p.table.session import Table
 from gleek_p2p.table.verify import VerifyReport, verify_records
 
-__all__ = ["Impersonated", "LiveLog", "NoWatchers", "NotAnnounced", "OnEvent", "WatchConfig",
-           "WatchResult", "watch", "watched_log"]
+__all__ = ["Impersonated", "KeptLogUnusable", "LiveLog", "NoWatchers", "NotAnnounced",
+           "OnEvent", "WatchConfig", "WatchResult", "watch", "watched_log"]
 
 Address = tuple[str, int]
 
@@ -49,6 +49,11 @@ class NoWatchers(GleekError):
 class NotAnnounced(ProtocolError):
     """A seat fed the log of a table whose players are not those the LAN announced
     for the table watched: another table using its name, or a seat lying about it."""
+
+
+class KeptLogUnusable(GleekError):
+    """The log this watcher keeps of the session cannot be opened or continued (another
+    ``gleek watch`` keeps it, or it is damaged): this side's trouble, no seat's."""
 
 
 class Impersonated(GleekError):
@@ -96,6 +101,8 @@ class LiveLog:
         self.records: list[bytes] = []
         self.applied: list[Move] = []
         """The engine events the last new event caused (for a screen to narrate)."""
+        self.resumed = 0
+        """Events of this session already kept here by an earlier watch, continued."""
 
     @property
     def path(self) -> Path | None:
@@ -146,16 +153,42 @@ class LiveLog:
             # A seat's table never sends what it did not take: this feed lies.
             raise ProtocolError(f"event {envelope.seq} does not verify: {exc}") from None
         if self.table is None:
-            self.table = table
-            self.store = LogStore.open(
-                self.directory / f"{table.session_id.hex()}.gleeklog")
-            if len(self.store):
-                raise ProtocolError("a log of this session is already kept here")
+            self._begin(table, data)
+            self.applied = applied
+            return True
         assert self.store is not None
         self.store.append(data, sync=False)
         self.records.append(data)
         self.applied = applied
         return True
+
+    def _begin(self, table: Table, roster: bytes) -> None:
+        """Open this session's log (``table`` took its roster), continuing what an
+        earlier watch of it kept there; ``KeptLogUnusable`` leaves everything as it was."""
+        path = self.directory / f"{table.session_id.hex()}.gleeklog"
+        unusable = KeptLogUnusable(_(
+            "the log of this session kept in {path} cannot be used (another gleek watch may "
+            "be keeping it, or it is damaged): move it away to watch this session "
+            "again").format(path=path))
+        try:
+            store = LogStore.open(path)
+        except GleekError:
+            raise unusable from None
+        kept = store.records
+        try:
+            if kept and kept[0] != roster:
+                raise ProtocolError("another roster")
+            # Checked again as it is read: only what verifies is continued.
+            for record in kept[1:]:
+                table.receive(decode_envelope(record, KIND_BOUNDS), record)
+            if not kept:
+                store.append(roster, sync=False)
+        except GleekError:
+            store.close()
+            raise unusable from None
+        self.table, self.store = table, store
+        self.records = kept or [roster]
+        self.resumed = len(kept)
 
     def close(self) -> None:
         if self.store is not None:
@@ -274,7 +307,7 @@ async def _follow(conn: Connection, live: LiveLog, notes: Callable[[str], None],
     # something else (a repeat, any other message) must not hold the watcher.
     since = max(progress, loop.time())
     fed = 0
-    with contextlib.suppress(GleekError, TimeoutError):
+    try:
         async with asyncio.timeout(None) as scope:
             while not live.finished:
                 scope.reschedule(max(progress, since) + timeout)
@@ -306,12 +339,20 @@ async def _follow(conn: Connection, live: LiveLog, notes: Callable[[str], None],
                 progress = loop.time()
                 table = live.table
                 assert table is not None
-                if len(live.records) == 1:
+                if fed == 1:  # the roster: the table is new to this watch
                     _seats(table.roster, notes)
+                    if live.resumed:
+                        notes(ngettext("continuing the log kept in {path} ({n} event)",
+                                       "continuing the log kept in {path} ({n} events)",
+                                       live.resumed).format(path=live.path, n=live.resumed))
                 on_event(table, live.applied)
                 while told < len(table.hands):
                     on_hand(table, told)
                     told += 1
+    except KeptLogUnusable:
+        raise  # this side's trouble: the watch stops and says so
+    except (GleekError, TimeoutError):
+        pass  # the link ended, or nothing new came in time
     return progress, told, False
 
 
