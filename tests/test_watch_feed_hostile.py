@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from gleek_p2p.base import i18n
-from gleek_p2p.base.errors import ProtocolError
+from gleek_p2p.base.errors import GleekError, ProtocolError
 from gleek_p2p.bots.strategy import RandomStrategy
 from gleek_p2p.log.keys import Identity
 from gleek_p2p.log.store import read_log_file
@@ -209,3 +209,32 @@ async def test_gleek_watch_started_again_says_it_continues_and_ends_fair(
     assert result.path == first.path
     assert any(f"continuing the log kept in {first.path} (25 events)" in n for n in notes), notes
     assert not any("does not verify" in n for n in notes), notes
+
+
+NAME_SAID = {"en": "cannot be sent", "fr": "ne peut pas être envoyé", "it": "non si può inviare",
+             "pt": "não pode ser enviado", "nl": "kan niet verstuurd worden"}
+
+
+@pytest.mark.parametrize("lang", sorted(NAME_SAID))
+async def test_a_watcher_name_no_hello_carries_is_said_before_any_dial(
+        lang: str, tmp_path: Path) -> None:
+    # It used to fail every handshake, noted as "the handshake failed", until the timeout.
+    dialled: list[int] = []
+
+    async def count(conn: Connection) -> None:
+        dialled.append(1)
+
+    seat = await _seat_server(0, count)
+    i18n.set_language(lang, {})
+    try:
+        for name in ("w" * 65, "tab\there"):
+            config = WatchConfig(name=name, table=TABLE, variant=VARIANT,
+                                 peers=(("127.0.0.1", seat.port),), data_dir=tmp_path,
+                                 timeout=5.0, retry=0.1)
+            with pytest.raises(GleekError, match=NAME_SAID[lang]):
+                async with asyncio.timeout(30):
+                    await watch(Identity.generate(os.urandom(32)), config, lambda _: None)
+    finally:
+        i18n.set_language("en", {})
+        await seat.close()
+    assert dialled == [] and not (tmp_path / "watched").exists()

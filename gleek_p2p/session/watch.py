@@ -25,7 +25,7 @@ from gleek_p2p.log.keys import Identity, fingerprint
 from gleek_p2p.log.store import LogStore
 from gleek_p2p.net.connection import Connection, Limits, Refused, connect
 from gleek_p2p.net.handshake import WIRE_VERSION, Offer
-from gleek_p2p.net.messages import ByeCode, Event, RefuseCode
+from gleek_p2p.net.messages import MAX_NAME_BYTES, ByeCode, Event, RefuseCode, Text
 from gleek_p2p.rules import Event as Move
 from gleek_p2p.rules import Variant
 from gleek_p2p.session.error_words import rejection_words
@@ -224,6 +224,13 @@ async def watch(identity: Identity, config: WatchConfig, notes: Callable[[str], 
     """
     if not config.peers:
         raise GleekError(_("no peer to watch: give a seated peer's address with --peer"))
+    try:
+        Text("the watcher's name", MAX_NAME_BYTES).check(config.name)
+    except ProtocolError:
+        # Found only at the handshake, every dial would fail until the timeout.
+        raise GleekError(_("your name {name} cannot be sent: a name is at most {most} bytes "
+                           "of UTF-8, with no control character").format(
+            name=repr(config.name), most=MAX_NAME_BYTES)) from None
     v = config.variant
     offer = Offer(WIRE_VERSION, config.table, tuple(v.to_wire()), v.players,
                   config.name, 0, watcher=True)
