@@ -17,7 +17,8 @@ from gleek_p2p.table import events as ev
 from gleek_p2p.table.session import Stage
 from gleek_p2p.table.verify import VerifyReport
 
-__all__ = ["AWAITED", "VIOLATION_WORDS", "detail_words", "stop_words", "violation_words"]
+__all__ = ["AWAITED", "VIOLATION_WORDS", "awaited", "detail_words", "stop_words",
+           "violation_words"]
 
 C = ViolationCode
 
@@ -121,7 +122,18 @@ _KEYS_AWAITED = {
     Stage.PLAY: N_("the keys of the talon"),
     Stage.UNPLAYED: N_("the keys of the cards left unplayed"),
 }
-"""Which keys the table waits for, by its stage."""
+"""Which keys the table waits for, by its stage: the deal's, the talon's (in play, its
+only keys), or those of the cards never played that the hand's audit opens."""
+
+
+def awaited(kind: str, stage: Stage) -> str | None:
+    """What the table waits for (untranslated: pass it to ``_``) when it expects an
+    event of ``kind`` at ``stage``; None for a move (its words come from the game's
+    phase) and for a kind without words. ``gleek verify`` and the status line both
+    say it from here."""
+    if kind == ev.KEYS:
+        return _KEYS_AWAITED.get(stage)
+    return AWAITED.get(kind)
 
 
 def stop_words(report: VerifyReport) -> str:
@@ -134,10 +146,7 @@ def stop_words(report: VerifyReport) -> str:
         return _("it stops before the end")
     names = table.roster.names
     kind = exp.kinds[0] if exp.kinds else ""
-    if kind == ev.KEYS:
-        words = _KEYS_AWAITED.get(table.stage)
-    else:
-        words = N_("a move") if kind == ev.ACT else AWAITED.get(kind)
+    words = N_("a move") if kind == ev.ACT else awaited(kind, table.stage)
     name = one_line(names[exp.seat]) if 0 <= exp.seat < len(names) else \
         _("seat {seat}").format(seat=exp.seat)
     if words is None:
