@@ -34,6 +34,7 @@ from gleek_p2p.base.errors import GleekError
 from gleek_p2p.base.i18n import N_, _, ngettext
 from gleek_p2p.base.os_words import os_error_words
 from gleek_p2p.base.text import printable
+from gleek_p2p.base.violation_words import violation_words
 from gleek_p2p.log.keys import fingerprint
 from gleek_p2p.rules import (
     Deal,
@@ -568,10 +569,14 @@ def end_lines(
     lines.extend(("", handover_sentence(h, names)) for h in table.seat_changes)
     if table.audit_failure is not None:
         failure = table.audit_failure
-        # Its reason is the English evidence of the log: the screen says its code.
-        lines.append(("class:error", _("A hand audit failed: {name} broke the protocol "
-                                       "(violation {code}).").format(
-            name=who(failure.seat), code=failure.code.value)))
+        # Its reason is the English evidence of the log: the screen words its code.
+        lines.append(("class:error", who.act(
+            failure.seat,
+            N_("A hand audit failed: your seat broke the protocol - {what} (violation "
+               "{code})."),
+            N_("A hand audit failed: {name} broke the protocol - {what} (violation "
+               "{code})."),
+            what=violation_words(failure.code), code=failure.code.value)))
     if verdict is None and table.audit_failure is None and outcome is not None \
             and outcome.finished:
         lines.append(("", _("Every hand was audited: the deals were fair.")))
