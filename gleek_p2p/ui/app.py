@@ -523,7 +523,7 @@ def _expected(exp: Expectation, state: State | None, stage: Stage) -> str:
     kind = exp.kinds[0] if exp.kinds else ""
     if kind == ev.ACT and state is not None:
         return _("a move ({phase})").format(phase=phase_words(state))
-    words = awaited(kind, stage)
+    words = N_("a move") if kind == ev.ACT else awaited(kind, stage)
     return _(words) if words else exp.what
 
 
