@@ -16,11 +16,11 @@ from __future__ import annotations
 import pytest
 from adversary.net_clients import dial_with
 from test_adversary_stranger import _forming_lobby
-from test_tables import FP, _txt
+from test_tables import FP, Script, _txt
 
 from gleek_p2p.base import i18n
 from gleek_p2p.base.errors import GleekError, ProtocolError
-from gleek_p2p.cli.tables import _why_not
+from gleek_p2p.cli.tables import Chosen, _why_not, choose_table
 from gleek_p2p.cli.watch import choose_watched
 from gleek_p2p.log.keys import Identity
 from gleek_p2p.net.connection import Refused
@@ -116,3 +116,33 @@ def test_a_table_no_peer_can_sit_at_is_listed_but_never_joined_or_watched(t: str
     # The same table with a name and hands a Hello carries is joinable.
     fine = parse_record(_txt("oak/3"), ("10.0.0.9", 1))
     assert fine is not None and group_tables([fine])[0].joinable
+
+
+FULL_SAID = {"en": "anyone on the local network can announce that",
+             "fr": "n'importe qui sur le réseau local",
+             "it": "chiunque sulla rete locale",
+             "pt": "qualquer um na rede local",
+             "nl": "iedereen op het lokale netwerk"}
+
+
+@pytest.mark.parametrize("lang", sorted(FULL_SAID))
+def test_a_stranger_claiming_every_seat_of_a_forming_table_cannot_keep_people_out(
+        lang: str) -> None:
+    # The table's own record: Ann, alone, two seats free.
+    real = parse_record(_txt("oak/12", fp=FP[0]), ("10.0.0.1", 7000))
+    # A stranger's record for the same table (same t, var, n, v) claiming two
+    # more keys: merged as one table, it shows every seat taken.
+    forged = parse_record(_txt("oak/12", fp=FP[1], seated=((FP[1], "x"), (FP[2], "y"))),
+                          ("10.0.0.66", 9))
+    assert real is not None and forged is not None
+    tables = group_tables([real, forged])
+    assert len(tables) == 1 and tables[0].free == 0
+    said: list[str] = []
+    i18n.set_language(lang, {})
+    try:
+        chosen = choose_table(tables, Script("1"), said.append)
+    finally:
+        i18n.set_language("en", {})
+    # The picker used to refuse it ("every seat is taken"): it now dials, and says why.
+    assert chosen == Chosen("oak", 12, "standard")
+    assert len(said) == 1 and FULL_SAID[lang] in said[0] and "oak" in said[0]

@@ -163,9 +163,10 @@ def _why_not(listing: TableListing) -> str | None:
         return version_words(listing)
     if listing.playing:
         return _("it is playing")
-    if listing.free == 0:
-        return _("every seat is taken")
-    if not listing.joinable:
+    # Not refused when its records claim every seat: a stranger's record merged
+    # with the table's can claim them all, and the table's own peers refuse one
+    # too many (signed), at the cost of a dial.
+    if listing.variant == "" or listing.hands is None:
         return _("its variant or hands are unknown to this version")
     return None
 
@@ -195,6 +196,11 @@ def choose_table(
                 listing = tables[int(answer) - 1]
                 why = _why_not(listing)
                 if why is None:
+                    if listing.free == 0:
+                        write(_("Table {table}: its records say every seat is taken, but "
+                                "anyone on the local network can announce that; trying it "
+                                "anyway (its players refuse one too many).").format(
+                            table=printable(listing.table)))
                     return Chosen(listing.table, listing.hands, listing.variant)
                 write(_("Table {table} cannot be joined: {why}.").format(
                     table=printable(listing.table), why=why))
