@@ -24,6 +24,7 @@ from gleek_p2p.cli.tables import Chosen, _why_not, choose_table
 from gleek_p2p.cli.watch import choose_watched
 from gleek_p2p.log.keys import Identity
 from gleek_p2p.net.connection import Refused
+from gleek_p2p.net.discovery import MAX_SEATED
 from gleek_p2p.net.messages import MAX_TABLE_BYTES, RefuseCode
 from gleek_p2p.net.tables import group_tables, parse_record
 from gleek_p2p.rules import VARIANTS
@@ -146,3 +147,25 @@ def test_a_stranger_claiming_every_seat_of_a_forming_table_cannot_keep_people_ou
     # The picker used to refuse it ("every seat is taken"): it now dials, and says why.
     assert chosen == Chosen("oak", 12, "standard")
     assert len(said) == 1 and FULL_SAID[lang] in said[0] and "oak" in said[0]
+
+
+def test_a_stranger_announcing_a_playing_table_cannot_push_its_seats_out_of_the_list() -> None:
+    roster = ((FP[0], "Ann"), (FP[1], "Ben"), (FP[2], "Cat"))
+    own = [parse_record(_txt("oak/12", fp=FP[i], seated=roster, playing=True),
+                        ("192.168.1.10", 7000 + i)) for i in range(3)]
+    # Ten records from lower addresses, claiming the same roster (and the
+    # announcer keys of two seats): only the lowest MAX_SEATED addresses were kept.
+    forged = [parse_record(_txt("oak/12", fp=FP[i % 2] if i < 2 else FP[3], seated=roster,
+                                playing=True), ("10.0.0.66", 1 + i)) for i in range(10)]
+    claims = [c for c in (*own, *forged) if c is not None]
+    assert len(claims) == 13 and MAX_SEATED < 10
+    tables = group_tables(claims)
+    assert len(tables) == 1
+    addresses = tables[0].addresses
+    assert {("192.168.1.10", 7000 + i) for i in range(3)} <= set(addresses)
+    assert len(addresses) == 13
+    # Announcers claiming a seated key come first (the table's own, two forged).
+    assert set(addresses[:5]) == {*(("192.168.1.10", 7000 + i) for i in range(3)),
+                                  ("10.0.0.66", 1), ("10.0.0.66", 2)}
+    chosen = choose_watched(tables, "oak")
+    assert ("192.168.1.10", 7002) in chosen.addresses

@@ -232,7 +232,15 @@ def _merge(group: list[TableClaim]) -> TableListing:
             seated.setdefault(seat.fingerprint, seat)
     says = [c.watchers for c in group if c.watchers is not None]
     watchers = all(says) if says else None
-    addresses = tuple(sorted({c.address for c in group}))[:MAX_SEATED]
+    # Every address, those of announcers claiming a seated key first: a few were
+    # kept (the lowest), so a stranger announcing the same table from lower
+    # addresses pushed the table's own out of the list and `gleek watch` dialled
+    # only the stranger. A stranger can claim a seated key as announcer too:
+    # the order only helps, the watcher leaves a seat that feeds another table.
+    keys = {s.fingerprint for s in seated.values()}
+    seated_at = {c.address for c in group if c.announcer in keys}
+    addresses = tuple(sorted({c.address for c in group},
+                             key=lambda a: (a not in seated_at, a)))[:MAX_RECORDS]
     return TableListing(first.table, first.hands, first.variant, first.seats, first.playing,
                         watchers, tuple(seated.values())[:first.seats], addresses,
                         first.version)
