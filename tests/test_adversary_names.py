@@ -28,8 +28,10 @@ from gleek_p2p.net.discovery import MAX_SEATED
 from gleek_p2p.net.messages import MAX_TABLE_BYTES, RefuseCode
 from gleek_p2p.net.tables import group_tables, parse_record
 from gleek_p2p.rules import VARIANTS
+from gleek_p2p.session.lobby_status import LobbyStatus, PeerStatus
 from gleek_p2p.session.play import check_seat_words
 from gleek_p2p.table.roster import MAX_HANDS, MAX_NAME, Roster
+from gleek_p2p.ui.panes.lobby import lobby_lines
 
 STANDARD = VARIANTS["standard"]
 UNSEATABLE = ["x" * (MAX_NAME + 1), "an\u200ename", "tab\u2028line", "\u00ad"]
@@ -169,3 +171,17 @@ def test_a_stranger_announcing_a_playing_table_cannot_push_its_seats_out_of_the_
                                   ("10.0.0.66", 1), ("10.0.0.66", 2)}
     chosen = choose_watched(tables, "oak")
     assert ("192.168.1.10", 7002) in chosen.addresses
+
+
+def test_a_watcher_named_with_direction_overrides_shows_inert_in_the_lobby() -> None:
+    # A watcher's Hello name is not held to a roster's rule: U+202E (right-to-left
+    # override) and U+2028 (line separator) passed the Hello and reached the
+    # lobby pane raw, where "\u202eRIAF :tcidreV" reads "Verdict: FAIR".
+    me = PeerStatus("Anne", FP[0])
+    hostile = "\u202eRIAF :tcidreV\u2028seat 1 Ben"
+    status = LobbyStatus(table="oak", seats=3, me=me, peers=(), formed=True,
+                         watchers=(PeerStatus(hostile, FP[3]),))
+    lines = lobby_lines(status)
+    text = "\n".join(lines)
+    assert "\u202e" not in text and "\u2028" not in text
+    assert any("\\u202eRIAF :tcidreV\\u2028seat 1 Ben" in line for line in lines)
