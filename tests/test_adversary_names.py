@@ -108,9 +108,11 @@ def test_a_name_table_or_hands_no_table_takes_is_a_sentence_before_any_dial(lang
 ])
 def test_a_table_no_peer_can_sit_at_is_listed_but_never_joined_or_watched(t: str) -> None:
     claim = parse_record(_txt(t), ("10.0.0.9", 1))
-    assert claim is not None and claim.hands is None
+    assert claim is not None and claim.hands is not None and not claim.sittable
     listing = group_tables([claim])[0]
-    assert not listing.joinable and _why_not(listing) is not None
+    assert not listing.joinable
+    why = _why_not(listing)
+    assert why is not None and "no peer can sit at it" in why and str(MAX_HANDS) in why
     playing = parse_record(_txt(t, seated=((FP[0], "a"), (FP[1], "b"), (FP[2], "c")),
                                 playing=True), ("10.0.0.9", 1))
     assert playing is not None
@@ -185,3 +187,23 @@ def test_a_watcher_named_with_direction_overrides_shows_inert_in_the_lobby() -> 
     text = "\n".join(lines)
     assert "\u202e" not in text and "\u2028" not in text
     assert any("\\u202eRIAF :tcidreV\\u2028seat 1 Ben" in line for line in lines)
+
+
+SITTABLE_SAID = {"en": "no peer can sit at it", "fr": "aucun pair ne peut s'y asseoir",
+                 "it": "nessun pari può sedervisi", "pt": "nenhum par pode sentar nela",
+                 "nl": "geen peer kan eraan zitten"}
+
+
+@pytest.mark.parametrize("lang", sorted(SITTABLE_SAID))
+def test_why_a_table_no_peer_can_sit_at_is_not_joined_in_every_language(lang: str) -> None:
+    claim = parse_record(_txt("é" * 32 + "/3"), ("10.0.0.9", 1))
+    assert claim is not None
+    said: list[str] = []
+    i18n.set_language(lang, {})
+    try:
+        with pytest.raises(GleekError):  # the input ends after the refused number
+            choose_table(group_tables([claim]), Script("1"), said.append)
+    finally:
+        i18n.set_language("en", {})
+    assert len(said) == 1 and SITTABLE_SAID[lang] in said[0], said
+    assert str(MAX_TABLE_BYTES) in said[0] and str(MAX_HANDS) in said[0]

@@ -21,7 +21,9 @@ from gleek_p2p.base.i18n import _, ngettext
 from gleek_p2p.base.text import printable
 from gleek_p2p.net.discovery import PeerHint
 from gleek_p2p.net.handshake import WIRE_VERSION
+from gleek_p2p.net.messages import MAX_TABLE_BYTES
 from gleek_p2p.net.tables import MAX_RECORDS, TableClaim, TableListing, group_tables, parse_record
+from gleek_p2p.table.roster import MAX_HANDS
 
 __all__ = [
     "LIST_SECONDS",
@@ -168,6 +170,10 @@ def _why_not(listing: TableListing) -> str | None:
     # too many (signed), at the cost of a dial.
     if listing.variant == "" or listing.hands is None:
         return _("its variant or hands are unknown to this version")
+    if not listing.sittable:
+        return _("no peer can sit at it: its name with its hands is over {most} bytes or "
+                 "holds a control character, or it has over {hands} hands").format(
+            most=MAX_TABLE_BYTES, hands=MAX_HANDS)
     return None
 
 

@@ -75,6 +75,9 @@ class TableClaim:
     address: tuple[str, int]
     version: int | None = WIRE_VERSION
     """The wire version the record's ``v`` says (None if it says none readable)."""
+    sittable: bool = True
+    """False when no peer can sit at it: a Hello cannot carry its ``t`` (over
+    ``MAX_TABLE_BYTES``, a control character) or a roster its hands."""
 
     @property
     def key(self) -> tuple[str, int | None, tuple[int, ...], int, int | None]:
@@ -97,6 +100,8 @@ class TableListing:
     addresses: tuple[tuple[str, int], ...]
     version: int | None = WIRE_VERSION
     """The wire version its players announce (None: not said, or unreadable)."""
+    sittable: bool = True
+    """False when no peer can sit at it (``TableClaim.sittable``)."""
 
     @property
     def same_version(self) -> bool:
@@ -116,7 +121,7 @@ class TableListing:
         Every name ``variant_name`` gives is one ``--variant`` reads; ``""`` is a
         variant of a later version."""
         return not self.playing and self.free > 0 and self.variant != "" \
-            and self.hands is not None and self.same_version
+            and self.hands is not None and self.same_version and self.sittable
 
 
 def _int(text: str | None, low: int, high: int) -> int:
@@ -169,11 +174,10 @@ def parse_record(txt: Mapping[str, str], address: tuple[str, int]) -> TableClaim
         hands = int(hands_text) if slash and _HANDS.fullmatch(hands_text) else None
         if hands is None:
             table = full
-        elif not 1 <= hands <= MAX_HANDS or not _fits_hello(full):
-            # Listed as it is, never joined nor watched: a Hello cannot carry its
-            # name, or a roster its hands (picked, the table would form and then
-            # fail every seat making its roster).
-            hands = None
+        # Listed as it is, never joined nor watched: a Hello cannot carry its name,
+        # or a roster its hands (picked, every dial would fail, or the table would
+        # form and then fail every seat making its roster).
+        sittable = hands is not None and hands <= MAX_HANDS and _fits_hello(full)
         table = table[:MAX_TABLE_NAME]
         seats = _int(txt.get("n"), 1, MAX_SEATED)
         wire, variant = _variant(txt.get("var"))
@@ -196,7 +200,8 @@ def parse_record(txt: Mapping[str, str], address: tuple[str, int]) -> TableClaim
         except ProtocolError:
             version = None
         return TableClaim(table, hands, variant, wire, seats, state == "playing", watchers,
-                          tuple(seated.values())[:seats], announcer, address, version)
+                          tuple(seated.values())[:seats], announcer, address, version,
+                          sittable)
     except (ProtocolError, ValueError, TypeError, AttributeError):
         return None
 
@@ -243,4 +248,4 @@ def _merge(group: list[TableClaim]) -> TableListing:
                              key=lambda a: (a not in seated_at, a)))[:MAX_RECORDS]
     return TableListing(first.table, first.hands, first.variant, first.seats, first.playing,
                         watchers, tuple(seated.values())[:first.seats], addresses,
-                        first.version)
+                        first.version, first.sittable)
