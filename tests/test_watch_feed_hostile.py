@@ -24,11 +24,12 @@ from gleek_p2p.base.errors import GleekError, ProtocolError
 from gleek_p2p.bots.strategy import RandomStrategy
 from gleek_p2p.log.keys import Identity
 from gleek_p2p.log.store import read_log_file
-from gleek_p2p.net.connection import Connection, ConnectionClosed, Listener, listen
+from gleek_p2p.net.connection import Connection, ConnectionClosed, Limits, Listener, listen
 from gleek_p2p.net.handshake import WIRE_VERSION, Offer
-from gleek_p2p.net.messages import Event, Message, Sync
+from gleek_p2p.net.messages import Event, Hello, Message, Sync
 from gleek_p2p.rules import VARIANTS
 from gleek_p2p.session.watch import KeptLogUnusable, LiveLog, WatchConfig, watch
+from gleek_p2p.session.watchers import Watchers, WatchLimits
 from gleek_p2p.table.verify import verify_records
 from gleek_p2p.tools.selfplay import _derive, selfplay
 
@@ -238,3 +239,55 @@ async def test_a_watcher_name_no_hello_carries_is_said_before_any_dial(
         i18n.set_language("en", {})
         await seat.close()
     assert dialled == [] and not (tmp_path / "watched").exists()
+
+
+class _Watcher:
+    """A watcher's connection after its handshake: it reads nothing, says nothing."""
+
+    def __init__(self, n: int) -> None:
+        self.peer = Hello(WIRE_VERSION, TABLE, tuple(VARIANT.to_wire()), 3,
+                          bytes([n + 1]) * 32, f"w{n}", b"\x02" * 32, 0, b"\x03" * 32,
+                          watcher=True)
+        self.closed = False
+        self.farewell = ""
+        self.sent = 0
+        self.limits = Limits()
+        self._quiet = asyncio.Event()
+
+    @property
+    def backlog(self) -> int:
+        return self.sent
+
+    def send(self, message: Message) -> None:
+        self.sent += 1
+
+    async def recv(self) -> Message:
+        await self._quiet.wait()
+        raise ConnectionClosed("closed")
+
+    async def close(self, reason: str = "", code: int = 0) -> None:
+        self.closed, self.farewell = True, reason
+        self._quiet.set()
+
+
+async def test_watchers_admitted_at_once_are_fed_within_the_bounds(
+        records: list[bytes]) -> None:
+    # Admission is asked at each Hello, and a watcher only counts once it is
+    # served, after its handshake: a burst of handshakes completed together all
+    # passed admission, and every one was fed, past both bounds.
+    limits = WatchLimits(max_watchers=4, burst=8)
+    watchers = Watchers(True, limits, lambda text: None)
+    watchers.feed(records)
+    conns = [_Watcher(n) for n in range(12)]
+    assert all(watchers.admit(c.peer, 0.0) is None for c in conns)  # type: ignore[arg-type]
+    tasks = [asyncio.ensure_future(watchers.serve(c, 0.0)) for c in conns]  # type: ignore[arg-type]
+    for _ in range(20):
+        await asyncio.sleep(0)
+    fed = [c for c in conns if not c.closed]
+    assert len(fed) == limits.max_watchers and all(c.sent > 0 for c in fed)
+    refused = [c for c in conns if c.closed]
+    assert all(c.sent == 0 and "watchers" in c.farewell for c in refused)
+    for c in fed:
+        await c.close("done")
+    await asyncio.gather(*tasks)
+    assert watchers.conns == {}
