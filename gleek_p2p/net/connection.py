@@ -453,7 +453,9 @@ async def handshake_over(
         raise LinkError(
             f"the handshake did not finish within {limits.handshake_timeout} s",
             Failure.SLOW_HANDSHAKE) from None
-    except ProtocolError:
+    except (ProtocolError, asyncio.CancelledError):
+        # Cancelled: a race of dials (net/race.py) that another dial won; the
+        # socket must not stay open until the collector finds it.
         writer.close()
         raise
     except OSError as exc:

@@ -26,6 +26,7 @@ from gleek_p2p.log.store import LogStore
 from gleek_p2p.net.connection import Connection, Limits, Refused, connect
 from gleek_p2p.net.handshake import WIRE_VERSION, Offer
 from gleek_p2p.net.messages import MAX_NAME_BYTES, ByeCode, Event, RefuseCode, Text
+from gleek_p2p.net.race import DIAL_STAGGER, race
 from gleek_p2p.rules import Event as Move
 from gleek_p2p.rules import Variant
 from gleek_p2p.session.error_words import rejection_words
@@ -76,6 +77,8 @@ class WatchConfig:
     """Seconds without a new event (or without any seat answering) before giving up."""
     retry: float = 1.0
     """Seconds between two rounds of dials."""
+    stagger: float = DIAL_STAGGER
+    """Seconds between the starts of two dials of one round (``net.race``)."""
     limits: Limits = field(default_factory=Limits)
     announced: frozenset[str] | None = None
     """The key fingerprints the LAN's records announce for the table's seats (``gleek
@@ -241,6 +244,12 @@ async def watch(identity: Identity, config: WatchConfig, notes: Callable[[str], 
     told = 0
     reason = ""
     turn = 0
+
+    async def dial(address: Address) -> Connection:
+        host, port = address
+        return await connect(host, port, identity=identity, offer=offer,
+                             nonce_commit=random(32), limits=config.limits)
+
     foreign: set[Address] = set()
     """Seats that fed another table than the one announced: never dialled again."""
     try:
@@ -253,29 +262,32 @@ async def watch(identity: Identity, config: WatchConfig, notes: Callable[[str], 
                 raise Impersonated(_(
                     "not watching: no seat of this table fed the table its players announce "
                     "on the local network (another table may be using its name)"))
-            host, port = config.peers[turn % len(config.peers)]
-            turn += 1
-            if (host, port) in foreign:
-                continue
-            try:
-                conn = await connect(host, port, identity=identity, offer=offer,
-                                     nonce_commit=random(32), limits=config.limits)
-            except Refused as exc:
-                if exc.by_peer and exc.refusal.meaning is RefuseCode.NO_WATCHERS:
-                    raise NoWatchers(_("the players of this table do not accept "
-                                       "watchers")) from None
+            # Every seat not known to feed another table, raced from the one after
+            # the seat last followed (the records' order: seated announcers first).
+            order = list(dict.fromkeys(config.peers[turn:] + config.peers[:turn]))
+            outcome = await race([a for a in order if a not in foreign], dial,
+                                 stagger=config.stagger, discard=_drop, expected=ProtocolError)
+            unwatched = False
+            for (host, port), exc in outcome.failures:
+                assert isinstance(exc, ProtocolError)  # race(expected=ProtocolError)
+                if isinstance(exc, Refused) and exc.by_peer \
+                        and exc.refusal.meaning is RefuseCode.NO_WATCHERS:
+                    # Ends the watch only if no seat took us: any stranger can refuse.
+                    unwatched = True
+                    continue
                 # Worded from the Hellos when they differ (another version, table...):
                 # the refusal's own sentence is English, for the other side.
-                why = mismatch(offer, exc.peer) if exc.peer is not None else None
+                why = mismatch(offer, exc.peer) if isinstance(exc, Refused) \
+                    and exc.peer is not None else None
                 notes(_("{host}:{port}: {reason}").format(host=host, port=port,
                                                           reason=why or dial_failure(exc)))
+            if outcome.won is None:
+                if unwatched:
+                    raise NoWatchers(_("the players of this table do not accept watchers"))
                 await asyncio.sleep(config.retry)
                 continue
-            except ProtocolError as exc:
-                notes(_("{host}:{port}: {reason}").format(host=host, port=port,
-                                                          reason=dial_failure(exc)))
-                await asyncio.sleep(config.retry)
-                continue
+            (host, port), conn = outcome.won
+            turn = config.peers.index((host, port)) + 1
             notes(_("watching through {name} (key {key})").format(
                 name=conn.peer.name, key=fingerprint(conn.peer.public)))
             try:
@@ -292,6 +304,11 @@ async def watch(identity: Identity, config: WatchConfig, notes: Callable[[str], 
         live.close()
     report = verify_records(live.records) if live.records else None
     return WatchResult(live.path, live.table, report, reason)
+
+
+async def _drop(conn: Connection) -> None:
+    """Close a seat's link this watcher does not follow (another dial won the race)."""
+    await conn.close("the watcher leaves", ByeCode.CLOSING)
 
 
 def watched_log(config: WatchConfig) -> LiveLog:
