@@ -320,7 +320,7 @@ def hand_line(state: State, names: Sequence[str], you: int | None = None) -> str
         winner, pot, suit = s.ruff
         parts.append((_("ruff: {name} won {pot}") if suit is None else
                       _("ruff: {name} won {pot} with {suit}")).format(
-            name=who(winner), pot=pence(pot), suit=_suit(suit) if suit is not None else ""))
+            name=who(winner), pot=pot, suit=_suit(suit) if suit is not None else ""))
     if s.declarations:
         combos = []
         for seat, slots in s.declarations:
