@@ -44,3 +44,49 @@ def test_the_hand_line_gives_the_ruff_pot_in_whole_pence(lang: str) -> None:
                 and ("ruff" in p.lower()))
     assert f" {pot} " in ruff or ruff.rstrip().endswith(f" {pot}"), (pot, ruff)
     assert "½" not in ruff, ruff
+
+
+def _moment_after(kind: type, seed: int = 0) -> tuple[object, int]:
+    """The state just after the first event of ``kind`` in a random hand, and its seat."""
+    from gleek_p2p.rules import apply, new_session
+
+    for s in range(seed, seed + 200):
+        _final, events = random_session(Variant(), 1, random.Random(s))
+        state = new_session(Variant(), 1)
+        for e in events:
+            state = apply(state, e)
+            if isinstance(e, kind):
+                return state, e.seat  # type: ignore[attr-defined]
+    raise AssertionError(f"no {kind.__name__} in 200 hands")
+
+
+# (you, another) for a see on the ruff and a pass in the auction, as the table says them
+PANE_MOVES = {
+    "en": (("you see", "{n} sees"), ("you pass", "{n} passes")),
+    "fr": (("vous voyez", "{n} voit"), ("vous passez", "{n} passe")),
+    "it": (("tu vedi", "{n} vede"), ("tu passi", "{n} passa")),
+    "pt": (("você vê", "{n} vê"), ("você passa", "{n} passa")),
+    "nl": (("jij ziet", "{n} ziet"), ("jij past", "{n} past")),
+}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_table_says_each_ruff_and_auction_move_with_its_person(lang: str) -> None:
+    # The ruff line glued one verb after every name: "vous voit", "vous passe",
+    # "tu vede", "Mary see", "Mary vie 4" (4 was the stake, not her raise).
+    from gleek_p2p.rules import PassBid, See, Vie
+    from gleek_p2p.ui.render import Scene, plain, table_pane
+
+    names = ("Anne", "Ben", "Cat")
+    i18n.set_language(lang, {})
+    (see_you, see_other), (pass_you, pass_other) = PANE_MOVES[lang]
+    for kind, you, other in ((See, see_you, see_other), (PassBid, pass_you, pass_other)):
+        state, seat = _moment_after(kind)
+        mine = plain(table_pane(Scene(state, names, seat), 51))  # type: ignore[arg-type]
+        assert you in mine, (kind, mine)
+        theirs = plain(table_pane(Scene(state, names, (seat + 1) % 3), 51))  # type: ignore[arg-type]
+        assert other.format(n=names[seat]) in theirs, (kind, theirs)
+    state, seat = _moment_after(Vie)
+    text = plain(table_pane(Scene(state, names, (seat + 1) % 3), 51))  # type: ignore[arg-type]
+    stake = {"en": "stake", "fr": "mise", "it": "posta", "pt": "aposta", "nl": "inzet"}[lang]
+    assert f"({stake} {state.ruff_stake})" in text, text  # type: ignore[attr-defined]

@@ -86,7 +86,11 @@ def table_pane(scene: Scene, width: int) -> list[Fragments]:
 _TABLE_LABELS = (N_("Auction"), N_("Ruff"), N_("Combos"), N_("Trump"), N_("Last"))
 
 
-_RUFF_MOVES = {"vie": N_("vie"), "see": N_("see"), "pass": N_("pass")}
+# Each move a whole phrase per person ("vous voyez", "Mary voit"): a verb glued after
+# a name agrees with nobody. A vie names the stake it made, as the report does.
+_RUFF_MOVES = {"vie": (N_("you vie (stake {stake})"), N_("{name} vies (stake {stake})")),
+               "see": (N_("you see"), N_("{name} sees")),
+               "pass": (N_("you pass"), N_("{name} passes"))}
 
 
 def _bidding_lines(s: State, namer: Namer, width: int) -> list[Fragments]:
@@ -95,8 +99,8 @@ def _bidding_lines(s: State, namer: Namer, width: int) -> list[Fragments]:
     lw = _label_width(_TABLE_LABELS)
     v = s.variant
     if v.has_auction:
-        passes = _("pass")
-        calls = [f"{who(seat)} {amount or passes}" for seat, amount in s.bids]
+        calls = [f"{who(seat)} {amount}" if amount
+                 else who.act(seat, *_RUFF_MOVES["pass"]) for seat, amount in s.bids]
         tail = ""
         if s.phase is not Phase.AUCTION:
             # Once decided, the outcome alone (the calls are in the log and the summary).
@@ -110,8 +114,7 @@ def _bidding_lines(s: State, namer: Namer, width: int) -> list[Fragments]:
     if v.has_ruff:
         if s.ruff_played:
             head = _("stake {stake}, pot {pot}: ").format(stake=s.ruff_stake, pot=ruff_pot(s))
-            said = {kind: _(word) for kind, word in _RUFF_MOVES.items()}
-            moves = [f"{who(seat)} {said[kind]}" + (f" {stake}" if kind == "vie" else "")
+            moves = [who.act(seat, *_RUFF_MOVES[kind], stake=stake)
                      for seat, kind, stake in s.ruff_log]
             moves += [who.act(seat, N_("you show {suit}"), N_("{name} shows {suit}"),
                               suit=SUIT_SYMBOLS[suit])
