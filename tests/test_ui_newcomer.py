@@ -39,9 +39,9 @@ def test_the_hand_line_gives_the_ruff_pot_in_whole_pence(lang: str) -> None:
     final = _a_hand_with_a_ruff()
     winner, pot, _suit = hand_summary(final).ruff  # type: ignore[attr-defined,misc]
     i18n.set_language(lang, {})
-    line = hand_line(final, ["Anne", "Ben", "Cat"])  # type: ignore[arg-type]
-    ruff = next(p for p in line.split(";") if "Anne Ben Cat".split()[winner] in p
-                and ("ruff" in p.lower()))
+    names = ["Anne", "Ben", "Cat"]
+    line = hand_line(final, names)  # type: ignore[arg-type]
+    ruff = next(p for p in line.split(";") if names[winner] in p and "ruff" in p.lower())
     assert f" {pot} " in ruff or ruff.rstrip().endswith(f" {pot}"), (pot, ruff)
     assert "½" not in ruff, ruff
 
