@@ -90,3 +90,32 @@ def test_the_table_says_each_ruff_and_auction_move_with_its_person(lang: str) ->
     text = plain(table_pane(Scene(state, names, (seat + 1) % 3), 51))  # type: ignore[arg-type]
     stake = {"en": "stake", "fr": "mise", "it": "posta", "pt": "aposta", "nl": "inzet"}[lang]
     assert f"({stake} {state.ruff_stake})" in text, text  # type: ignore[attr-defined]
+
+
+SEE_WORDS = {"en": "see", "fr": "voir|voyez", "it": "vedi", "pt": "ver|veja", "nl": "zien|zie"}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_ruff_prompt_offers_see_only_when_see_is_a_choice(lang: str) -> None:
+    # At stake 0 the prompt said "vie (type 1-5), see or pass" above only pass and vie.
+    import re
+
+    from gleek_p2p.rules import Phase, See, apply, legal_actions, new_session, to_act
+    from gleek_p2p.ui.choices import Chooser
+
+    i18n.set_language(lang, {})
+    word = re.compile(rf"\b({SEE_WORDS[lang]})\b")
+    seen = {True: 0, False: 0}
+    for seed in range(20):
+        _final, events = random_session(Variant(), 1, random.Random(seed))
+        state = new_session(Variant(), 1)
+        for e in events:
+            state = apply(state, e)
+            if state.phase is not Phase.RUFF:
+                continue
+            seat = to_act(state)
+            chooser = Chooser(legal_actions(state, seat), state, seat)
+            offered = any(isinstance(o.event, See) for o in chooser.options)
+            assert bool(word.search(chooser.prompt)) is offered, (chooser.prompt, offered)
+            seen[offered] += 1
+    assert seen[True] and seen[False], seen
