@@ -119,3 +119,52 @@ def test_the_ruff_prompt_offers_see_only_when_see_is_a_choice(lang: str) -> None
             assert bool(word.search(chooser.prompt)) is offered, (chooser.prompt, offered)
             seen[offered] += 1
     assert seen[True] and seen[False], seen
+
+
+GLEEK_OF_ACES = {"en": "gleek of Aces", "fr": "gleek d'As", "it": "gleek di Assi",
+                 "pt": "gleek de Ases", "nl": "gleek van Azen"}
+A_GLEEK = {"en": "a", "fr": "un", "it": "un", "pt": "um", "nl": "een"}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_table_and_the_hand_summary_say_a_gleek_of_aces_as_the_narration_does(
+        lang: str) -> None:
+    # The narration said "un gleek d'As" and the table beside it "Bob gleek de As",
+    # the hand's summary "un gleek de As (Bob)".
+    from gleek_p2p.rules import (
+        Cut,
+        Deal,
+        Declare,
+        PassBid,
+        PassRuff,
+        Phase,
+        apply,
+        card,
+        legal_actions,
+        new_session,
+        to_act,
+    )
+    from gleek_p2p.rules.simulate import reveals_for
+    from gleek_p2p.ui.render import Scene, plain, table_pane
+    from gleek_p2p.ui.summary import summary_lines
+
+    variant = Variant()
+    s = apply(apply(new_session(variant, 1), Cut((0, 11, 22))), Deal())
+    for r in reveals_for(variant, 0, {1: [card(0, 0), card(1, 0), card(2, 0)]}):
+        s = apply(s, r)
+    for seat in (1, 2, 0):
+        s = apply(s, PassBid(seat))
+    s = apply(apply(s, PassRuff(1)), PassRuff(2))
+    aces = tuple(sorted(s.where[card(suit, 0)] for suit in range(3)))
+    s = apply(s, Declare(1, aces))
+    names = ("Anne", "Bob", "Carol")
+    i18n.set_language(lang, {})
+    pane = plain(table_pane(Scene(s, names, 0), 51))
+    assert f"Bob {GLEEK_OF_ACES[lang]}" in pane, pane
+    rng = random.Random(0)
+    while s.phase not in (Phase.HAND_OVER, Phase.SESSION_OVER):
+        seat = to_act(s)
+        assert seat is not None, s.phase
+        s = apply(s, rng.choice(legal_actions(s, seat)))
+    summary = " ".join(plain(summary_lines(s, names, 0, 76)).split())
+    assert f"{A_GLEEK[lang]} {GLEEK_OF_ACES[lang]} (Bob)" in summary, summary

@@ -6,8 +6,9 @@ from gleek_p2p.base.i18n import N_, _, ngettext, pgettext
 from gleek_p2p.rules import Phase, State, card_rank, ruff_pot, to_act, tricks_won
 from gleek_p2p.rules.honours import honour_names
 from gleek_p2p.rules.limits import OPENING_BID
+from gleek_p2p.tools.report import GLEEK_WORDS, MOURNIVAL_WORDS
 
-from ..words import SUIT_SYMBOLS, Namer, card_text, honours, rank_plural, suit_name
+from ..words import SUIT_SYMBOLS, Namer, card_text, honours, suit_name
 from .lobby import lobby_lines
 from .scene import (
     TABLE_ROWS,
@@ -142,10 +143,14 @@ def _bidding_lines(s: State, namer: Namer, width: int) -> list[Fragments]:
         combos = []
         for seat, slots in s.declarations:
             c = _known(s, slots[0])
-            rank = rank_plural(card_rank(c)) if c is not None else "?"
+            if c is not None:
+                # The report's whole phrases: each language elides its own way ("gleek d'As").
+                words = MOURNIVAL_WORDS if len(slots) == 4 else GLEEK_WORDS
+                combos.append(f"{who(seat)} " + _(words[card_rank(c)]))
+                continue
             kind = (N_("{name} mournival of {ranks}") if len(slots) == 4
                     else N_("{name} gleek of {ranks}"))
-            combos.append(_(kind).format(name=who(seat), ranks=rank))
+            combos.append(_(kind).format(name=who(seat), ranks="?"))
         text = fit("", combos or [_("none")], "", width - lw)
         lines.append([*_label(N_("Combos"), lw), ("", text)])
     if s.trump_named:
