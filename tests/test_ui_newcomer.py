@@ -168,3 +168,24 @@ def test_the_table_and_the_hand_summary_say_a_gleek_of_aces_as_the_narration_doe
         s = apply(s, rng.choice(legal_actions(s, seat)))
     summary = " ".join(plain(summary_lines(s, names, 0, 76)).split())
     assert f"{A_GLEEK[lang]} {GLEEK_OF_ACES[lang]} (Bob)" in summary, summary
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_verify_help_wraps_each_exit_code_as_one_paragraph(
+        lang: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    # At 80 columns "gleek verify --help" left "is" (or "session", "ou") alone on a
+    # line and indented the rest of a code's text by 8.
+    from gleek_p2p.cli.gleek import main
+
+    monkeypatch.setenv("COLUMNS", "80")
+    with pytest.raises(SystemExit):
+        main(["--lang", lang, "verify", "--help"])
+    text = capsys.readouterr().out
+    codes = text[text.index("\n  0  "):].splitlines()[1:]
+    assert codes and all(len(line) <= 80 for line in codes), codes
+    for line, after in zip(codes, [*codes[1:], ""], strict=True):
+        if line and not line[2].isdigit():
+            assert line.startswith("     ") and not line.startswith("      "), line
+        if after.startswith("     "):
+            # Filled: the next line's first word would not have fitted on this one.
+            assert len(line) + 1 + len(after.split()[0]) > 78, (line, after)

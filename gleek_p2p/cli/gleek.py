@@ -43,12 +43,28 @@ class _Help(argparse.ArgumentDefaultsHelpFormatter):
     def _fill_text(self, text: str, width: int, indent: str) -> str:
         import textwrap
 
-        lines = []
+        # An item's own continuation lines (indented deeper than the item, as in
+        # verify's exit codes) are one paragraph with it: wrapped alone, each left its
+        # last word on a line of its own at 80 columns.
+        items: list[list[str]] = []
         for line in text.splitlines():
-            lead = indent + " " * (len(line) - len(line.lstrip()))
-            hang = "   " if line.startswith(" ") else ""
-            lines.append(textwrap.fill(line.strip(), width, initial_indent=lead,
-                                       subsequent_indent=lead + hang) if line else "")
+            depth = len(line) - len(line.lstrip())
+            if (line.strip() and items and items[-1] and items[-1][0].startswith(" ")
+                    and depth > len(items[-1][0]) - len(items[-1][0].lstrip())):
+                items[-1].append(line.strip())
+            else:
+                items.append([line] if line.strip() else [])
+        lines = []
+        for item in items:
+            if not item:
+                lines.append("")
+                continue
+            first = item[0]
+            lead = indent + " " * (len(first) - len(first.lstrip()))
+            hang = "   " if first.startswith(" ") else ""
+            lines.append(textwrap.fill(" ".join(part.strip() for part in item), width,
+                                       initial_indent=lead, subsequent_indent=lead + hang,
+                                       break_on_hyphens=False))
         return "\n".join(lines)
 
 
