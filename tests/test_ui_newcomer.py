@@ -189,3 +189,26 @@ def test_verify_help_wraps_each_exit_code_as_one_paragraph(
         if after.startswith("     "):
             # Filled: the next line's first word would not have fitted on this one.
             assert len(line) + 1 + len(after.split()[0]) > 78, (line, after)
+
+
+@pytest.mark.parametrize("command", [["verify", "valid-standard-deck-v1.gleeklog"],
+                                     ["simulate", "--hands", "2"]])
+def test_a_reader_that_stops_reading_gets_no_error_sentence(command: list[str]) -> None:
+    # "gleek verify LOG | head" printed "gleek: the system refused the operation
+    # (error EPIPE)" and exited 1, verify's code for "unfair".
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    vectors = Path(__file__).resolve().parent.parent / "protocol" / "vectors" / "sessions"
+    argv = [str(vectors / a) if a.endswith(".gleeklog") else a for a in command]
+    read, write = os.pipe()
+    os.close(read)  # the reader has gone before the first line
+    try:
+        done = subprocess.run([sys.executable, "-m", "gleek_p2p", *argv], stdout=write,
+                              stderr=subprocess.PIPE, text=True, timeout=300)
+    finally:
+        os.close(write)
+    assert done.stderr == "", done.stderr
+    assert done.returncode == 141

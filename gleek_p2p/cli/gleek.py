@@ -441,6 +441,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     except GleekError as exc:
         print(f"gleek: {exc}", file=sys.stderr)
         return 1
+    except BrokenPipeError:
+        # The reader stopped reading (`gleek verify LOG | head`): nothing went wrong
+        # that anyone needs told, and 1 would read as verify's "unfair". The shell's
+        # own code for a writer its reader left (128 + SIGPIPE).
+        _close_stdout()
+        return 141
     except OSError as exc:
         from gleek_p2p.base.os_words import os_error_words
 
@@ -455,6 +461,17 @@ def main(argv: Sequence[str] | None = None) -> int:
                                 error=f"{type(exc).__name__}: {exc}", file=report),
               file=sys.stderr)
         return 70
+
+
+def _close_stdout() -> None:
+    """Point stdout at nothing, so that the interpreter's last flush finds no pipe."""
+    import os
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass  # stdout is no file (a test's capture): nothing will flush to a pipe
 
 
 def _lang_option(argv: Sequence[str]) -> str | None:
