@@ -212,3 +212,26 @@ def test_a_reader_that_stops_reading_gets_no_error_sentence(command: list[str]) 
         os.close(write)
     assert done.stderr == "", done.stderr
     assert done.returncode == 141
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_ruff_show_is_told_in_rank_order(lang: str) -> None:
+    # "Mary shows spades: 7♠ A♠ J♠ 5♠ 8♠": the cards came in the deal's order.
+    from gleek_p2p.rules import ShowRuff, apply, new_session
+    from gleek_p2p.ui.narrate import narrate
+    from gleek_p2p.ui.words import card_label
+
+    i18n.set_language(lang, {})
+    told = 0
+    for seed in range(40):
+        _final, events = random_session(Variant(), 1, random.Random(seed))
+        state = new_session(Variant(), 1)
+        for e in events:
+            after = apply(state, e)
+            if isinstance(e, ShowRuff) and len(e.slots) > 1:
+                cards = [after.cards[x] for x in e.slots]
+                said = narrate(e, state, after, ("Anne", "Ben", "Cat"))
+                assert " ".join(card_label(c) for c in sorted(cards)) in said, said
+                told += cards != sorted(cards)
+            state = after
+    assert told, "no show dealt out of rank order in 40 hands"

@@ -224,7 +224,8 @@ def _ruff(event: Vie | See | PassRuff, before: State, after: State, who: Namer) 
 
 
 def _show(event: ShowRuff, before: State, after: State, who: Namer) -> str:
-    cards = [c for x in event.slots if (c := _card(after, x)) is not None]
+    # In rank order, as the hand shows them (the slots' order is the deal's).
+    cards = sorted(c for x in event.slots if (c := _card(after, x)) is not None)
     text = who.act(event.seat, N_("You show {suit}: {cards}, worth {value}."),
                    N_("{name} shows {suit}: {cards}, worth {value}."),
                    suit=suit_name(event.suit), cards=" ".join(card_label(c) for c in cards),
