@@ -235,3 +235,35 @@ def test_a_ruff_show_is_told_in_rank_order(lang: str) -> None:
                 told += cards != sorted(cards)
             state = after
     assert told, "no show dealt out of rank order in 40 hands"
+
+
+LAST_TRICK_WORDS = {"en": "with the last trick's 4", "fr": "avec les 4 du dernier pli",
+                    "it": "con i 4 dell'ultima presa", "pt": "com os 4 da última vaza",
+                    "nl": "met de 4 van de laatste slag"}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_points_told_per_trick_add_up_to_the_hands_trick_points(lang: str) -> None:
+    # "Mary takes trick 12 (13 points)" left out the last trick's 4, while the
+    # summary's trick points counted them (and each trick's Tib and Tom).
+    import re
+
+    from gleek_p2p.rules import Play, apply, new_session
+    from gleek_p2p.ui.narrate import narrate
+
+    i18n.set_language(lang, {})
+    final, events = random_session(Variant(), 1, random.Random(5))
+    state = new_session(Variant(), 1)
+    told = [0, 0, 0]
+    last = ""
+    for e in events:
+        after = apply(state, e)
+        if isinstance(e, Play) and len(after.tricks) > len(state.tricks):
+            said = narrate(e, state, after, ("Anne", "Ben", "Cat"))
+            found = re.search(r"\((\d+) ", said)
+            assert found, said
+            told[after.tricks[-1][2]] += int(found.group(1))
+            last = said
+        state = after
+    assert tuple(told) == hand_summary(final).trick_points, (told, last)
+    assert LAST_TRICK_WORDS[lang] in last, last
