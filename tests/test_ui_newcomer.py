@@ -267,3 +267,32 @@ def test_the_points_told_per_trick_add_up_to_the_hands_trick_points(lang: str) -
         state = after
     assert tuple(told) == hand_summary(final).trick_points, (told, last)
     assert LAST_TRICK_WORDS[lang] in last, last
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_ruff_winner_line_fits_the_table_at_80_columns(lang: str) -> None:
+    # In French: "Ruff     Thomas a gagné le pot de 31 avec ♣ (mise …".
+    from gleek_p2p.rules import Phase, apply, new_session
+    from gleek_p2p.rules.cards import SUIT_SYMBOLS
+    from gleek_p2p.ui.render import Scene, plain, table_pane
+
+    i18n.set_language(lang, {})
+    names = ("Thomas", "Anne", "Mary")
+    checked = 0
+    for seed in range(60):
+        _final, events = random_session(Variant(), 1, random.Random(seed))
+        state = new_session(Variant(), 1)
+        for e in events:
+            state = apply(state, e)
+            if state.phase is Phase.DECLARE and state.ruff_shows and state.ruff_winner >= 0:
+                break
+        else:
+            continue
+        winner = state.ruff_winner
+        suit = next(s for seat, s, _x in state.ruff_shows if seat == winner)
+        for viewer in range(3):
+            pane = plain(table_pane(Scene(state, names, viewer), 51))
+            line = next(x for x in pane.splitlines() if x.startswith("Ruff"))
+            assert "…" not in line and SUIT_SYMBOLS[suit] in line, line
+        checked += 1
+    assert checked, "no ruff showdown in 60 hands"

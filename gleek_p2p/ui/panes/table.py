@@ -130,6 +130,12 @@ def _bidding_lines(s: State, namer: Namer, width: int) -> list[Fragments]:
                                    N_("you won the pot of {pot} showing {suit} (stake {stake})"),
                                    N_("{name} won the pot of {pot} showing {suit} (stake {stake})"),
                                    **fields)
+                    if len(text) > width - lw:
+                        # Cut at 80 columns ("(mise …"): the stake gives way, the suit stays.
+                        text = who.act(s.ruff_winner,
+                                       N_("you won the pot of {pot} showing {suit}"),
+                                       N_("{name} won the pot of {pot} showing {suit}"),
+                                       **fields)
                 else:
                     text = who.act(s.ruff_winner, N_("you won the pot of {pot} (stake {stake})"),
                                    N_("{name} won the pot of {pot} (stake {stake})"), **fields)
