@@ -272,7 +272,8 @@ def test_a_violation_code_its_evidence_does_not_prove_is_a_claim_in_its_words() 
                                        cause="deck.key-commitment")
     _table, report = _ended(tables, abort)
     assert report.exit_code == 3 and not report.violations
-    assert ("seat 1 (Bob) says: Carol broke the protocol (violation deck.key-commitment). "
+    assert ("seat 1 (Bob) says: Carol broke the protocol - published a key that does not "
+            "match its locking pass (violation deck.key-commitment). "
             "The log cannot prove it.") in text_report(report)
 
 

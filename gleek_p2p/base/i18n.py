@@ -15,6 +15,11 @@ chosen at that moment), ``ngettext(singular, plural, n)`` for counts, and
 ``N_("...")`` to mark a module-level constant that is translated later, and
 ``pgettext(context, "...")`` where the same English word needs a shorter
 form (a column of the table) than it has elsewhere.
+
+What they return formats like any ``str``, and also knows French elision
+before a name: a translation writes ``{name:de}`` or ``{name:que}`` and reads
+"la place de Thomas" but "la place d'Anne", "ce qu'Ève a envoyé" (see
+``before_name``). The code passes the bare name, the same in every language.
 """
 
 from __future__ import annotations
@@ -22,6 +27,9 @@ from __future__ import annotations
 import argparse
 import gettext
 import os
+import re
+import string
+import unicodedata
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -91,19 +99,69 @@ def current_language() -> str:
     return _language
 
 
+ELIDED = {"de": "d'", "que": "qu'"}
+"""The French words a translation may set before a name as a field's format
+(``{name:de}``), and their elided form."""
+
+_VOWELS = frozenset("aeiouœæ")
+
+
+def elides(name: str) -> bool:
+    """Whether French elides "de", "que" before ``name``: it opens on a vowel (accents
+    aside: Ève, Émile), an h (a first name's h is mute: Hugo, Hélène) or a y sounded
+    as a vowel (Yves, but not Yann)."""
+    letters = [c.lower() for c in unicodedata.normalize("NFD", name)
+               if not unicodedata.combining(c)]
+    if not letters:
+        return False
+    if letters[0] in _VOWELS or letters[0] == "h":
+        return True
+    return letters[0] == "y" and len(letters) > 1 and letters[1].isalpha() \
+        and letters[1] not in _VOWELS and letters[1] != "y"
+
+
+def before_name(word: str, name: str) -> str:
+    """``word`` (a key of ``ELIDED``) then ``name``, as French writes them: "de Thomas",
+    "d'Anne", "qu'Hugo"."""
+    return ELIDED[word] + name if elides(name) else f"{word} {name}"
+
+
+class _Formatter(string.Formatter):
+    def format_field(self, value: object, format_spec: str) -> str:
+        if format_spec in ELIDED:
+            return before_name(format_spec, str(value))
+        return str(super().format_field(value, format_spec))
+
+
+_FORMATTER = _Formatter()
+_ELISION = re.compile(r"\{[^{}:]*:(?:" + "|".join(ELIDED) + r")\}")
+
+
+class Message(str):
+    """A message in the chosen language: a ``str`` whose ``format`` also fills a field
+    written ``{name:de}`` with the name after its French word (``before_name``)."""
+
+    __slots__ = ()
+
+    def format(self, *args: object, **kwargs: object) -> str:
+        if _ELISION.search(self):
+            return _FORMATTER.vformat(self, args, kwargs)
+        return str.format(self, *args, **kwargs)
+
+
 def _(message: str) -> str:
     """``message`` in the chosen language."""
-    return _translation.gettext(message)
+    return Message(_translation.gettext(message))
 
 
 def ngettext(singular: str, plural: str, n: int) -> str:
     """The form of a counted message that fits ``n`` in the chosen language."""
-    return _translation.ngettext(singular, plural, n)
+    return Message(_translation.ngettext(singular, plural, n))
 
 
 def pgettext(context: str, message: str) -> str:
     """``message`` as a short label in ``context`` (a narrow column wants its own words)."""
-    return _translation.pgettext(context, message)
+    return Message(_translation.pgettext(context, message))
 
 
 def N_(message: str) -> str:

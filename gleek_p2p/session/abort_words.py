@@ -15,8 +15,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from gleek_p2p.base.errors import ViolationCode
 from gleek_p2p.base.i18n import N_, _
 from gleek_p2p.base.text import one_line
+from gleek_p2p.base.violation_words import broke_the_protocol
 from gleek_p2p.table import events as ev
 from gleek_p2p.table.session import Verdict
 
@@ -50,7 +52,8 @@ def code_words(cause: str, about: int, names: Sequence[str]) -> str | None:
     if words is not None:
         return _(words).format(name=name)
     if cause in ev.VIOLATION_CODES:
-        return _("{name} broke the protocol (violation {code})").format(name=name, code=cause)
+        # What the seat did, in the reader's words; the code only as a detail.
+        return broke_the_protocol(name, ViolationCode(cause))
     return None
 
 

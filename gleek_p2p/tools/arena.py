@@ -137,14 +137,25 @@ def _summary(deal: int, seating: tuple[int, ...], sim: Simulation) -> GameResult
 # ---------------------------------------------------------------- statistics
 
 
+LEVEL = 95
+"""The confidence level of the intervals, in percent (``Z`` is its normal quantile)."""
+Z = 1.96
+
+
+def _level_words() -> str:
+    """'95%' in the chosen language: the level is a field of the headings so that no bare
+    ``%`` stands in a message, where Babel would read "% i" as a placeholder."""
+    return _("{level}%").format(level=LEVEL)
+
+
 def _ci(xs: Sequence[float]) -> tuple[float, float, float]:
-    """Mean and 95% normal interval of independent samples."""
+    """Mean and ``LEVEL``% normal interval of independent samples."""
     n = len(xs)
     mean = sum(xs) / n
     if n < 2:
         return mean, mean, mean
     var = sum((x - mean) ** 2 for x in xs) / (n - 1)
-    half = 1.96 * math.sqrt(var / n)
+    half = Z * math.sqrt(var / n)
     return mean, mean - half, mean + half
 
 
@@ -223,7 +234,8 @@ def arena_json(r: ArenaResult) -> dict[str, Any]:
 def arena_text(r: ArenaResult) -> str:
     """A table per strategy, then the head-to-head table (row minus column)."""
     j = arena_json(r)
-    heads = [_("strategy"), _("mean"), _("95% interval"), pgettext("arena column", "bids"),
+    heads = [_("strategy"), _("mean"), _("{level} interval").format(level=_level_words()),
+             pgettext("arena column", "bids"),
              pgettext("arena column", "talon"), pgettext("arena column", "vies"),
              pgettext("arena column", "ruff")]
     # Each column as wide as its header in the chosen language, at least as before.
@@ -231,7 +243,8 @@ def arena_text(r: ArenaResult) -> str:
               *(max(w, len(h)) for w, h in zip((8, 20, 6, 6, 6, 6), heads[1:], strict=True))]
     rates = ("auction_bid_rate", "auction_win_rate", "ruff_vie_rate", "ruff_win_rate")
     lines = [
-        _("{hands} ({deals}), {variant}; pence per hand, 95% intervals over deals").format(
+        _("{hands} ({deals}), {variant}; pence per hand, {level} intervals over deals").format(
+            level=_level_words(),
             hands=ngettext("{n} hand", "{n} hands", j["hands"]).format(n=j["hands"]),
             deals=ngettext("{n} deal in every seating", "{n} deals in every seating",
                            j["deals"]).format(n=j["deals"]),

@@ -292,7 +292,8 @@ def unreadable_words(report: VerifyReport) -> str:
                  "version {ours}): update this program to check it").format(
             theirs=report.log_version, ours=PROTOCOL_VERSION)
     code = report.error_code.value if report.error_code is not None else "?"
-    return _("it cannot be read (violation {code})").format(code=code)
+    return _("it cannot be read - {what} (violation {code})").format(
+        what=violation_words(report.error_code), code=code)
 
 
 def text_report(report: VerifyReport) -> str:

@@ -34,6 +34,7 @@ from gleek_p2p.base.errors import GleekError
 from gleek_p2p.base.i18n import N_, _, ngettext
 from gleek_p2p.base.os_words import os_error_words
 from gleek_p2p.base.text import printable
+from gleek_p2p.base.violation_words import violation_words
 from gleek_p2p.log.keys import fingerprint
 from gleek_p2p.rules import (
     Deal,
@@ -50,9 +51,9 @@ from gleek_p2p.session.lobby_status import LobbyStatus
 from gleek_p2p.session.notes import Severity, kind_of, severity_of
 from gleek_p2p.session.peer import Outcome, SessionRunner
 from gleek_p2p.table import events as ev
-from gleek_p2p.table.session import Decision, Expectation, Table
+from gleek_p2p.table.session import Decision, Expectation, Stage, Table
 from gleek_p2p.tools.report import handover_sentence
-from gleek_p2p.tools.verdict_words import AWAITED
+from gleek_p2p.tools.verdict_words import awaited
 
 from .choices import Chooser, made_at_once
 from .narrate import narrate
@@ -331,11 +332,12 @@ class HumanPlayer:
             self._waiting = None
         elif exp.seat != self.seat:
             what = _("waiting for {name}: {what}").format(name=self.names[exp.seat],
-                                                          what=_expected(exp, self._state))
+                                                          what=_expected(exp, self._state,
+                                                                         table.stage))
             if self._waiting is None or self._waiting[0] != what:
                 self._waiting = (what, time.monotonic())
         else:
-            what = _expected(exp, self._state)
+            what = _expected(exp, self._state, table.stage)
             self._waiting = (_("your turn: {what}").format(what=what)
                              if exp.kinds == (ev.ACT,)
                              else _("sending {what}").format(what=what), time.monotonic())
@@ -514,15 +516,14 @@ class HumanPlayer:
 
 _OVER = (Phase.HAND_OVER, Phase.SESSION_OVER)
 
-def _expected(exp: Expectation, state: State | None) -> str:
-    """What the table waits for, in the chosen language, from its kind (not its English words)."""
+def _expected(exp: Expectation, state: State | None, stage: Stage) -> str:
+    """What the table waits for, in the chosen language, from the kind of event it expects
+    and its stage (the keys of the deal, of the talon, of the unplayed cards), never from
+    its English words."""
     kind = exp.kinds[0] if exp.kinds else ""
     if kind == ev.ACT and state is not None:
         return _("a move ({phase})").format(phase=phase_words(state))
-    if kind == ev.KEYS:
-        talon = state is not None and state.phase is Phase.DISCARD
-        return _("the keys of the talon") if talon else _("the keys of the deal")
-    words = AWAITED.get(kind)
+    words = N_("a move") if kind == ev.ACT else awaited(kind, stage)
     return _(words) if words else exp.what
 
 
@@ -568,10 +569,14 @@ def end_lines(
     lines.extend(("", handover_sentence(h, names)) for h in table.seat_changes)
     if table.audit_failure is not None:
         failure = table.audit_failure
-        # Its reason is the English evidence of the log: the screen says its code.
-        lines.append(("class:error", _("A hand audit failed: {name} broke the protocol "
-                                       "(violation {code}).").format(
-            name=who(failure.seat), code=failure.code.value)))
+        # Its reason is the English evidence of the log: the screen words its code.
+        lines.append(("class:error", who.act(
+            failure.seat,
+            N_("A hand audit failed: your seat broke the protocol - {what} (violation "
+               "{code})."),
+            N_("A hand audit failed: {name} broke the protocol - {what} (violation "
+               "{code})."),
+            what=violation_words(failure.code), code=failure.code.value)))
     if verdict is None and table.audit_failure is None and outcome is not None \
             and outcome.finished:
         lines.append(("", _("Every hand was audited: the deals were fair.")))
