@@ -296,3 +296,19 @@ def test_the_ruff_winner_line_fits_the_table_at_80_columns(lang: str) -> None:
             assert "…" not in line and SUIT_SYMBOLS[suit] in line, line
         checked += 1
     assert checked, "no ruff showdown in 60 hands"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_row_of_the_hand_summary_has_its_own_label(lang: str) -> None:
+    # In Dutch the money row "slagen" and the count row under it were both "slagen".
+    import re
+
+    from gleek_p2p.ui.render import plain
+    from gleek_p2p.ui.summary import summary_lines
+
+    final, _events = random_session(Variant(), 1, random.Random(3))
+    i18n.set_language(lang, {})
+    lines = plain(summary_lines(final, ("Anne", "Ben", "Cat"), 0, 76)).splitlines()
+    rows = [m.group(1) for line in lines if (m := re.match(r"(\S.*?)\s{2,}[-+]?\d", line))]
+    assert len(rows) >= 9, lines
+    assert len(rows) == len(set(rows)), rows
