@@ -312,3 +312,21 @@ def test_every_row_of_the_hand_summary_has_its_own_label(lang: str) -> None:
     rows = [m.group(1) for line in lines if (m := re.match(r"(\S.*?)\s{2,}[-+]?\d", line))]
     assert len(rows) >= 9, lines
     assert len(rows) == len(set(rows)), rows
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_forming_table_is_told_whole_at_80_columns(lang: str) -> None:
+    # "Table 'gleek' (12 hands): waiting for 2 more playe…" was cut at the pane's edge.
+    from gleek_p2p.session.lobby_status import LobbyStatus, PeerStatus
+    from gleek_p2p.ui.render import Scene, plain, table_pane
+
+    i18n.set_language(lang, {})
+    status = LobbyStatus("gleek/12", 3, PeerStatus("Bob", "18b1-1ee5-675b-93eb"), (),
+                         port=36901)
+    pane = plain(table_pane(Scene(None, (), None, lobby=status), 51))
+    assert "…" not in pane, pane
+    text = " ".join(pane.split())
+    head = i18n.ngettext("Table {table}: waiting for {n} more player.",
+                         "Table {table}: waiting for {n} more players.", 2)
+    assert head.split("{table}")[1].format(n=2).strip() in text, text
+    assert "36901" in text
