@@ -330,3 +330,34 @@ def test_the_forming_table_is_told_whole_at_80_columns(lang: str) -> None:
                          "Table {table}: waiting for {n} more players.", 2)
     assert head.split("{table}")[1].format(n=2).strip() in text, text
     assert "36901" in text
+
+
+LEFT_FORMING = {
+    "en": ("You left before the table formed; no session was started.",
+           "the others were told"),
+    "fr": ("Vous êtes parti avant que la table soit formée\xa0; aucune session n'a commencé.",
+           "les autres"),
+    "it": ("Sei uscito prima che il tavolo fosse formato; nessuna sessione è iniziata.",
+           "gli altri"),
+    "pt": ("Você saiu antes de a mesa se formar; nenhuma sessão foi iniciada.", "os outros"),
+    "nl": ("Je ging weg voordat de tafel compleet was; er is geen sessie begonnen.",
+           "de anderen"),
+}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_leaving_a_table_still_forming_tells_no_others(
+        lang: str, capsys: pytest.CaptureFixture[str]) -> None:
+    # Alone at a forming table, 'q' then 'y' ended on "You left the table; the others
+    # were told at once." with nobody there to tell.
+    from types import SimpleNamespace
+
+    from gleek_p2p.cli.peer import _left_the_table
+    from gleek_p2p.ui.app import UserQuit
+
+    i18n.set_language(lang, {})
+    said, others = LEFT_FORMING[lang]
+    assert _left_the_table(UserQuit(), SimpleNamespace(table=None, log_path=None)) == 0
+    out = capsys.readouterr()
+    assert said in out.err.splitlines(), out.err
+    assert others not in out.err and out.out == ""
