@@ -361,3 +361,33 @@ def test_leaving_a_table_still_forming_tells_no_others(
     out = capsys.readouterr()
     assert said in out.err.splitlines(), out.err
     assert others not in out.err and out.out == ""
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_leave_question_with_a_bot_offered_wraps_between_words(lang: str) -> None:
+    # Italian: "...la sessione finisce; oppure" / " un bot finisce il tuo posto": the box
+    # broke the long question (a bot may finish the seat) wherever its edge fell.
+    from prompt_toolkit.input import DummyInput
+    from prompt_toolkit.output import DummyOutput
+
+    from gleek_p2p.ui.app import HumanPlayer
+    from gleek_p2p.ui.render import Scene
+
+    i18n.set_language(lang, {})
+    names = ("Anne", "Thomas", "Mary")
+    final, _events = random_session(Variant(), 1, random.Random(1))
+    human = HumanPlayer(input=DummyInput(), output=DummyOutput(), names=names)
+    human.seat = 0
+    human._state = final
+    human._bot_finishes = lambda choose: not choose  # type: ignore[method-assign]
+    human.screen._on_hand_over = human._bot_finishes
+    human.screen.scene = Scene(final, names, 0)
+    human.screen.press("q")
+    assert human.screen.overlay == "leave"
+    human.screen._dump_width, human.screen._dump_height = 80, 24
+    inner = human.screen._overlay_inner()
+    lines = "".join(f[1] for f in human.screen._overlay_text()).split("\n")
+    question = " ".join(human._leave_question().split())
+    assert len(question) > inner  # the long question, which needs a wrap
+    assert all(len(line) <= inner and not line.startswith(" ") for line in lines), lines
+    assert question in " ".join(" ".join(lines).split())
