@@ -391,3 +391,23 @@ def test_the_leave_question_with_a_bot_offered_wraps_between_words(lang: str) ->
     assert len(question) > inner  # the long question, which needs a wrap
     assert all(len(line) <= inner and not line.startswith(" ") for line in lines), lines
     assert question in " ".join(" ".join(lines).split())
+
+
+NO_LOG = {"en": "No session log found.", "fr": "Aucun journal de partie trouvé.",
+          "it": "Nessun registro di partita trovato.",
+          "pt": "Nenhum registro de partida encontrado.", "nl": "Geen spellogboek gevonden."}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_results_before_any_session_says_there_is_none(
+        lang: str, tmp_path: object, capsys: pytest.CaptureFixture[str]) -> None:
+    # A newcomer's first "gleek results" answered "gleek: no such file or folder:
+    # .../sessions", a folder only a first session makes.
+    from gleek_p2p.cli.gleek import main
+
+    assert main(["--lang", lang, "results", "--data-dir", str(tmp_path)]) == 1
+    out = capsys.readouterr()
+    assert out.out.strip() == NO_LOG[lang] and out.err == "", out
+    # A folder named on the command line that is not there is still an error.
+    assert main(["--lang", lang, "results", str(tmp_path) + "/nowhere"]) == 1
+    assert "nowhere" in capsys.readouterr().err
