@@ -411,3 +411,19 @@ def test_results_before_any_session_says_there_is_none(
     # A folder named on the command line that is not there is still an error.
     assert main(["--lang", lang, "results", str(tmp_path) + "/nowhere"]) == 1
     assert "nowhere" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_watch_help_says_hands_and_variant_are_the_watched_tables(
+        lang: str, capsys: pytest.CaptureFixture[str]) -> None:
+    # "gleek watch --help" offered "--hands: hands in the session (a dealer's turn
+    # each)" as if a watcher chose them; they only name the table's, without records.
+    from gleek_p2p.cli.gleek import main
+
+    with pytest.raises(SystemExit):
+        main(["--lang", lang, "watch", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    hands = text[text.index("--hands HANDS "):text.index("--variant NAME ")]
+    variant = text[text.index("--variant NAME "):]
+    for said in (hands, variant):
+        assert "--peer" in said and "--no-mdns" in said, said

@@ -104,25 +104,29 @@ def variant_text(text: str) -> str:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
-def _add_variant(parser: argparse.ArgumentParser) -> None:
+def _add_variant(parser: argparse.ArgumentParser, watched: bool = False) -> None:
     from gleek_p2p.rules import STANDARD, VARIANT_EXAMPLE, VARIANT_WORDS
 
-    parser.add_argument(
-        "--variant",
-        default=STANDARD,
-        type=variant_text,
-        metavar="NAME",
-        help=_("rules variant: {names}, or switches joined by + (e.g. {example})").format(
-            names=", ".join(VARIANT_WORDS), example=VARIANT_EXAMPLE),
-    )
+    said = _("rules variant: {names}, or switches joined by + (e.g. {example})").format(
+        names=", ".join(VARIANT_WORDS), example=VARIANT_EXAMPLE)
+    if watched:
+        # A watcher chooses no rules: it must name the table's when no record gives them.
+        said = _("with --peer or --no-mdns: the watched table's rules variant (else the "
+                 "LAN's records give it)")
+    parser.add_argument("--variant", default=STANDARD, type=variant_text, metavar="NAME",
+                        help=said)
 
 
-def _add_hands(parser: argparse.ArgumentParser, checked_later: bool = False) -> None:
+def _add_hands(parser: argparse.ArgumentParser, checked_later: bool = False,
+               watched: bool = False) -> None:
     # Peer commands refuse a bad count while parsing, before any peer starts;
     # simulate and selfplay check it themselves, with a sentence of their own.
+    said = _("hands in the session (a dealer's turn each)")
+    if watched:
+        said = _("with --peer or --no-mdns: the watched table's hands (else the LAN's "
+                 "records give them)")
     parser.add_argument("--hands", type=int if checked_later else positive_int,
-                        default=DEFAULT_HANDS,
-                        help=_("hands in the session (a dealer's turn each)"))
+                        default=DEFAULT_HANDS, help=said)
 
 
 def yes_no(text: str) -> bool:
@@ -325,8 +329,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--headless", action="store_true",
                    help=_("print a line per hand instead of showing the table (the default "
                           "without a terminal)"))
-    _add_hands(p)
-    _add_variant(p)
+    _add_hands(p, watched=True)
+    _add_variant(p, watched=True)
 
     p = command("simulate", _("bots play with full information and no crypto"),
                 _("Play hands between bot strategies with the rules engine only (no network, "
