@@ -87,9 +87,16 @@ def test_the_table_says_each_ruff_and_auction_move_with_its_person(lang: str) ->
         theirs = plain(table_pane(Scene(state, names, (seat + 1) % 3), 51))  # type: ignore[arg-type]
         assert other.format(n=names[seat]) in theirs, (kind, theirs)
     state, seat = _moment_after(Vie)
+    you, other = VIES[lang]
+    assert you in plain(table_pane(Scene(state, names, seat), 51))  # type: ignore[arg-type]
     text = plain(table_pane(Scene(state, names, (seat + 1) % 3), 51))  # type: ignore[arg-type]
-    stake = {"en": "stake", "fr": "mise", "it": "posta", "pt": "aposta", "nl": "inzet"}[lang]
-    assert f"({stake} {state.ruff_stake})" in text, text  # type: ignore[attr-defined]
+    line = next(x for x in text.splitlines() if x.startswith("Ruff"))
+    assert line.endswith(other.format(n=names[seat])), line  # no number read as a raise
+
+
+VIES = {"en": ("you vie", "{n} vies"), "fr": ("vous viez", "{n} vie"),
+        "it": ("tu rilanci", "{n} rilancia"), "pt": ("você disputa", "{n} disputa"),
+        "nl": ("jij verhoogt", "{n} verhoogt")}
 
 
 SEE_WORDS = {"en": "see", "fr": "voir|voyez", "it": "vedi", "pt": "ver|veja", "nl": "zien|zie"}

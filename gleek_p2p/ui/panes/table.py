@@ -88,8 +88,9 @@ _TABLE_LABELS = (N_("Auction"), N_("Ruff"), N_("Combos"), N_("Trump"), N_("Last"
 
 
 # Each move a whole phrase per person ("vous voyez", "Mary voit"): a verb glued after
-# a name agrees with nobody. A vie names the stake it made, as the report does.
-_RUFF_MOVES = {"vie": (N_("you vie (stake {stake})"), N_("{name} vies (stake {stake})")),
+# a name agrees with nobody. A vie names no amount: the line's head says the stake and
+# each player's row what it put (a number after the name read as her raise).
+_RUFF_MOVES = {"vie": (N_("you vie"), N_("{name} vies")),
                "see": (N_("you see"), N_("{name} sees")),
                "pass": (N_("you pass"), N_("{name} passes"))}
 
