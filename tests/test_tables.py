@@ -245,7 +245,7 @@ def test_the_picker_joins_a_table_by_its_number_with_its_hands_and_variant() -> 
 
 def test_the_picker_asks_again_after_a_wrong_answer_or_an_unjoinable_table() -> None:
     tables = [_listing(table="elm", playing=True),
-              _listing(table="oak", seated=tuple(SeatClaim(f, "x") for f in FP[:3])),
+              _listing(table="oak", variant=""),
               _listing(table="ash")]
     said: list[str] = []
     script = Script("9", "x\x1b", "1", "2", "3")
@@ -254,7 +254,7 @@ def test_the_picker_asks_again_after_a_wrong_answer_or_an_unjoinable_table() -> 
         "9 is not a table of the list: type a number from 1 to 3, or press Enter",
         "x\\x1b is not a table of the list: type a number from 1 to 3, or press Enter",
         "Table elm cannot be joined: it is playing.",
-        "Table oak cannot be joined: every seat is taken."]
+        "Table oak cannot be joined: its variant or hands are unknown to this version."]
 
 
 def test_the_picker_starts_a_new_table_on_enter() -> None:

@@ -8,6 +8,9 @@ signer's claim and never name the victim as a proven cheater.
 
 from __future__ import annotations
 
+from typing import Any
+
+import pytest
 from prepared import once
 
 from gleek_p2p.bots.strategy import RandomStrategy, choose_now
@@ -165,3 +168,42 @@ def test_a_second_version_of_a_held_position_is_proven_equivocation() -> None:
     forged = sign_envelope(Identity.generate(bytes(32)), victim.session_id, held.seq,
                            held.prev, VICTIM, held.kind, [b"another body"])
     assert_only_a_claim(accuse(tables, forged.encode()))
+
+
+def test_many_evidence_items_replay_the_log_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    # An abort carries up to MAX_EVIDENCE items; replaying the log up to the
+    # abort for each made a crafted abort multiply the cost of verifying its
+    # signer's log (``gleek verify``, ``gleek results``, a watcher's end) by as
+    # many. Each item is now tried on a copy of one replay, and a proof among
+    # items proving nothing is still found, after the items before it failed.
+    tables = make_seats(STANDARD, 1, b"proof")
+    while True:
+        exp = tables[0].expected()
+        assert exp is not None
+        if tables[exp.seat].decision() is not None and len(tables[0].envelopes) > 20:
+            break
+        play(tables, len(tables[0].envelopes) + 1)
+    cheat_seat = exp.seat
+    illegal = tables[cheat_seat]._sign(ev.ACT, ev.Act(Bid(cheat_seat, 5), None).to_body())
+    accuser = (cheat_seat + 1) % 3
+    records = tables[accuser].encoded
+    held = [e.encode() for e in tables[0].envelopes[1:ev.MAX_EVIDENCE]]  # prove nothing
+    assert len(held) == ev.MAX_EVIDENCE - 1
+    abort = tables[accuser].abort_event(cheat_seat, "illegal bid", (*held, illegal.encode()))
+    assert len(ev.Abort.from_body(decode_envelope(abort.encode()).body).evidence) \
+        == ev.MAX_EVIDENCE
+    taken = 0
+    receive = Table.receive
+
+    def counted(self: Table, *args: Any, **kwargs: Any) -> Any:
+        nonlocal taken
+        taken += 1
+        return receive(self, *args, **kwargs)
+
+    monkeypatch.setattr(Table, "receive", counted)
+    report = verify_records([*records, abort.encode()])
+    # The main replay (the log and the abort), one replay up to the abort, one try per item.
+    assert taken <= 2 * len(records) + 1 + ev.MAX_EVIDENCE, taken
+    assert report.exit_code == 1 and report.judgement is Judgement.UNFAIR
+    assert report.violations[-1].seat == cheat_seat and report.violations[-1].proven
+    assert report.claims == []

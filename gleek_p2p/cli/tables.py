@@ -21,7 +21,9 @@ from gleek_p2p.base.i18n import _, ngettext
 from gleek_p2p.base.text import printable
 from gleek_p2p.net.discovery import PeerHint
 from gleek_p2p.net.handshake import WIRE_VERSION
+from gleek_p2p.net.messages import MAX_TABLE_BYTES
 from gleek_p2p.net.tables import MAX_RECORDS, TableClaim, TableListing, group_tables, parse_record
+from gleek_p2p.table.roster import MAX_HANDS
 
 __all__ = [
     "LIST_SECONDS",
@@ -163,10 +165,15 @@ def _why_not(listing: TableListing) -> str | None:
         return version_words(listing)
     if listing.playing:
         return _("it is playing")
-    if listing.free == 0:
-        return _("every seat is taken")
-    if not listing.joinable:
+    # Not refused when its records claim every seat: a stranger's record merged
+    # with the table's can claim them all, and the table's own peers refuse one
+    # too many (signed), at the cost of a dial.
+    if listing.variant == "" or listing.hands is None:
         return _("its variant or hands are unknown to this version")
+    if not listing.sittable:
+        return _("no peer can sit at it: its name with its hands is over {most} bytes or "
+                 "holds a control character, or it has over {hands} hands").format(
+            most=MAX_TABLE_BYTES, hands=MAX_HANDS)
     return None
 
 
@@ -195,6 +202,11 @@ def choose_table(
                 listing = tables[int(answer) - 1]
                 why = _why_not(listing)
                 if why is None:
+                    if listing.free == 0:
+                        write(_("Table {table}: its records say every seat is taken, but "
+                                "anyone on the local network can announce that; trying it "
+                                "anyway (its players refuse one too many).").format(
+                            table=printable(listing.table)))
                     return Chosen(listing.table, listing.hands, listing.variant)
                 write(_("Table {table} cannot be joined: {why}.").format(
                     table=printable(listing.table), why=why))

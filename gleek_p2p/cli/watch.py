@@ -56,7 +56,7 @@ def choose_watched(tables: Sequence[TableListing], name: str | None) -> TableLis
         # What the records announce; a seat dialled anyway would refuse too (code 2).
         raise NoWatchers(_("the players of this table do not accept watchers"))
     playing = [t for t in tables if t.playing and t.watchers is not False
-               and t.hands is not None and t.variant != ""
+               and t.hands is not None and t.variant != "" and t.sittable
                and (name is None or t.table == name)]
     if any(not t.same_version for t in playing):
         # Its seats would refuse us: say why now, rather than dial to hear it.

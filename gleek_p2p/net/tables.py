@@ -21,8 +21,10 @@ from dataclasses import dataclass
 from gleek_p2p.base.errors import ProtocolError
 from gleek_p2p.net.discovery import MAX_RECORD_NAME, MAX_SEATED
 from gleek_p2p.net.handshake import WIRE_VERSION
+from gleek_p2p.net.messages import MAX_TABLE_BYTES, Text
 from gleek_p2p.rules import Variant
 from gleek_p2p.rules.variant import variant_name
+from gleek_p2p.table.roster import MAX_HANDS
 
 __all__ = [
     "MAX_RECORDS",
@@ -73,6 +75,9 @@ class TableClaim:
     address: tuple[str, int]
     version: int | None = WIRE_VERSION
     """The wire version the record's ``v`` says (None if it says none readable)."""
+    sittable: bool = True
+    """False when no peer can sit at it: a Hello cannot carry its ``t`` (over
+    ``MAX_TABLE_BYTES``, a control character) or a roster its hands."""
 
     @property
     def key(self) -> tuple[str, int | None, tuple[int, ...], int, int | None]:
@@ -95,6 +100,8 @@ class TableListing:
     addresses: tuple[tuple[str, int], ...]
     version: int | None = WIRE_VERSION
     """The wire version its players announce (None: not said, or unreadable)."""
+    sittable: bool = True
+    """False when no peer can sit at it (``TableClaim.sittable``)."""
 
     @property
     def same_version(self) -> bool:
@@ -114,7 +121,7 @@ class TableListing:
         Every name ``variant_name`` gives is one ``--variant`` reads; ``""`` is a
         variant of a later version."""
         return not self.playing and self.free > 0 and self.variant != "" \
-            and self.hands is not None and self.same_version
+            and self.hands is not None and self.same_version and self.sittable
 
 
 def _int(text: str | None, low: int, high: int) -> int:
@@ -140,6 +147,14 @@ def _variant(text: str | None) -> tuple[tuple[int, ...], str]:
     return wire, name
 
 
+def _fits_hello(wire: str) -> bool:
+    try:
+        Text("the table name", MAX_TABLE_BYTES).check(wire)
+    except ProtocolError:
+        return False
+    return True
+
+
 def _seat(text: str | None) -> SeatClaim | None:
     if text is None:
         return None
@@ -159,6 +174,10 @@ def parse_record(txt: Mapping[str, str], address: tuple[str, int]) -> TableClaim
         hands = int(hands_text) if slash and _HANDS.fullmatch(hands_text) else None
         if hands is None:
             table = full
+        # Listed as it is, never joined nor watched: a Hello cannot carry its name,
+        # or a roster its hands (picked, every dial would fail, or the table would
+        # form and then fail every seat making its roster).
+        sittable = hands is not None and hands <= MAX_HANDS and _fits_hello(full)
         table = table[:MAX_TABLE_NAME]
         seats = _int(txt.get("n"), 1, MAX_SEATED)
         wire, variant = _variant(txt.get("var"))
@@ -181,7 +200,8 @@ def parse_record(txt: Mapping[str, str], address: tuple[str, int]) -> TableClaim
         except ProtocolError:
             version = None
         return TableClaim(table, hands, variant, wire, seats, state == "playing", watchers,
-                          tuple(seated.values())[:seats], announcer, address, version)
+                          tuple(seated.values())[:seats], announcer, address, version,
+                          sittable)
     except (ProtocolError, ValueError, TypeError, AttributeError):
         return None
 
@@ -217,7 +237,15 @@ def _merge(group: list[TableClaim]) -> TableListing:
             seated.setdefault(seat.fingerprint, seat)
     says = [c.watchers for c in group if c.watchers is not None]
     watchers = all(says) if says else None
-    addresses = tuple(sorted({c.address for c in group}))[:MAX_SEATED]
+    # Every address, those of announcers claiming a seated key first: a few were
+    # kept (the lowest), so a stranger announcing the same table from lower
+    # addresses pushed the table's own out of the list and `gleek watch` dialled
+    # only the stranger. A stranger can claim a seated key as announcer too:
+    # the order only helps, the watcher leaves a seat that feeds another table.
+    keys = {s.fingerprint for s in seated.values()}
+    seated_at = {c.address for c in group if c.announcer in keys}
+    addresses = tuple(sorted({c.address for c in group},
+                             key=lambda a: (a not in seated_at, a)))[:MAX_RECORDS]
     return TableListing(first.table, first.hands, first.variant, first.seats, first.playing,
                         watchers, tuple(seated.values())[:first.seats], addresses,
-                        first.version)
+                        first.version, first.sittable)

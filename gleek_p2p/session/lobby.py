@@ -78,7 +78,7 @@ from gleek_p2p.session.lobby_status import LobbyStatus, PeerStatus
 from gleek_p2p.session.notes import Note, NoteKind, NoteLimiter, Severity
 from gleek_p2p.session.peer import LEFT_THE_TABLE, CheckedEvent, Incoming, LinkUp
 from gleek_p2p.session.watchers import Watchers, WatchLimits
-from gleek_p2p.table.roster import Roster
+from gleek_p2p.table.roster import MAX_NAME, Roster, fits_roster
 from gleek_p2p.table.schema import KIND_BOUNDS
 
 log = logging.getLogger(__name__)
@@ -297,6 +297,11 @@ class Lobby:
                 return None
             return self._table_full("table full: a session is being played at this table",
                                     self.roster.publics)
+        if not fits_roster(hello.name):
+            # A Hello's name is looser than a roster's: counted, it would let the
+            # table form and then fail every seat making the roster (SPEC 5.2).
+            return Refuse(f"your name {hello.name!r} cannot sit at a table: a player's name "
+                          f"is 1 to {MAX_NAME} printable characters", RefuseCode.NONE)
         formed = self.formation.formation
         if formed is not None and hello.public not in formed.publics:
             return self._table_full("table full: the table has formed", formed.publics)

@@ -14,6 +14,7 @@ import contextlib
 import logging
 import os
 import sys
+import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,7 +29,7 @@ from gleek_p2p.log.envelope import decode_envelope
 from gleek_p2p.log.keys import Identity, ensure_private_dir, fingerprint, load_or_create_identity
 from gleek_p2p.log.store import LogStore, SecretStore, read_log_file
 from gleek_p2p.net.discovery import Discovery
-from gleek_p2p.net.messages import ByeCode
+from gleek_p2p.net.messages import MAX_TABLE_BYTES, ByeCode
 from gleek_p2p.rules import Variant
 from gleek_p2p.session.config import PeerConfig
 from gleek_p2p.session.link_words import table_words
@@ -42,7 +43,7 @@ from gleek_p2p.session.peer import (
     SessionRunner,
     Strategy,
 )
-from gleek_p2p.table.roster import Roster
+from gleek_p2p.table.roster import MAX_HANDS, MAX_NAME, Roster, fits_roster
 from gleek_p2p.table.session import Table
 
 log = logging.getLogger(__name__)
@@ -267,11 +268,38 @@ def say(text: str) -> None:
     print(printable(text), file=sys.stderr, flush=True)
 
 
+def check_seat_words(name: str, table: str, hands: int) -> str:
+    """The table's name on the wire (``NAME/HANDS``); ``GleekError`` if the player's
+    name, the table's or the hands cannot go into a Hello and a roster.
+
+    Checked before the first dial: found only at the roster, the table would form
+    and then every seat would fail (a table picked from the LAN's records skips
+    the flags' own checks).
+    """
+    if not fits_roster(name):
+        raise GleekError(_("your name {name} cannot sit at a table: a player's name is 1 to "
+                           "{most} printable characters").format(name=repr(name), most=MAX_NAME))
+    if not 1 <= hands <= MAX_HANDS:
+        raise GleekError(_("a session has 1 to {most} hands, not {hands}").format(
+            most=MAX_HANDS, hands=hands))
+    wire = f"{table}/{hands}"
+    if any(unicodedata.category(c) in ("Cc", "Cs") for c in wire):
+        raise GleekError(_("the table name {table} holds a control character").format(
+            table=repr(table)))
+    if len(wire.encode("utf-8", "surrogatepass")) > MAX_TABLE_BYTES:
+        raise GleekError(_("the table name {table} is too long: with its hands ({wire}) it "
+                           "must fit in {most} bytes").format(table=repr(table),
+                                                              wire=repr(wire),
+                                                              most=MAX_TABLE_BYTES))
+    return wire
+
+
 def lobby_config(config: PeerConfig, variant: Variant) -> LobbyConfig:
-    """The lobby's settings for this peer (addresses parsed, the table named with its hands)."""
+    """The lobby's settings for this peer (addresses parsed, the table named with its hands);
+    ``GleekError`` for a name, table or hands no table can take (``check_seat_words``)."""
     return LobbyConfig(
         name=config.name,
-        table=f"{config.table}/{config.hands}",
+        table=check_seat_words(config.name, config.table, config.hands),
         variant=variant,
         listen=parse_address(config.listen, "--listen"),
         peers=tuple(parse_address(p, "--peer") for p in config.peers),

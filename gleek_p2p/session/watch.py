@@ -19,13 +19,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from gleek_p2p.base.errors import GleekError, ProtocolError
-from gleek_p2p.base.i18n import _
+from gleek_p2p.base.i18n import _, ngettext
 from gleek_p2p.log.envelope import decode_envelope
 from gleek_p2p.log.keys import Identity, fingerprint
 from gleek_p2p.log.store import LogStore
 from gleek_p2p.net.connection import Connection, Limits, Refused, connect
 from gleek_p2p.net.handshake import WIRE_VERSION, Offer
-from gleek_p2p.net.messages import ByeCode, Event, RefuseCode
+from gleek_p2p.net.messages import MAX_NAME_BYTES, ByeCode, Event, RefuseCode, Text
 from gleek_p2p.rules import Event as Move
 from gleek_p2p.rules import Variant
 from gleek_p2p.session.error_words import rejection_words
@@ -36,8 +36,8 @@ from gleek_p2p.table.schema import KIND_BOUNDS
 from gleek_p2p.table.session import Table
 from gleek_p2p.table.verify import VerifyReport, verify_records
 
-__all__ = ["Impersonated", "LiveLog", "NoWatchers", "NotAnnounced", "OnEvent", "WatchConfig",
-           "WatchResult", "watch", "watched_log"]
+__all__ = ["Impersonated", "KeptLogUnusable", "LiveLog", "NoWatchers", "NotAnnounced",
+           "OnEvent", "WatchConfig", "WatchResult", "watch", "watched_log"]
 
 Address = tuple[str, int]
 
@@ -49,6 +49,11 @@ class NoWatchers(GleekError):
 class NotAnnounced(ProtocolError):
     """A seat fed the log of a table whose players are not those the LAN announced
     for the table watched: another table using its name, or a seat lying about it."""
+
+
+class KeptLogUnusable(GleekError):
+    """The log this watcher keeps of the session cannot be opened or continued (another
+    ``gleek watch`` keeps it, or it is damaged): this side's trouble, no seat's."""
 
 
 class Impersonated(GleekError):
@@ -96,6 +101,8 @@ class LiveLog:
         self.records: list[bytes] = []
         self.applied: list[Move] = []
         """The engine events the last new event caused (for a screen to narrate)."""
+        self.resumed = 0
+        """Events of this session already kept here by an earlier watch, continued."""
 
     @property
     def path(self) -> Path | None:
@@ -105,9 +112,18 @@ class LiveLog:
     def finished(self) -> bool:
         return self.table is not None and self.table.finished
 
-    def take(self, data: bytes, feeder: bytes) -> bool:
-        """Take one event fed by the seat of key ``feeder``; True if it is new."""
+    def take(self, data: bytes, feeder: bytes, place: int | None = None) -> bool:
+        """Take one event fed by the seat of key ``feeder``; True if it is new.
+
+        ``place``: how many events this seat fed before on this link. A seat
+        feeds its log from the roster on, each event once, in order (SPEC 5.7):
+        an event at any other position is refused, so a seat repeating itself
+        cannot pass for one still catching the watcher up.
+        """
         envelope = decode_envelope(data, KIND_BOUNDS)
+        if place is not None and envelope.seq != place:
+            raise ProtocolError(f"the seat fed event {envelope.seq} where its feed was at "
+                                f"event {place}")
         held = len(self.records)
         if envelope.seq < held:
             # A reconnection starts over from the roster: the same bytes, or a lie.
@@ -137,16 +153,42 @@ class LiveLog:
             # A seat's table never sends what it did not take: this feed lies.
             raise ProtocolError(f"event {envelope.seq} does not verify: {exc}") from None
         if self.table is None:
-            self.table = table
-            self.store = LogStore.open(
-                self.directory / f"{table.session_id.hex()}.gleeklog")
-            if len(self.store):
-                raise ProtocolError("a log of this session is already kept here")
+            self._begin(table, data)
+            self.applied = applied
+            return True
         assert self.store is not None
         self.store.append(data, sync=False)
         self.records.append(data)
         self.applied = applied
         return True
+
+    def _begin(self, table: Table, roster: bytes) -> None:
+        """Open this session's log (``table`` took its roster), continuing what an
+        earlier watch of it kept there; ``KeptLogUnusable`` leaves everything as it was."""
+        path = self.directory / f"{table.session_id.hex()}.gleeklog"
+        unusable = KeptLogUnusable(_(
+            "the log of this session kept in {path} cannot be used (another gleek watch may "
+            "be keeping it, or it is damaged): move it away to watch this session "
+            "again").format(path=path))
+        try:
+            store = LogStore.open(path)
+        except GleekError:
+            raise unusable from None
+        kept = store.records
+        try:
+            if kept and kept[0] != roster:
+                raise ProtocolError("another roster")
+            # Checked again as it is read: only what verifies is continued.
+            for record in kept[1:]:
+                table.receive(decode_envelope(record, KIND_BOUNDS), record)
+            if not kept:
+                store.append(roster, sync=False)
+        except GleekError:
+            store.close()
+            raise unusable from None
+        self.table, self.store = table, store
+        self.records = kept or [roster]
+        self.resumed = len(kept)
 
     def close(self) -> None:
         if self.store is not None:
@@ -182,6 +224,13 @@ async def watch(identity: Identity, config: WatchConfig, notes: Callable[[str], 
     """
     if not config.peers:
         raise GleekError(_("no peer to watch: give a seated peer's address with --peer"))
+    try:
+        Text("the watcher's name", MAX_NAME_BYTES).check(config.name)
+    except ProtocolError:
+        # Found only at the handshake, every dial would fail until the timeout.
+        raise GleekError(_("your name {name} cannot be sent: a name is at most {most} bytes "
+                           "of UTF-8, with no control character").format(
+            name=repr(config.name), most=MAX_NAME_BYTES)) from None
     v = config.variant
     offer = Offer(WIRE_VERSION, config.table, tuple(v.to_wire()), v.players,
                   config.name, 0, watcher=True)
@@ -261,15 +310,22 @@ async def _follow(conn: Connection, live: LiveLog, notes: Callable[[str], None],
     loop = asyncio.get_running_loop()
     if live.table is not None:
         notes(_("catching up from the start"))
-    with contextlib.suppress(GleekError, TimeoutError):
+    # Only a new event pushes the deadline back: a seat that keeps sending
+    # something else (a repeat, any other message) must not hold the watcher.
+    since = max(progress, loop.time())
+    fed = 0
+    try:
         async with asyncio.timeout(None) as scope:
             while not live.finished:
-                scope.reschedule(max(progress, loop.time()) + timeout)
+                scope.reschedule(max(progress, since) + timeout)
                 message = await conn.recv()
-                if not isinstance(message, Event):
-                    continue  # a seat has nothing else for a watcher
                 try:
-                    new = live.take(message.data, conn.peer.public)
+                    if not isinstance(message, Event):
+                        # A seat has nothing else for a watcher.
+                        raise ProtocolError(f"the seat sent a {type(message).__name__} to "
+                                            "a watcher")
+                    new = live.take(message.data, conn.peer.public, fed)
+                    fed += 1
                 except NotAnnounced:
                     assert live.announced is not None
                     notes(_("{name} (key {key}) feeds a table whose seats are not those the "
@@ -290,12 +346,20 @@ async def _follow(conn: Connection, live: LiveLog, notes: Callable[[str], None],
                 progress = loop.time()
                 table = live.table
                 assert table is not None
-                if len(live.records) == 1:
+                if fed == 1:  # the roster: the table is new to this watch
                     _seats(table.roster, notes)
+                    if live.resumed:
+                        notes(ngettext("continuing the log kept in {path} ({n} event)",
+                                       "continuing the log kept in {path} ({n} events)",
+                                       live.resumed).format(path=live.path, n=live.resumed))
                 on_event(table, live.applied)
                 while told < len(table.hands):
                     on_hand(table, told)
                     told += 1
+    except KeptLogUnusable:
+        raise  # this side's trouble: the watch stops and says so
+    except (GleekError, TimeoutError):
+        pass  # the link ended, or nothing new came in time
     return progress, told, False
 
 

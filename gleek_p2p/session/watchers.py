@@ -70,7 +70,11 @@ class Watchers:
         # Each "not now" carries its code, so the watcher words it in its own language.
         if self.records is None:
             return Refuse("the table is not playing yet; try again soon", RefuseCode.NOT_NOW)
-        live = sum(1 for p, c in self.conns.items() if not c.closed and p != hello.public)
+        return self._no_room(hello.public, now)
+
+    def _no_room(self, public: bytes, now: float) -> Refuse | None:
+        """The bounds: watchers fed now (another key's), watchers taken lately."""
+        live = sum(1 for p, c in self.conns.items() if not c.closed and p != public)
         if live >= self.limits.max_watchers:
             return Refuse(f"this seat already feeds {self.limits.max_watchers} watchers",
                           RefuseCode.NOT_NOW)
@@ -90,9 +94,17 @@ class Watchers:
         self._wake.set()
 
     async def serve(self, conn: Connection, now: float) -> None:
-        """Feed one watcher (taken at ``now``) until it or we close; its own messages end it."""
-        self._taken.append(now)
+        """Feed one watcher (taken at ``now``) until it or we close; its own messages end it.
+
+        The bounds are checked again here: ``admit`` saw its Hello, and handshakes
+        completed together all passed it before any of them was counted.
+        """
         public = conn.peer.public
+        full = self._no_room(public, now)
+        if full is not None:
+            await conn.close(full.reason, ByeCode.CLOSING)
+            return
+        self._taken.append(now)
         old = self.conns.get(public)
         if old is not None and not old.closed:
             await old.close("replaced by a newer connection", ByeCode.DUPLICATE)

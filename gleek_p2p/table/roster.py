@@ -21,6 +21,16 @@ MAX_HANDS = 120
 MAX_NAME = 40
 
 
+def fits_roster(name: str) -> bool:
+    """Whether a roster can name a player ``name``: 1 to ``MAX_NAME`` printable characters.
+
+    A Hello's name is looser (64 bytes, no control character): the lobby refuses
+    a player whose name a roster cannot take, or the table would form and every
+    seat would fail to make its roster.
+    """
+    return 0 < len(name) <= MAX_NAME and name.isprintable()
+
+
 @dataclass(frozen=True)
 class Roster:
     """The players (by seat), the variant and the length of the session."""
@@ -45,7 +55,7 @@ class Roster:
             raise ProtocolError(f"a session has 1 to {MAX_HANDS} hands, not {self.hands}",
                                 code=ViolationCode.FORM_ROSTER)
         for name in self.names:
-            if not 0 < len(name) <= MAX_NAME or not name.isprintable():
+            if not fits_roster(name):
                 raise ProtocolError(
                     f"player name {name!r} is not 1-{MAX_NAME} printable characters",
                     code=ViolationCode.FORM_ROSTER,

@@ -14,6 +14,7 @@ waiting for a seat, or with a claim it cannot prove: nobody is named).
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from enum import Enum
@@ -437,8 +438,27 @@ def _judge_abort(
     if found:
         return _other_code(verdict, found[0])  # The verifier found the breach on its own.
     prefix = records[: verdict.seq]
+    replayed: list[Table | None] = []
+    """The log up to the abort, replayed once for every item (lazily: an abort may
+    carry none worth it): each item is tried on a copy. Replayed for each item, up to
+    ``MAX_EVIDENCE`` items made verifying the signer's log that many times as slow."""
+
+    def before_abort() -> Table | None:
+        if not replayed:
+            replay = Table(roster)
+            try:
+                for record in prefix:
+                    replay.receive(decode_envelope(record), record)
+            except GleekError:
+                # The log itself fails before the abort: the main replay says so.
+                replayed.append(None)
+            else:
+                replayed.append(replay)
+        base = replayed[0]
+        return None if base is None else copy.deepcopy(base)
+
     for item in verdict.evidence:
-        proof = _proof_in(roster, prefix, verdict, item)
+        proof = _proof_in(roster, before_abort, verdict, item)
         if proof is not None:
             return [proof, *_other_code(verdict, proof)]
     # The signer's words, as its claim: they name nobody as proven guilty.
@@ -466,9 +486,10 @@ def _other_code(verdict: Verdict, proof: Violation) -> list[Violation]:
 
 
 def _proof_in(
-    roster: Roster, prefix: Sequence[bytes], verdict: Verdict, item: bytes
+    roster: Roster, before_abort: Callable[[], Table | None], verdict: Verdict, item: bytes
 ) -> Violation | None:
-    """The violation one piece of an abort's evidence proves, or None."""
+    """The violation one piece of an abort's evidence proves, or None; ``before_abort``
+    gives a table of its own that took the log up to the abort (None if it fails there)."""
     if verdict.blamed is None:
         return None
     try:
@@ -477,12 +498,9 @@ def _proof_in(
         return None
     if evidence.session_id != roster.session_id or not 0 <= evidence.seq <= verdict.seq:
         return None
-    replay = Table(roster)
-    try:
-        for record in prefix:
-            replay.receive(decode_envelope(record), record)
-    except GleekError:
-        return None  # the log itself fails before the abort: the main replay says so
+    replay = before_abort()
+    if replay is None:
+        return None
     # At the abort's position the evidence must hang on this chain (the event
     # before it is the one this log holds). Before it, only a second event for
     # a position the log holds can raise Cheating: two signatures by one seat

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from gleek_p2p.base.i18n import _, ngettext
+from gleek_p2p.base.text import printable
 from gleek_p2p.session.link_words import table_words
 from gleek_p2p.session.lobby_status import LobbyStatus
 
@@ -27,7 +28,10 @@ def lobby_lines(status: LobbyStatus, width: int = 80) -> list[str]:
     lines = wrap_words(head, width)
     for p in people:
         seat = _("seat {seat}").format(seat=p.seat) + "  " if p.seat is not None else ""
-        name = _("{name} (you)").format(name=p.name) if p is status.me else p.name
+        # Hello names (a watcher's above all) may hold direction overrides and
+        # separators, which no Hello check refuses: shown inert.
+        name = _("{name} (you)").format(name=printable(p.name)) if p is status.me \
+            else printable(p.name)
         state = "  " + _("(link down)") if not p.connected else ""
         key = _("key {fingerprint}").format(fingerprint=p.fingerprint)
         line = f"  {seat}{name}  {key}{state}"
@@ -37,7 +41,7 @@ def lobby_lines(status: LobbyStatus, width: int = 80) -> list[str]:
             lines.extend([f"  {seat}{name}{state}", f"  {' ' * len(seat)}{key}"])
     for w in status.watchers:
         lines.append("  " + _("watching: {name}  key {fingerprint}").format(
-            name=w.name, fingerprint=w.fingerprint))
+            name=printable(w.name), fingerprint=w.fingerprint))
     if not status.formed and status.port is not None:
         lines.extend(wrap_words(_("Others can join with --peer HOST:{port}.").format(
             port=status.port), width))
