@@ -102,6 +102,8 @@ def log_files(paths: list[str], data_dir: str | None) -> list[Path]:
             base = default_data_dir()
         else:
             base = Path(data_dir)
+        if not (base / "sessions").is_dir():
+            return []  # no session played with this data folder yet: nothing to add up
         paths = [str(base / "sessions")]
     found: list[Path] = []
     for text in paths:

@@ -43,12 +43,28 @@ class _Help(argparse.ArgumentDefaultsHelpFormatter):
     def _fill_text(self, text: str, width: int, indent: str) -> str:
         import textwrap
 
-        lines = []
+        # An item's own continuation lines (indented deeper than the item, as in
+        # verify's exit codes) are one paragraph with it: wrapped alone, each left its
+        # last word on a line of its own at 80 columns.
+        items: list[list[str]] = []
         for line in text.splitlines():
-            lead = indent + " " * (len(line) - len(line.lstrip()))
-            hang = "   " if line.startswith(" ") else ""
-            lines.append(textwrap.fill(line.strip(), width, initial_indent=lead,
-                                       subsequent_indent=lead + hang) if line else "")
+            depth = len(line) - len(line.lstrip())
+            if (line.strip() and items and items[-1] and items[-1][0].startswith(" ")
+                    and depth > len(items[-1][0]) - len(items[-1][0].lstrip())):
+                items[-1].append(line.strip())
+            else:
+                items.append([line] if line.strip() else [])
+        lines = []
+        for item in items:
+            if not item:
+                lines.append("")
+                continue
+            first = item[0]
+            lead = indent + " " * (len(first) - len(first.lstrip()))
+            hang = "   " if first.startswith(" ") else ""
+            lines.append(textwrap.fill(" ".join(part.strip() for part in item), width,
+                                       initial_indent=lead, subsequent_indent=lead + hang,
+                                       break_on_hyphens=False))
         return "\n".join(lines)
 
 
@@ -88,25 +104,29 @@ def variant_text(text: str) -> str:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
-def _add_variant(parser: argparse.ArgumentParser) -> None:
+def _add_variant(parser: argparse.ArgumentParser, watched: bool = False) -> None:
     from gleek_p2p.rules import STANDARD, VARIANT_EXAMPLE, VARIANT_WORDS
 
-    parser.add_argument(
-        "--variant",
-        default=STANDARD,
-        type=variant_text,
-        metavar="NAME",
-        help=_("rules variant: {names}, or switches joined by + (e.g. {example})").format(
-            names=", ".join(VARIANT_WORDS), example=VARIANT_EXAMPLE),
-    )
+    said = _("rules variant: {names}, or switches joined by + (e.g. {example})").format(
+        names=", ".join(VARIANT_WORDS), example=VARIANT_EXAMPLE)
+    if watched:
+        # A watcher chooses no rules: it must name the table's when no record gives them.
+        said = _("with --peer or --no-mdns: the watched table's rules variant (else the "
+                 "LAN's records give it)")
+    parser.add_argument("--variant", default=STANDARD, type=variant_text, metavar="NAME",
+                        help=said)
 
 
-def _add_hands(parser: argparse.ArgumentParser, checked_later: bool = False) -> None:
+def _add_hands(parser: argparse.ArgumentParser, checked_later: bool = False,
+               watched: bool = False) -> None:
     # Peer commands refuse a bad count while parsing, before any peer starts;
     # simulate and selfplay check it themselves, with a sentence of their own.
+    said = _("hands in the session (a dealer's turn each)")
+    if watched:
+        said = _("with --peer or --no-mdns: the watched table's hands (else the LAN's "
+                 "records give them)")
     parser.add_argument("--hands", type=int if checked_later else positive_int,
-                        default=DEFAULT_HANDS,
-                        help=_("hands in the session (a dealer's turn each)"))
+                        default=DEFAULT_HANDS, help=said)
 
 
 def yes_no(text: str) -> bool:
@@ -309,8 +329,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--headless", action="store_true",
                    help=_("print a line per hand instead of showing the table (the default "
                           "without a terminal)"))
-    _add_hands(p)
-    _add_variant(p)
+    _add_hands(p, watched=True)
+    _add_variant(p, watched=True)
 
     p = command("simulate", _("bots play with full information and no crypto"),
                 _("Play hands between bot strategies with the rules engine only (no network, "
@@ -425,6 +445,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     except GleekError as exc:
         print(f"gleek: {exc}", file=sys.stderr)
         return 1
+    except BrokenPipeError:
+        # The reader stopped reading (`gleek verify LOG | head`): nothing went wrong
+        # that anyone needs told, and 1 would read as verify's "unfair". The shell's
+        # own code for a writer its reader left (128 + SIGPIPE).
+        _close_stdout()
+        return 141
     except OSError as exc:
         from gleek_p2p.base.os_words import os_error_words
 
@@ -439,6 +465,17 @@ def main(argv: Sequence[str] | None = None) -> int:
                                 error=f"{type(exc).__name__}: {exc}", file=report),
               file=sys.stderr)
         return 70
+
+
+def _close_stdout() -> None:
+    """Point stdout at nothing, so that the interpreter's last flush finds no pipe."""
+    import os
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass  # stdout is no file (a test's capture): nothing will flush to a pipe
 
 
 def _lang_option(argv: Sequence[str]) -> str | None:

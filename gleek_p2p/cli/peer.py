@@ -347,9 +347,13 @@ def _left_the_table(exc: GleekError, player: Player) -> int:
     """A person who chose to leave: not an error (exit 0), the log's path printed last."""
     if not _is_departure(exc):
         raise exc
+    log_path = getattr(player, "log_path", None)
+    if getattr(player, "table", None) is None and log_path is None:
+        # Left while the table was forming: there were no "others" to tell, and no log.
+        say(_("You left before the table formed; no session was started."))
+        return 0
     say(_("You left the table; the others were told at once."))
     print_result(getattr(player, "table", None))
-    log_path = getattr(player, "log_path", None)
     if log_path is not None:
         if Path(log_path).exists():
             say_verdict(Path(log_path))

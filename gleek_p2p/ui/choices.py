@@ -140,14 +140,20 @@ class Chooser:
         raises = [o.number for o in self.options if o.number is not None]
         fields = {"stake": state.ruff_stake, "put": state.ruff_put[self.seat],
                   "low": min(raises, default=0), "high": max(raises, default=0)}
+        # "see" only when it is offered: at stake 0, or with the stake put, it is not.
+        sees = any(isinstance(o.event, See) for o in self.options)
         if not raises:
             prompt = _("The ruff: stake {stake}, you have put {put}; see or pass")
         elif fields["low"] == fields["high"]:
-            prompt = _("The ruff: stake {stake}, you have put {put}; vie {low} (type it),"
-                       " see or pass")
+            prompt = (_("The ruff: stake {stake}, you have put {put}; vie {low} (type it),"
+                        " see or pass") if sees else
+                      _("The ruff: stake {stake}, you have put {put}; vie {low} (type it)"
+                        " or pass"))
         else:
-            prompt = _("The ruff: stake {stake}, you have put {put}; vie (type {low}-{high}),"
-                       " see or pass")
+            prompt = (_("The ruff: stake {stake}, you have put {put}; vie (type {low}-{high}),"
+                        " see or pass") if sees else
+                      _("The ruff: stake {stake}, you have put {put}; vie (type {low}-{high})"
+                        " or pass"))
         self.prompt = prompt.format(**fields)
 
     def _prompt_show_ruff(self, state: State) -> None:

@@ -37,6 +37,7 @@ from gleek_p2p.rules import (
     ruff_value,
 )
 from gleek_p2p.rules.cards import RANKS_PER_SUIT
+from gleek_p2p.rules.scoring import LAST_TRICK
 from gleek_p2p.rules.summary import hand_summary as _summary
 from gleek_p2p.tools.report import GLEEK_WORDS, MOURNIVAL_WORDS
 
@@ -224,7 +225,8 @@ def _ruff(event: Vie | See | PassRuff, before: State, after: State, who: Namer) 
 
 
 def _show(event: ShowRuff, before: State, after: State, who: Namer) -> str:
-    cards = [c for x in event.slots if (c := _card(after, x)) is not None]
+    # In rank order, as the hand shows them (the slots' order is the deal's).
+    cards = sorted(c for x in event.slots if (c := _card(after, x)) is not None)
     text = who.act(event.seat, N_("You show {suit}: {cards}, worth {value}."),
                    N_("{name} shows {suit}: {cards}, worth {value}."),
                    suit=suit_name(event.suit), cards=" ".join(card_label(c) for c in cards),
@@ -268,10 +270,15 @@ def _play(event: Play, before: State, after: State, who: Namer) -> str:
     if len(after.tricks) > len(before.tricks):
         _leader, plays, winner = after.tricks[-1]
         cards = [after.cards[x] for x in plays]
-        worth = points(sum(card_worth(x, after) for x in cards if x >= 0))
+        score = sum(card_worth(x, after) for x in cards if x >= 0)
         extra = [h for h, card in (("Tib", tib_card(after)), ("Tom", tom_card(after)))
                  if card in cards]
-        fields = {"number": len(after.tricks), "points": worth, "honours": and_list(extra)}
+        if len(after.tricks) == after.variant.tricks:
+            # The last trick's bonus is its taker's too: told with the trick, the points
+            # said add up to the hand's trick points, as Tib's and Tom's do.
+            score += LAST_TRICK
+            extra.append(_("the last trick's {bonus}").format(bonus=LAST_TRICK))
+        fields = {"number": len(after.tricks), "points": points(score), "honours": and_list(extra)}
         if extra:
             text += " " + who.act(winner, N_("You take trick {number} ({points}, with {honours})."),
                                   N_("{name} takes trick {number} ({points}, with {honours})."),
@@ -320,7 +327,7 @@ def hand_line(state: State, names: Sequence[str], you: int | None = None) -> str
         winner, pot, suit = s.ruff
         parts.append((_("ruff: {name} won {pot}") if suit is None else
                       _("ruff: {name} won {pot} with {suit}")).format(
-            name=who(winner), pot=pence(pot), suit=_suit(suit) if suit is not None else ""))
+            name=who(winner), pot=pot, suit=_suit(suit) if suit is not None else ""))
     if s.declarations:
         combos = []
         for seat, slots in s.declarations:

@@ -329,8 +329,11 @@ class TableScreen:
                 lines.extend(wrap_words(text, inner, indent) if text else [""])
             return join([[("", line)] for line in lines])
         if self.overlay == "leave":
-            return join([[("", self._leave_question())], [("", "")],
-                         [("class:prompt", self._leave_keys())]])
+            # Wrapped between words: the box alone broke the question anywhere.
+            question: list[Fragments] = [
+                [("", line)] for line in wrap_words(self._leave_question(),
+                                                    self._overlay_inner(), "")]
+            return join([*question, [("", "")], [("class:prompt", self._leave_keys())]])
         if self.overlay == "end":
             inner = self._overlay_inner()
             return join([[(style, _fit_path(printable(text), inner) if style == "class:path"

@@ -9,8 +9,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from gleek_p2p.base.i18n import N_, _, ngettext, pgettext
-from gleek_p2p.rules import State, session_winner
+from gleek_p2p.rules import State, card_rank, session_winner
 from gleek_p2p.rules.summary import HandSummary, hand_summary
+from gleek_p2p.tools.report import GLEEK_WORDS, MOURNIVAL_WORDS
 
 from .render import Fragments
 from .words import (
@@ -18,7 +19,6 @@ from .words import (
     Namer,
     card_text,
     pence,
-    rank_plural,
     suit_name,
     wrap_words,
 )
@@ -96,10 +96,15 @@ def _story(s: HandSummary, state: State, who: Namer) -> list[str]:
         combos = []
         for seat, slots in s.declarations:
             c = state.cards[slots[0]]
+            if c >= 0:
+                # The report's whole phrases: each language elides its own way ("gleek d'As").
+                words = MOURNIVAL_WORDS if len(slots) == 4 else GLEEK_WORDS
+                combos.append(_("a {combination} ({name})").format(
+                    combination=_(words[card_rank(c)]), name=who(seat)))
+                continue
             kind = (N_("a mournival of {ranks} ({name})") if len(slots) == 4
                     else N_("a gleek of {ranks} ({name})"))
-            combos.append(_(kind).format(ranks=rank_plural(c % 11) if c >= 0 else "?",
-                                         name=who(seat)))
+            combos.append(_(kind).format(ranks="?", name=who(seat)))
         out.append(_("Combinations: {combinations}.").format(combinations=", ".join(combos)))
     if s.trump_named:
         if s.trump is None:

@@ -7,6 +7,8 @@ from gleek_p2p.base.text import printable
 from gleek_p2p.session.link_words import table_words
 from gleek_p2p.session.lobby_status import LobbyStatus
 
+from ..words import wrap_words
+
 
 def lobby_lines(status: LobbyStatus, width: int = 80) -> list[str]:
     """Who is at the table and their key fingerprints, while it forms or after.
@@ -22,7 +24,8 @@ def lobby_lines(status: LobbyStatus, width: int = 80) -> list[str]:
                                                n=status.missing)
     people = sorted([status.me, *status.peers],
                     key=lambda p: (p.seat is None, p.seat or 0, p is not status.me))
-    lines = [head]
+    # The pane is 51 columns at 80: the head and the last line are wrapped, never cut.
+    lines = wrap_words(head, width)
     for p in people:
         seat = _("seat {seat}").format(seat=p.seat) + "  " if p.seat is not None else ""
         # Hello names (a watcher's above all) may hold direction overrides and
@@ -40,5 +43,6 @@ def lobby_lines(status: LobbyStatus, width: int = 80) -> list[str]:
         lines.append("  " + _("watching: {name}  key {fingerprint}").format(
             name=printable(w.name), fingerprint=w.fingerprint))
     if not status.formed and status.port is not None:
-        lines.append(_("Others can join with --peer HOST:{port}.").format(port=status.port))
+        lines.extend(wrap_words(_("Others can join with --peer HOST:{port}.").format(
+            port=status.port), width))
     return lines

@@ -6,8 +6,9 @@ from gleek_p2p.base.i18n import N_, _, ngettext, pgettext
 from gleek_p2p.rules import Phase, State, card_rank, ruff_pot, to_act, tricks_won
 from gleek_p2p.rules.honours import honour_names
 from gleek_p2p.rules.limits import OPENING_BID
+from gleek_p2p.tools.report import GLEEK_WORDS, MOURNIVAL_WORDS
 
-from ..words import SUIT_SYMBOLS, Namer, card_text, honours, rank_plural, suit_name
+from ..words import SUIT_SYMBOLS, Namer, card_text, honours, suit_name
 from .lobby import lobby_lines
 from .scene import (
     TABLE_ROWS,
@@ -86,7 +87,12 @@ def table_pane(scene: Scene, width: int) -> list[Fragments]:
 _TABLE_LABELS = (N_("Auction"), N_("Ruff"), N_("Combos"), N_("Trump"), N_("Last"))
 
 
-_RUFF_MOVES = {"vie": N_("vie"), "see": N_("see"), "pass": N_("pass")}
+# Each move a whole phrase per person ("vous voyez", "Mary voit"): a verb glued after
+# a name agrees with nobody. A vie names no amount: the line's head says the stake and
+# each player's row what it put (a number after the name read as her raise).
+_RUFF_MOVES = {"vie": (N_("you vie"), N_("{name} vies")),
+               "see": (N_("you see"), N_("{name} sees")),
+               "pass": (N_("you pass"), N_("{name} passes"))}
 
 
 def _bidding_lines(s: State, namer: Namer, width: int) -> list[Fragments]:
@@ -95,8 +101,8 @@ def _bidding_lines(s: State, namer: Namer, width: int) -> list[Fragments]:
     lw = _label_width(_TABLE_LABELS)
     v = s.variant
     if v.has_auction:
-        passes = _("pass")
-        calls = [f"{who(seat)} {amount or passes}" for seat, amount in s.bids]
+        calls = [f"{who(seat)} {amount}" if amount
+                 else who.act(seat, *_RUFF_MOVES["pass"]) for seat, amount in s.bids]
         tail = ""
         if s.phase is not Phase.AUCTION:
             # Once decided, the outcome alone (the calls are in the log and the summary).
@@ -110,8 +116,7 @@ def _bidding_lines(s: State, namer: Namer, width: int) -> list[Fragments]:
     if v.has_ruff:
         if s.ruff_played:
             head = _("stake {stake}, pot {pot}: ").format(stake=s.ruff_stake, pot=ruff_pot(s))
-            said = {kind: _(word) for kind, word in _RUFF_MOVES.items()}
-            moves = [f"{who(seat)} {said[kind]}" + (f" {stake}" if kind == "vie" else "")
+            moves = [who.act(seat, *_RUFF_MOVES[kind], stake=stake)
                      for seat, kind, stake in s.ruff_log]
             moves += [who.act(seat, N_("you show {suit}"), N_("{name} shows {suit}"),
                               suit=SUIT_SYMBOLS[suit])
@@ -126,6 +131,12 @@ def _bidding_lines(s: State, namer: Namer, width: int) -> list[Fragments]:
                                    N_("you won the pot of {pot} showing {suit} (stake {stake})"),
                                    N_("{name} won the pot of {pot} showing {suit} (stake {stake})"),
                                    **fields)
+                    if len(text) > width - lw:
+                        # Cut at 80 columns ("(mise …"): the stake gives way, the suit stays.
+                        text = who.act(s.ruff_winner,
+                                       N_("you won the pot of {pot} showing {suit}"),
+                                       N_("{name} won the pot of {pot} showing {suit}"),
+                                       **fields)
                 else:
                     text = who.act(s.ruff_winner, N_("you won the pot of {pot} (stake {stake})"),
                                    N_("{name} won the pot of {pot} (stake {stake})"), **fields)
@@ -139,10 +150,14 @@ def _bidding_lines(s: State, namer: Namer, width: int) -> list[Fragments]:
         combos = []
         for seat, slots in s.declarations:
             c = _known(s, slots[0])
-            rank = rank_plural(card_rank(c)) if c is not None else "?"
+            if c is not None:
+                # The report's whole phrases: each language elides its own way ("gleek d'As").
+                words = MOURNIVAL_WORDS if len(slots) == 4 else GLEEK_WORDS
+                combos.append(f"{who(seat)} " + _(words[card_rank(c)]))
+                continue
             kind = (N_("{name} mournival of {ranks}") if len(slots) == 4
                     else N_("{name} gleek of {ranks}"))
-            combos.append(_(kind).format(name=who(seat), ranks=rank))
+            combos.append(_(kind).format(name=who(seat), ranks="?"))
         text = fit("", combos or [_("none")], "", width - lw)
         lines.append([*_label(N_("Combos"), lw), ("", text)])
     if s.trump_named:
