@@ -20,12 +20,13 @@ import pytest
 
 from gleek_p2p.base.errors import ProtocolError
 from gleek_p2p.log.keys import Identity
-from gleek_p2p.net.connection import Connection, Limits, connect, listen
+from gleek_p2p.net.connection import Connection, Limits, Listener, connect, listen
 from gleek_p2p.net.formation import nonce_commitment
 from gleek_p2p.net.handshake import WIRE_VERSION, Offer
+from gleek_p2p.net.messages import Refuse, RefuseCode
 from gleek_p2p.net.race import race
 from gleek_p2p.rules import VARIANTS
-from gleek_p2p.session.watch import WatchConfig, watch
+from gleek_p2p.session.watch import NoWatchers, WatchConfig, watch
 
 VARIANT = VARIANTS["standard"]
 HOUR = 3600.0
@@ -305,3 +306,68 @@ async def test_a_watch_reaches_the_seat_behind_stalling_addresses_and_stops_clea
             await link.close()
         await tarpits.close()
     assert asyncio.all_tasks() == before
+
+
+async def _refusing_stranger() -> Listener:
+    """A stranger's listener that refuses every watcher with code 2 (`no watchers`)."""
+    return await listen("127.0.0.1", 0, identity=Identity.generate(bytes([7]) * 32),
+                        offer=_offer("mallory", watcher=False), nonce_commit=bytes(32),
+                        on_connection=_unexpected,
+                        admit=lambda hello: Refuse("no watchers", int(RefuseCode.NO_WATCHERS)))
+
+
+async def _unexpected(conn: Connection) -> None:
+    raise AssertionError("the stranger admitted the watcher")
+
+
+async def test_a_strangers_no_watchers_does_not_end_a_watch_a_seat_takes(
+        tmp_path: Path) -> None:
+    """Listed first, a stranger refuses `no watchers` at once: the next address is
+    dialled at once (an hour's stagger), its seat is followed, nothing is noted of
+    the refusal, and the watch goes on."""
+    stranger = await _refusing_stranger()
+    links: list[Connection] = []
+
+    async def seated(conn: Connection) -> None:
+        links.append(conn)
+
+    seat = await listen("127.0.0.1", 0, identity=Identity.generate(bytes([1]) * 32),
+                        offer=_offer("alice", watcher=False), nonce_commit=bytes(32),
+                        on_connection=seated)
+    following = asyncio.Event()
+
+    def note(text: str) -> None:
+        if text.startswith("watching through alice"):
+            following.set()
+
+    config = WatchConfig(name="wendy", table="race/2", variant=VARIANT,
+                         peers=(("127.0.0.1", stranger.port), ("127.0.0.1", seat.port)),
+                         data_dir=tmp_path, timeout=HOUR, stagger=HOUR)
+    watching = asyncio.ensure_future(watch(Identity.generate(bytes([9]) * 32), config, note,
+                                           random=os.urandom))
+    try:
+        async with asyncio.timeout(60):
+            await asyncio.wait({watching, asyncio.ensure_future(following.wait())},
+                               return_when=asyncio.FIRST_COMPLETED)
+        assert following.is_set() and not watching.done()
+    finally:
+        watching.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await watching
+        await seat.close()
+        await stranger.close()
+        for link in links:
+            await link.close()
+
+
+async def test_no_watchers_still_ends_the_watch_when_no_seat_takes_it(tmp_path: Path) -> None:
+    stranger = await _refusing_stranger()
+    config = WatchConfig(name="wendy", table="race/2", variant=VARIANT,
+                         peers=(("127.0.0.1", stranger.port),), data_dir=tmp_path)
+    try:
+        async with asyncio.timeout(60):
+            with pytest.raises(NoWatchers, match="do not accept watchers"):
+                await watch(Identity.generate(bytes([9]) * 32), config, lambda text: None,
+                            random=os.urandom)
+    finally:
+        await stranger.close()
