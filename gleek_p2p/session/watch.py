@@ -71,7 +71,7 @@ class WatchConfig:
     """The table's name on the wire (with its hands: ``NAME/HANDS``)."""
     variant: Variant
     peers: tuple[Address, ...]
-    """Seated peers to dial, tried in turn."""
+    """Seated peers to dial, in this order, as a staggered race (``net.race``)."""
     data_dir: Path
     timeout: float = 300.0
     """Seconds without a new event (or without any seat answering) before giving up."""
