@@ -432,12 +432,12 @@ def test_replay_says_why_a_file_is_no_log_in_the_chosen_language(
         assert err == "gleek: " + words.format(file=path) + "\n"
 
 
-DISCARDS = {  # the replay's transcript of a discard the viewer cannot see
-    "en": "random-0 discards 1 of 7 cards face down.",
-    "fr": "random-0 écarte 1 sur 7 cartes, face cachée.",
-    "it": "random-0 scarta 1 su 7 carte, coperte.",
-    "pt": "random-0 descarta 1 de 7 cartas, viradas para baixo.",
-    "nl": "random-0 legt 1 van 7 kaarten gedekt af.",
+DISCARDS = {  # the replay's transcript of a discard the viewer cannot see (one line, its last)
+    "en": "random-0 discards 7 of 7 cards face down.",
+    "fr": "random-0 écarte 7 sur 7 cartes, face cachée.",
+    "it": "random-0 scarta 7 su 7 carte, coperte.",
+    "pt": "random-0 descarta 7 de 7 cartas, viradas para baixo.",
+    "nl": "random-0 legt 7 van 7 kaarten gedekt af.",
 }
 
 

@@ -96,7 +96,7 @@ def test_the_table_says_each_ruff_and_auction_move_with_its_person(lang: str) ->
 
 VIES = {"en": ("you vie", "{n} vies"), "fr": ("vous viez", "{n} vie"),
         "it": ("tu rilanci", "{n} rilancia"), "pt": ("você disputa", "{n} disputa"),
-        "nl": ("jij verhoogt", "{n} verhoogt")}
+        "nl": ("jij wedijvert", "{n} wedijvert")}
 
 
 SEE_WORDS = {"en": "see", "fr": "voir|voyez", "it": "vedi", "pt": "ver|veja", "nl": "zien|zie"}

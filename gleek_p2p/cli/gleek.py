@@ -193,7 +193,8 @@ _VERIFY_EPILOG = N_("""exit codes:
   1  unfair: a proven violation (the event, the seat to blame, the evidence)
   2  not a readable session log (or no such file)
   3  stopped: nothing proven either way (the log ends waiting for a seat, or
-     on a seat's claim it cannot prove); nobody is blamed""")
+     on a seat's claim it cannot prove); nobody is blamed
+  141  its reader stopped reading (gleek verify LOG | head): no verdict given""")
 
 
 def _add_bot_after(parser: argparse.ArgumentParser) -> None:

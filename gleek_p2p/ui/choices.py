@@ -301,9 +301,17 @@ class Chooser:
         numbers = self._numbers()
         low, high = min(numbers), max(numbers)
         if isinstance(self.options[numbers[low]].event, Bid):
+            if high == self._most_bid:
+                # The highest bid offered is the bound itself: said once, not twice.
+                return _("{amount} is not a bid you may make: bids go from {low} to {high}"
+                         " pence.").format(amount=amount, low=low, high=high)
             return _("{amount} is not a bid you may make: bids go from {low} to {high}"
                      " pence (at most {most}).").format(amount=amount, low=low, high=high,
                                                        most=self._most_bid)
+        if high == MAX_RAISE:
+            return _("{amount} is not a raise you may make: raise by {low} to {high}"
+                     " (the stake is at most {stake}).").format(
+                amount=amount, low=low, high=high, stake=MAX_STAKE)
         return _("{amount} is not a raise you may make: raise by {low} to {high}"
                  " (a raise is at most {most}, the stake {stake}).").format(
             amount=amount, low=low, high=high, most=MAX_RAISE, stake=MAX_STAKE)

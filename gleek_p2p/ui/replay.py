@@ -196,8 +196,19 @@ class Replay:
     def transcript(self, viewer: int | None) -> list[str]:
         """Every step in words (the replay without a terminal)."""
         lines = list(self.verdict())
-        lines.extend(t for i in range(len(self.steps)) if (t := self.said(i, viewer)))
+        lines.extend(t for i in range(len(self.steps))
+                     if not self.discard_goes_on(i) and (t := self.said(i, viewer)))
         return lines
+
+    def discard_goes_on(self, i: int, last: int | None = None) -> bool:
+        """Whether step ``i`` is a discard the next step (up to ``last``) continues.
+
+        A run of discards is one line: its last sentence tells them all, as the
+        live table's log says it."""
+        steps = self.steps
+        end = len(steps) - 1 if last is None else last
+        return (i < end and isinstance(steps[i].event, Discard)
+                and isinstance(steps[i + 1].event, Discard))
 
 
 class ReplayScreen:
@@ -246,11 +257,9 @@ class ReplayScreen:
         scene.status = f"▶ {said}" if said else ""
         start = max(0, self.index - 40)
         log = [("class:note", t) for t in replay.verdict()] if start == 0 else []
-        steps = replay.steps
         # A run of discards is one line: the last one shown tells them all.
         log += [("", t) for i in range(start, self.index + 1)
-                if not (i < self.index and isinstance(steps[i].event, Discard)
-                        and isinstance(steps[i + 1].event, Discard))
+                if not replay.discard_goes_on(i, self.index)
                 and (t := replay.said(i, self.viewer))]
         self.screen.log = log
         self.screen.refresh()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from gleek_p2p.base.i18n import N_, _, ngettext
+from gleek_p2p.base.i18n import N_, _, ngettext, pgettext
 from gleek_p2p.rules import Phase, State, card, card_suit
 from gleek_p2p.rules.summary import suit_ruff_values
 
@@ -173,6 +173,10 @@ def _unplayed_note(s: State) -> str:
                            "{n} cards more than the tricks: never played", extra).format(n=extra)
 
 
+def _width(line: Fragments) -> int:
+    return sum(len(f[1]) for f in line)
+
+
 def _talon_line(s: State, viewer: int | None, who: Namer, label: int,
                 width: int, public: bool = False) -> Fragments:
     every = viewer is None and not public
@@ -183,12 +187,23 @@ def _talon_line(s: State, viewer: int | None, who: Namer, label: int,
         line: Fragments = _label(N_("Discard"), label)
         note = _unplayed_note(s)
         if sees:
+            cards: Fragments = []
             for x in s.discards:
                 c = _known(s, x)
-                line += [(_card_style(c), card_text(c)), ("", " ")]
-            if viewer is None and any(_known(s, x) is None for x in s.discards):
+                cards += [(_card_style(c), card_text(c)), ("", " ")]
+            unopened = sum(_known(s, x) is None for x in s.discards)
+            if viewer is None and unopened:
                 # The replay's all-cards view: a discard never opened is no bug.
-                note = "  " + _("?? never opened: the discards stay secret") + note
+                full = "  " + _("?? never opened: the discards stay secret") + note
+                if label + _width(cards) + len(full) <= width:
+                    return [*line, *cards, ("class:hint", full)]
+                # At 80 columns the backs and both notes overflow: the backs as one
+                # count and the shorter words keep both notes whole.
+                cards = [(_card_style(c), card_text(c) + " ") for x in s.discards
+                         if (c := _known(s, x)) is not None]
+                cards.append(("class:card.unknown", f"??×{unopened}"))
+                note = "  " + ngettext("never opened", "never opened", unopened) + note
+            line += cards
             line.append(("class:hint", note))
         else:
             said = who.act(s.talon_taker, N_("you discarded {count} face down"),
@@ -198,7 +213,7 @@ def _talon_line(s: State, viewer: int | None, who: Namer, label: int,
                 said = who.act(s.talon_taker, N_("you discarded {count}"),
                                N_("{name} discarded {count}"), count=len(s.discards))
             line.append(("", said))
-            line.append(("class:hint", ";" + note[1:] if note else ""))
+            line.append(("class:hint", pgettext("list", "; ") + note.lstrip() if note else ""))
         return line
     if s.talon and s.talon_taker < 0:
         if every:
