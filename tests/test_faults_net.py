@@ -355,8 +355,20 @@ def _logs(result: dict[str, Any], printed: tuple[str, ...] = NAMES) -> list[Path
     return [Path(bots[n]["files"][0]) for n in NAMES]
 
 
+def _story(run: dict[str, Any]) -> str:
+    """Each kill, then each bot's exit code and the last lines it wrote in each of its
+    lives: printed whole (pytest shows a test's output in full, its assertion cut)."""
+    lines = [f"kill: {k}" for k in run["kills"]]
+    for name, bot in run["bots"].items():
+        lines.append(f"{name}: rc {bot['rc']}, {bot['starts']} starts, log {bot['log']!r}")
+        for life, said in enumerate(bot["stderr"]):
+            lines += [f"  {name} life {life}: {line}" for line in said.splitlines()[-6:]]
+    return "\n".join(lines)
+
+
 def _check_kill_runs(result: dict[str, Any], kills: int = 1) -> None:
     for run in result["runs"]:
+        print(_story(run))
         bots = run["bots"]
         missed = [k for k in run["kills"] if not k["killed"]]
         assert len(run["kills"]) == kills and not missed, (
