@@ -182,9 +182,14 @@ def _acted_after_commits(commits: int) -> Callable[[list[tuple[str, str]]], bool
     return reached
 
 
-LAST_TRICKS = 2 * 36 - 6
-"""Cards played in a two-hand session when its last two tricks begin (every
-hand plays all twelve tricks)."""
+LATE_PLAYS = 36 + 6 * 3
+"""Cards played in a two-hand session when hand 2's seventh trick begins (every
+hand plays all twelve tricks): the victim still has a card to play in each of
+the last six, so the others cannot finish without it unless the poll that sees
+the point comes 18 plays late (a poll every 50 ms). At the last two
+tricks (66), a poll a few fast plays late found the victim done with its cards:
+the others finished, lingered ``linger_grace`` (5 s) for it, and left before a
+restart slowed by a loaded machine dialled them."""
 
 
 PHASES: tuple[tuple[str, tuple[int, ...], Callable[[list[tuple[str, str]]], bool], float], ...] = (
@@ -208,9 +213,10 @@ PHASES: tuple[tuple[str, tuple[int, ...], Callable[[list[tuple[str, str]]], bool
     # Two seats down at once in hand 2's auction: each resumes while the other
     # is resuming too, and neither can count on the one it reaches first.
     ("hand 2 auction, two seats down", (0, 1), _acted_after_commits(6), 0.2),
-    # The last two tricks: the two others may finish while it is down (they
-    # linger for it) and must still hand it the end.
-    ("the last tricks", (2,), lambda k: _count("act", "play")(k) >= LAST_TRICKS, 1.0),
+    # Late in hand 2's play, restarted at once: the others wait for its cards
+    # and must hand it what it missed; if it was down past its last card, they
+    # finish and linger for it (5 s), which an immediate restart reaches.
+    ("hand 2 late tricks", (2,), lambda k: _count("act", "play")(k) >= LATE_PLAYS, 0.0),
 )
 """Every point is one each deal reaches and, once reached, stays reached (it
 only counts what a log holds), so a point missed is a fault, not a draw."""
