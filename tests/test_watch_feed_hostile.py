@@ -22,7 +22,7 @@ import pytest
 from gleek_p2p.base import i18n
 from gleek_p2p.base.errors import GleekError, ProtocolError
 from gleek_p2p.bots.strategy import RandomStrategy
-from gleek_p2p.log.keys import Identity
+from gleek_p2p.log.keys import Identity, fingerprint
 from gleek_p2p.log.store import read_log_file
 from gleek_p2p.net.connection import Connection, ConnectionClosed, Limits, Listener, listen
 from gleek_p2p.net.handshake import WIRE_VERSION, Offer
@@ -130,6 +130,50 @@ async def test_a_seat_sending_nothing_new_is_given_up_after_the_timeout(
     assert result.reason and "nothing new for 2 s" in result.reason
     assert result.table is not None and not result.table.finished
     assert len(result.table.envelopes) == 1
+
+
+async def _silent(conn: Connection) -> None:
+    """Takes the watcher and sends nothing (a stranger announcing the table)."""
+
+
+SILENT = {"en": "seat0 (key {key}) sent nothing in 1 s; leaving it",
+          "fr": "seat0 (clé {key}) n'a rien envoyé en 1\u00a0s\u00a0; on le quitte",
+          "it": "seat0 (chiave {key}) non ha inviato nulla in 1 s; lo si lascia",
+          "pt": "seat0 (chave {key}) não enviou nada em 1 s; deixando-o",
+          "nl": "seat0 (sleutel {key}) stuurde niets in 1 s; verbinding verlaten"}
+
+
+@pytest.mark.parametrize("lang", sorted(SILENT))
+async def test_a_seat_that_takes_the_watcher_and_sends_nothing_is_left(
+        records: list[bytes], lang: str, tmp_path: Path) -> None:
+    # A stranger listed first (any advert may claim a seated key) completes the
+    # handshake and says nothing: the watcher waited on it for its whole timeout
+    # (here an hour), the honest seat never dialled. An honest seat sends its
+    # first event at once: one silent for ``first_event`` is left, dialled last.
+    # An hour's stagger: the second address is dialled only once the first fails
+    # (a race could let the honest seat win first on a busy machine).
+    silent = await _seat_server(0, _silent)
+    honest = await _seat_server(1, _honest(records))
+    notes: list[str] = []
+    config = WatchConfig(name="wendy", table=TABLE, variant=VARIANT,
+                         peers=(("127.0.0.1", silent.port), ("127.0.0.1", honest.port)),
+                         data_dir=tmp_path, timeout=3600.0, retry=0.1, stagger=3600.0,
+                         first_event=1.0)
+    i18n.set_language(lang, {})
+    try:
+        async with asyncio.timeout(60):
+            result = await watch(Identity.generate(os.urandom(32)), config, notes.append)
+    finally:
+        i18n.set_language("en", {})
+        await silent.close()
+        await honest.close()
+    assert result.table is not None and result.table.finished, notes
+    assert result.report is not None and result.report.fair
+    assert not result.reason, result.reason
+    assert SILENT[lang].format(key=fingerprint(_seat(0).public)) in notes, notes
+    # Left once, then dialled after the honest seat: never followed again.
+    assert sum(f"seat0 ({word} {fingerprint(_seat(0).public)})" in n for n in notes
+               for word in ("key", "clé", "chiave", "chave", "sleutel")) == 2, notes
 
 
 def test_a_watcher_started_again_continues_its_own_log(records: list[bytes],

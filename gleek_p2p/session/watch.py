@@ -16,6 +16,7 @@ import contextlib
 import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from enum import Enum
 from pathlib import Path
 
 from gleek_p2p.base.errors import GleekError, ProtocolError
@@ -79,6 +80,10 @@ class WatchConfig:
     """Seconds between two rounds of dials."""
     stagger: float = DIAL_STAGGER
     """Seconds between the starts of two dials of one round (``net.race``)."""
+    first_event: float = 10.0
+    """Seconds a seat has, once it took the watcher, to send its first event: a seat
+    feeds its log from the roster on at once, so one that stays silent is a stranger
+    holding the watcher (it is left, and dialled last from then on)."""
     limits: Limits = field(default_factory=Limits)
     announced: frozenset[str] | None = None
     """The key fingerprints the LAN's records announce for the table's seats (``gleek
@@ -252,6 +257,8 @@ async def watch(identity: Identity, config: WatchConfig, notes: Callable[[str], 
 
     foreign: set[Address] = set()
     """Seats that fed another table than the one announced: never dialled again."""
+    silent: set[Address] = set()
+    """Seats that took the watcher and sent nothing: dialled after every other."""
     try:
         while not live.finished:
             if loop.time() - progress > config.timeout:
@@ -265,6 +272,7 @@ async def watch(identity: Identity, config: WatchConfig, notes: Callable[[str], 
             # Every seat not known to feed another table, raced from the one after
             # the seat last followed (the records' order: seated announcers first).
             order = list(dict.fromkeys(config.peers[turn:] + config.peers[:turn]))
+            order.sort(key=lambda address: address in silent)  # stable: silent ones last
             outcome = await race([a for a in order if a not in foreign], dial,
                                  stagger=config.stagger, discard=_drop, expected=ProtocolError)
             unwatched = False
@@ -291,13 +299,16 @@ async def watch(identity: Identity, config: WatchConfig, notes: Callable[[str], 
             notes(_("watching through {name} (key {key})").format(
                 name=conn.peer.name, key=fingerprint(conn.peer.public)))
             try:
-                progress, told, lied = await _follow(conn, live, notes, on_hand, on_event,
-                                                     progress, told, config.timeout)
+                progress, told, left = await _follow(conn, live, notes, on_hand, on_event,
+                                                     progress, told, config.timeout,
+                                                     config.first_event)
             finally:
                 await conn.close("the watcher leaves", ByeCode.CLOSING)
-            if lied:
+            if left is Left.FOREIGN:
                 foreign.add((host, port))
                 continue
+            if left is Left.SILENT:
+                silent.add((host, port))
             if not live.finished:
                 await asyncio.sleep(config.retry)
     finally:
@@ -316,13 +327,24 @@ def watched_log(config: WatchConfig) -> LiveLog:
     return LiveLog(config.data_dir / "watched", config.announced)
 
 
+class Left(Enum):
+    """Why the watcher left the seat it followed (None of these: the link ended)."""
+
+    FOLLOWED = "followed"
+    """The session ended, the link did, or nothing new came in time."""
+    FOREIGN = "foreign"
+    """It fed another table than the one announced."""
+    SILENT = "silent"
+    """It took the watcher and sent no event within ``first_event`` seconds."""
+
+
 async def _follow(conn: Connection, live: LiveLog, notes: Callable[[str], None],
                   on_hand: Callable[[Table, int], None], on_event: OnEvent, progress: float,
-                  told: int, timeout: float) -> tuple[float, int, bool]:
+                  told: int, timeout: float, first_event: float) -> tuple[float, int, Left]:
     """Take events from one seat until the session ends or the link does.
 
-    Returns when progress was last made, how many hands were told, and whether
-    the seat fed another table than the one announced.
+    Returns when progress was last made, how many hands were told, and why the
+    seat was left.
     """
     loop = asyncio.get_running_loop()
     if live.table is not None:
@@ -330,11 +352,13 @@ async def _follow(conn: Connection, live: LiveLog, notes: Callable[[str], None],
     # Only a new event pushes the deadline back: a seat that keeps sending
     # something else (a repeat, any other message) must not hold the watcher.
     since = max(progress, loop.time())
+    first_by = loop.time() + first_event
     fed = 0
     try:
         async with asyncio.timeout(None) as scope:
             while not live.finished:
-                scope.reschedule(max(progress, since) + timeout)
+                deadline = max(progress, since) + timeout
+                scope.reschedule(deadline if fed else min(deadline, first_by))
                 message = await conn.recv()
                 try:
                     if not isinstance(message, Event):
@@ -351,13 +375,13 @@ async def _follow(conn: Connection, live: LiveLog, notes: Callable[[str], None],
                             "it").format(name=conn.peer.name,
                                          key=fingerprint(conn.peer.public),
                                          announced=", ".join(sorted(live.announced))))
-                    return progress, told, True
+                    return progress, told, Left.FOREIGN
                 except ProtocolError as exc:
                     notes(_("{name} (key {key}) sent a log that does not verify: {error}; "
                             "leaving it").format(name=conn.peer.name,
                                                  key=fingerprint(conn.peer.public),
                                                  error=rejection_words(exc)))
-                    return progress, told, False
+                    return progress, told, Left.FOLLOWED
                 if not new:
                     continue
                 progress = loop.time()
@@ -375,9 +399,15 @@ async def _follow(conn: Connection, live: LiveLog, notes: Callable[[str], None],
                     told += 1
     except KeptLogUnusable:
         raise  # this side's trouble: the watch stops and says so
-    except (GleekError, TimeoutError):
-        pass  # the link ended, or nothing new came in time
-    return progress, told, False
+    except TimeoutError:
+        if not fed:
+            notes(_("{name} (key {key}) sent nothing in {seconds} s; leaving it").format(
+                name=conn.peer.name, key=fingerprint(conn.peer.public),
+                seconds=f"{first_event:g}"))
+            return progress, told, Left.SILENT
+    except GleekError:
+        pass  # the link ended
+    return progress, told, Left.FOLLOWED
 
 
 def _seats(roster: Roster, notes: Callable[[str], None]) -> None:
