@@ -16,6 +16,7 @@ import asyncio
 import os
 from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -28,7 +29,7 @@ from gleek_p2p.net.connection import Connection, ConnectionClosed, Limits, Liste
 from gleek_p2p.net.handshake import WIRE_VERSION, Offer
 from gleek_p2p.net.messages import Event, Hello, Message, Sync
 from gleek_p2p.rules import VARIANTS
-from gleek_p2p.session.watch import KeptLogUnusable, LiveLog, WatchConfig, watch
+from gleek_p2p.session.watch import KeptLogUnusable, LiveLog, WatchConfig, WatchResult, watch
 from gleek_p2p.session.watchers import Watchers, WatchLimits
 from gleek_p2p.table.verify import verify_records
 from gleek_p2p.tools.selfplay import _derive, selfplay
@@ -86,21 +87,28 @@ def _honest(records: Sequence[bytes]) -> Callable[[Connection], Awaitable[None]]
     return feed
 
 
+async def _watched(seats: Sequence[Listener], notes: list[str], tmp_path: Path,
+                   **settings: Any) -> WatchResult:
+    """``gleek watch`` of these seats' table, in their order, with ``settings``; the
+    seats closed after it."""
+    config = WatchConfig(name="wendy", table=TABLE, variant=VARIANT,
+                         peers=tuple(("127.0.0.1", seat.port) for seat in seats),
+                         data_dir=tmp_path, retry=0.1, **settings)
+    try:
+        async with asyncio.timeout(60):
+            return await watch(Identity.generate(os.urandom(32)), config, notes.append)
+    finally:
+        for seat in seats:
+            await seat.close()
+
+
 @pytest.mark.parametrize("stray", [None, Sync(0)], ids=["repeated-event", "stray-message"])
 async def test_a_seat_repeating_itself_is_left_for_an_honest_one(
         records: list[bytes], stray: Message | None, tmp_path: Path) -> None:
     hostile = await _seat_server(0, _repeating(records, stray))
     honest = await _seat_server(1, _honest(records))
     notes: list[str] = []
-    config = WatchConfig(name="wendy", table=TABLE, variant=VARIANT,
-                         peers=(("127.0.0.1", hostile.port), ("127.0.0.1", honest.port)),
-                         data_dir=tmp_path, timeout=20.0, retry=0.1)
-    try:
-        async with asyncio.timeout(60):
-            result = await watch(Identity.generate(os.urandom(32)), config, notes.append)
-    finally:
-        await hostile.close()
-        await honest.close()
+    result = await _watched([hostile, honest], notes, tmp_path, timeout=20.0)
     assert result.table is not None and result.table.finished, notes
     assert result.report is not None and result.report.fair
     # The hostile seat was left for what it sent, not for a timeout.
@@ -119,14 +127,7 @@ async def test_a_seat_sending_nothing_new_is_given_up_after_the_timeout(
 
     hostile = await _seat_server(0, trickle)
     notes: list[str] = []
-    config = WatchConfig(name="wendy", table=TABLE, variant=VARIANT,
-                         peers=(("127.0.0.1", hostile.port),), data_dir=tmp_path,
-                         timeout=2.0, retry=0.1)
-    try:
-        async with asyncio.timeout(60):
-            result = await watch(Identity.generate(os.urandom(32)), config, notes.append)
-    finally:
-        await hostile.close()
+    result = await _watched([hostile], notes, tmp_path, timeout=2.0)
     assert result.reason and "nothing new for 2 s" in result.reason
     assert result.table is not None and not result.table.finished
     assert len(result.table.envelopes) == 1
@@ -155,18 +156,12 @@ async def test_a_seat_that_takes_the_watcher_and_sends_nothing_is_left(
     silent = await _seat_server(0, _silent)
     honest = await _seat_server(1, _honest(records))
     notes: list[str] = []
-    config = WatchConfig(name="wendy", table=TABLE, variant=VARIANT,
-                         peers=(("127.0.0.1", silent.port), ("127.0.0.1", honest.port)),
-                         data_dir=tmp_path, timeout=3600.0, retry=0.1, stagger=3600.0,
-                         first_event=1.0)
     i18n.set_language(lang, {})
     try:
-        async with asyncio.timeout(60):
-            result = await watch(Identity.generate(os.urandom(32)), config, notes.append)
+        result = await _watched([silent, honest], notes, tmp_path, timeout=3600.0,
+                                stagger=3600.0, first_event=1.0)
     finally:
         i18n.set_language("en", {})
-        await silent.close()
-        await honest.close()
     assert result.table is not None and result.table.finished, notes
     assert result.report is not None and result.report.fair
     assert not result.reason, result.reason
