@@ -18,6 +18,7 @@ from prompt_toolkit.output import DummyOutput
 
 from gleek_p2p.base.errors import ProtocolError
 from gleek_p2p.bots.strategy import RandomStrategy
+from gleek_p2p.log.keys import fingerprint
 from gleek_p2p.log.store import LogStore
 from gleek_p2p.rules import (
     Bid,
@@ -37,6 +38,7 @@ from gleek_p2p.table.verify import verify_records
 from gleek_p2p.tools.selfplay import make_seats
 from gleek_p2p.ui.app import HumanPlayer, UserQuit, end_lines, run_with_ui
 from gleek_p2p.ui.choices import FAR_ABOVE, Chooser
+from gleek_p2p.ui.words import distinct_names
 
 RIGHT = "\x1b[C"
 ENTER = "\r"
@@ -309,3 +311,28 @@ def test_the_end_box_says_who_left() -> None:
     assert "Carol left the table." in text and "blaming" not in text
     mine = "\n".join(t for _s, t in end_lines(tables[2], Outcome(False, True, "x", 13)))
     assert "You left the table." in mine
+
+
+def test_two_seats_with_one_name_are_told_apart_by_their_keys() -> None:
+    """Two friends both called Bob: every sentence and column named them alike."""
+    tables = seated(b"ui-same-names", ("Ann", "Bob", "Bob"))
+    prints = [fingerprint(p) for p in tables[0].roster.publics]
+    first, second = f"Bob {prints[1][:4]}", f"Bob {prints[2][:4]}"
+    with create_pipe_input() as inp:
+        human = HumanPlayer(input=inp, output=DummyOutput())
+        human.update(tables[0], (), None)
+        assert human.names == ("Ann", first, second)
+    leave = tables[2].leave_event()
+    for table in tables:
+        table.receive(leave)
+    text = "\n".join(t for _s, t in end_lines(tables[0], Outcome(False, True, "x", 13)))
+    assert f"{second} left the table." in text
+
+
+def test_a_name_made_to_look_like_another_seats_label_is_still_told_apart() -> None:
+    publics = [bytes([n]) * 32 for n in range(3)]
+    prints = [fingerprint(p) for p in publics]
+    mimic = f"Bob {prints[1][:4]}"
+    labels = distinct_names(["Bob", "Bob", mimic], publics)
+    assert len(set(labels)) == 3 and labels[2] == mimic
+    assert distinct_names(["Ann", "Bob", "Cat"], publics) == ("Ann", "Bob", "Cat")

@@ -60,7 +60,7 @@ from .narrate import narrate
 from .render import Fragments, phase_words
 from .screen import Panel, TableScreen
 from .summary import history_lines, summary_lines
-from .words import Namer, pence
+from .words import Namer, distinct_names, pence
 
 __all__ = ["HELP", "HumanPlayer", "UserQuit", "end_lines", "run_with_ui"]
 
@@ -319,7 +319,7 @@ class HumanPlayer:
             self._table = table
             self._state = None
             self.seat = table.seat
-            self.names = table.roster.names
+            self.names = distinct_names(table.roster.names, table.roster.publics)
         if note:
             self.note(note)
         self._ingest(table, applied)
@@ -532,7 +532,7 @@ def end_lines(
     error: str | None = None,
 ) -> list[tuple[str, str]]:
     """The end box: how the session ended, the totals, the verdict and where the log is."""
-    names = table.roster.names
+    names = distinct_names(table.roster.names, table.roster.publics)
     who = Namer(names, table.seat)
     lines: list[tuple[str, str]] = []
     if error:

@@ -57,7 +57,7 @@ class WatcherScreen(HumanPlayer):
         # A seat handed to a bot (or taken back) changes nothing in the game, so the
         # narration never tells it: the watcher reads it from the signed event.
         for change in table.seat_changes[self._changes:]:
-            self.screen.add_log(handover_sentence(change, table.roster.names), "class:note")
+            self.screen.add_log(handover_sentence(change, self.names), "class:note")
         self._changes = len(table.seat_changes)
 
     def _on_key(self, key: str) -> None:
