@@ -216,6 +216,21 @@ def test_the_list_in_every_language(lang: str, words: list[str]) -> None:
     assert lines[1].lstrip().startswith("1. oak") and lines[3].lstrip().startswith("2. elm")
 
 
+@pytest.mark.parametrize(("lang", "words"), [
+    ("en", "oak: forming, 2 of 3 seats taken, 1 free"),
+    ("fr", "oak\u00a0: en formation, 2 places prises sur 3, 1 libre\u00a0;"),
+    ("it", "oak: in formazione, 2 posti presi su 3, 1 libero;"),
+    ("pt", "oak: em formação, 2 de 3 lugares ocupados, 1 livre;"),
+    ("nl", "oak: in vorming, 2 van 3 plaatsen bezet, 1 vrij;"),
+])
+def test_one_free_seat_is_singular_in_every_language(lang: str, words: str) -> None:
+    """Two seated, one free: the French read "1 libres" (the plural followed the seated)."""
+    i18n.set_language(lang, {})
+    seated = (SeatClaim(FP[0], "Ann"), SeatClaim(FP[1], "Ben"))
+    text = "\n".join(listing_lines([_listing(seated=seated)], 3))
+    assert words in text, (words, text)
+
+
 def test_no_table_found_says_so() -> None:
     assert listing_lines([], 2.5) == ["No table found on the local network within 2.5 s."]
 

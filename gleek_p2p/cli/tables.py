@@ -85,10 +85,13 @@ def _seat_words(listing: TableListing) -> str:
 def _state_words(listing: TableListing) -> str:
     if listing.playing:
         return _("playing")
-    return ngettext("forming, {taken} of {seats} seats taken, {free} free",
-                    "forming, {taken} of {seats} seats taken, {free} free",
-                    len(listing.seated)).format(taken=len(listing.seated), seats=listing.seats,
-                                          free=listing.free)
+    # Two counts, two plurals: one message agreed with the seated count only read
+    # "1 libres" in French with two seated.
+    taken = len(listing.seated)
+    return _("forming, {taken}, {free}").format(
+        taken=ngettext("{taken} of {seats} seats taken", "{taken} of {seats} seats taken",
+                       taken).format(taken=taken, seats=listing.seats),
+        free=ngettext("{free} free", "{free} free", listing.free).format(free=listing.free))
 
 
 def _game_words(listing: TableListing) -> str:
