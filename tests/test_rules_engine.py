@@ -964,3 +964,68 @@ def test_seat_view_hides_other_hands_and_dead_talon() -> None:
 
 def _names(s: State, slots: Iterable[int]) -> list[str]:
     return [card_label(s.cards[x]) for x in slots]
+
+
+# ------------------------------------------------------------------ the audit of issue 30
+
+
+def test_eldest_speaks_vies_declares_and_leads_first_whoever_deals() -> None:
+    # "le joueur à la gauche du donneur ouvre les enchères" and "le joueur à la
+    # gauche du donneur entame le premier pli": seat 0 deals, so seat 1 is
+    # eldest in every phase, and the ruff shows start left of the dealer.
+    s = new_session(STD, 1)
+    s = act(s, Cut((c("AS"), c("5S"), c("6S"))), Deal())
+    assert s.dealer == 0
+    for r in reveals_for(STD, 0, {1: cs("AH AC AD 4H"), 2: cs("KH KC KD")}):
+        s = apply(s, r)
+    assert s.phase is Phase.AUCTION and to_act(s) == 1
+    s = act(s, PassBid(1), Bid(2, 13))
+    illegal(s, Bid(0, 13), seat=0)  # "relancer d'au moins 1 pence"
+    s = act(s, Bid(0, 14), PassBid(2))
+    assert s.talon_taker == 0 and len(s.holding[0]) == 20
+    assert ledger(s)["auction"] == (-28, 14, 14)  # "à 14 pence, chaque adversaire reçoit 7"
+    for x in [x for x in s.holding[0] if x in s.talon][:7]:
+        s = apply(s, Discard(0, x))
+    assert [len(h) for h in s.holding] == [13, 12, 12]
+    assert s.phase is Phase.RUFF and to_act(s) == 1
+    s = act(s, Vie(1, 2), See(2), Vie(0, 1), See(1), PassRuff(2))
+    assert s.phase is Phase.RUFF_SHOW and to_act(s) == 1
+    for seat, suit in ((1, 1), (0, 0)):  # each shows all its hearts, resp. spades
+        s = apply(s, ShowRuff(seat, suit, tuple(x for x in s.holding[seat]
+                                                if s.cards[x] // 11 == suit)))
+    # Seat 2 lost its ante and the 2 it saw, seat 0 or 1 took the pot of 6 + 2 + 3 + 3.
+    assert ledger(s)["ruff"][2] == -8 and sum(ledger(s)["ruff"]) == 0
+    assert s.phase is Phase.DECLARE and to_act(s) == 1
+    s = act(s, Declare(1, _slots(s, "AH AC AD")), EndDeclare(1))
+    s = act(s, Declare(2, _slots(s, "KH KC KD")), EndDeclare(2), EndDeclare(0))
+    # Aces 8 and Kings 4 "payés immédiatement par chaque adversaire au déclarant".
+    assert ledger(s)["combinations"] == (-24, 24, 0)
+    assert s.phase is Phase.TRUMP and to_act(s) == 0  # the taker names the trump
+    s = act(s, NameTrump(0, 1))
+    assert s.phase is Phase.TIDDY and to_act(s) == 1
+    s = act(s, ClaimTiddy(1, slot(s, "4H")))
+    assert ledger(s)["tiddy"] == (-4, 8, -4)
+    assert s.phase is Phase.TRICKS and to_act(s) == 1 and s.trick_leader == 1
+
+
+def test_kiss_every_point_card_scores_not_only_aces_and_kings() -> None:
+    # The tip "les As et les Rois deviennent les seules cartes captatrices de
+    # points" against the table "A = 11, figures = 3 chacune, cartes numériques =
+    # valeur nominale": the table holds under Kiss too (SPEC 1.5); only the
+    # honours, which need a trump, are gone.
+    s = to_tricks(start(hands={0: cs("QS"), 1: cs("JS"), 2: cs("10S")}), trump=None)
+    s = act(s, Play(0, slot(s, "QS")), Play(1, slot(s, "JS")), Play(2, slot(s, "10S")))
+    assert trick_points(s) == (3 + 3 + 10, 0, 0)
+    s = to_tricks(start(hands={0: cs("AH"), 1: cs("JH"), 2: cs("4H")}), trump=None)
+    s = act(s, Play(0, slot(s, "AH")), Play(1, slot(s, "JH")), Play(2, slot(s, "4H")))
+    assert trick_points(s) == (11 + 3 + 0, 0, 0)  # no Tib, no Tom, no Tiddy
+
+
+def test_auction_all_pass_the_eldest_may_name_kiss() -> None:
+    # Kiss is "l'option sans atout disponible pour le gagnant des enchères"; with
+    # no winner the eldest names the trump, Kiss included (SPEC 1.5).
+    s = no_declares(ruff_to_seat2(all_pass_auction(start())))
+    assert s.phase is Phase.TRUMP and to_act(s) == 0
+    assert NameTrump(0, None) in legal_actions(s, 0)
+    s = apply(s, NameTrump(0, None))
+    assert s.phase is Phase.TRICKS and s.trump is None
