@@ -16,6 +16,8 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from prepared import started, verified
+from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.output import DummyOutput
 from test_peer_runner import Sleeper, runners
 
 from gleek_p2p.base import i18n
@@ -27,7 +29,7 @@ from gleek_p2p.table import events as ev
 from gleek_p2p.table.session import Decision, Table
 from gleek_p2p.table.verify import Judgement, VerifyReport, verify_records
 from gleek_p2p.tools.report import json_report, text_report
-from gleek_p2p.ui.app import end_lines
+from gleek_p2p.ui.app import HumanPlayer, end_lines
 
 
 class Gate:
@@ -350,3 +352,24 @@ def test_the_replay_tells_who_left_and_what_was_only_claimed() -> None:
     # An old log's abort has no code: its reason is quoted as the signer's words.
     assert claim == ["event 95: seat 0 (Anne) says: “Cat did not send the keys of the deal "
                      "within 120 s” (the signer's own words). The log cannot prove it."]
+
+
+
+async def test_a_leave_while_the_person_chooses_ends_the_turn_at_once(tmp_path: Path) -> None:
+    """At a LAN party Bob was choosing a card when Carol left: the session was over
+    (his log held her leave) but his screen still said "YOUR TURN" until he pressed
+    a key. The screen's pending choice now ends when the table does."""
+    with create_pipe_input() as inp:
+        human = HumanPlayer(input=inp, output=DummyOutput())
+        players = [human, Sleeper(), BotPlayer(RandomStrategy(2))]
+        run, stores, _ = runners(tmp_path, b"left-while-choosing", timeout=3600,
+                                 players=players)
+        tasks = [asyncio.create_task(r.run()) for r in run]
+        while human._future is None:
+            await asyncio.sleep(0.01)
+        await stop(tasks[1])
+        assert run[1].leave()
+        done = await asyncio.wait_for(asyncio.gather(tasks[0], tasks[2]), 30)  # no key
+    assert all(o.aborted and o.reason == "bot-1 left the table" for o in done)
+    assert_left(verify_records(stores[0].records), 1, "bot-1")
+    assert "your turn" not in human.screen.dump().lower()

@@ -139,6 +139,7 @@ class HumanPlayer:
         self._state: State | None = None
         self._future: asyncio.Future[Event] | None = None
         self._chooser: Chooser | None = None
+        self._legal: Sequence[Event] = ()
         self._waiting: tuple[str, float] | None = None
         self._task: asyncio.Task[None] | None = None
         self._queued: list[Event] = []
@@ -303,6 +304,7 @@ class HumanPlayer:
         assert state is not None
         self._chooser = Chooser(decision.legal, state, decision.seat)
         self._future = asyncio.get_running_loop().create_future()
+        self._legal = decision.legal
         self.screen.scene.chooser = self._chooser
         self.screen.refresh()
         try:
@@ -322,6 +324,11 @@ class HumanPlayer:
             self.names = distinct_names(table.roster.names, table.roster.publics)
         if note:
             self.note(note)
+        if table.finished and self._future is not None and not self._future.done():
+            # Another seat left (or aborted) while the person was choosing: the
+            # screen must not say "your turn" on. Any answer ends the wait; the
+            # runner drops it, the table being finished.
+            self._future.set_result(self._legal[0])
         self._ingest(table, applied)
         scene = self.screen.scene
         scene.state = self._state
