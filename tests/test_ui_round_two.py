@@ -405,7 +405,8 @@ def test_the_discards_are_one_line_of_the_log(lang: str) -> None:
         if any(isinstance(e, Discard) for e in events):
             break
     human = _human()
-    roster = SimpleNamespace(names=NAMES, variant=Variant(), hands=1)
+    roster = SimpleNamespace(names=NAMES, publics=[bytes([s]) * 32 for s in range(3)],
+                             variant=Variant(), hands=1)
     table = SimpleNamespace(state=final, roster=roster, seat=0, finished=True,
                             expected=lambda: None)
     human.update(table, events, None)  # type: ignore[arg-type]
