@@ -118,3 +118,20 @@ def verify_each_log_once(patch: Any) -> None:
     from gleek_p2p.cli import commands
 
     patch.setattr(commands, "verify_file", verify_file_once)
+
+
+def aces_to_declare() -> tuple[Any, tuple[int, ...]]:
+    """A hand at its declarations where seat 1 holds three aces (every bid and ruff
+    passed), and the deck positions of those aces: ``Declare(1, aces)`` is a gleek
+    of aces."""
+    from gleek_p2p.rules import Cut, Deal, PassBid, PassRuff, Variant, apply, card, new_session
+    from gleek_p2p.rules.simulate import reveals_for
+
+    variant = Variant()
+    s = apply(apply(new_session(variant, 1), Cut((0, 11, 22))), Deal())
+    for r in reveals_for(variant, 0, {1: [card(0, 0), card(1, 0), card(2, 0)]}):
+        s = apply(s, r)
+    for seat in (1, 2, 0):
+        s = apply(s, PassBid(seat))
+    s = apply(apply(s, PassRuff(1)), PassRuff(2))
+    return s, tuple(sorted(s.where[card(suit, 0)] for suit in range(3)))

@@ -180,12 +180,8 @@ def _offer(name: str, watcher: bool = True) -> Offer:
     return Offer(WIRE_VERSION, "race/2", tuple(VARIANT.to_wire()), 3, name, 0, watcher=watcher)
 
 
-async def test_the_real_seat_behind_ten_stalling_addresses_is_reached_at_once() -> None:
-    """Ten addresses that accept and stall, listed first, then a seat that answers:
-    reached within a few staggers, far before one handshake timeout (each tarpit
-    would hold a dial in turn for 10 s), and every tarpit's socket is closed."""
-    tarpits = Tarpits()
-    bogus = await tarpits.start(10)
+async def _alice() -> tuple[Listener, list[Connection]]:
+    """A seat (alice) that admits watchers and feeds them nothing, and the links it took."""
     links: list[Connection] = []
 
     async def seated(conn: Connection) -> None:
@@ -194,6 +190,16 @@ async def test_the_real_seat_behind_ten_stalling_addresses_is_reached_at_once() 
     seat = await listen("127.0.0.1", 0, identity=Identity.generate(bytes([1]) * 32),
                         offer=_offer("alice", watcher=False), nonce_commit=bytes(32),
                         on_connection=seated)
+    return seat, links
+
+
+async def test_the_real_seat_behind_ten_stalling_addresses_is_reached_at_once() -> None:
+    """Ten addresses that accept and stall, listed first, then a seat that answers:
+    reached within a few staggers, far before one handshake timeout (each tarpit
+    would hold a dial in turn for 10 s), and every tarpit's socket is closed."""
+    tarpits = Tarpits()
+    bogus = await tarpits.start(10)
+    seat, links = await _alice()
     me = Identity.generate(bytes([9]) * 32)
     limits = Limits(hello_timeout=10.0, handshake_timeout=10.0)
 
@@ -265,14 +271,7 @@ async def test_a_watch_reaches_the_seat_behind_stalling_addresses_and_stops_clea
     the seat after them within a few staggers; stopped, it leaves no task running."""
     tarpits = Tarpits()
     bogus = await tarpits.start(5)
-    links: list[Connection] = []
-
-    async def seated(conn: Connection) -> None:
-        links.append(conn)  # admitted, fed nothing: the watcher waits on it
-
-    seat = await listen("127.0.0.1", 0, identity=Identity.generate(bytes([1]) * 32),
-                        offer=_offer("alice", watcher=False), nonce_commit=bytes(32),
-                        on_connection=seated)
+    seat, links = await _alice()  # admitted, fed nothing: the watcher waits on it
     following = asyncio.Event()
     notes: list[str] = []
 
@@ -326,14 +325,7 @@ async def test_a_strangers_no_watchers_does_not_end_a_watch_a_seat_takes(
     dialled at once (an hour's stagger), its seat is followed, nothing is noted of
     the refusal, and the watch goes on."""
     stranger = await _refusing_stranger()
-    links: list[Connection] = []
-
-    async def seated(conn: Connection) -> None:
-        links.append(conn)
-
-    seat = await listen("127.0.0.1", 0, identity=Identity.generate(bytes([1]) * 32),
-                        offer=_offer("alice", watcher=False), nonce_commit=bytes(32),
-                        on_connection=seated)
+    seat, links = await _alice()
     following = asyncio.Event()
 
     def note(text: str) -> None:

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from prepared import verify_file_once
+from prepared import aces_to_declare, verify_file_once
 
 from gleek_p2p.base import i18n
 from gleek_p2p.cli.gleek import main
@@ -610,20 +610,11 @@ DECLARED = {  # a gleek of Aces, said as it is declared and as the choice offers
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_a_gleek_of_aces_is_elided_as_each_language_does(lang: str) -> None:
-    from gleek_p2p.rules import Cut, Deal, Declare, PassBid, PassRuff, Variant, apply, card
-    from gleek_p2p.rules import new_session as fresh
-    from gleek_p2p.rules.simulate import reveals_for
+    from gleek_p2p.rules import Declare, apply
     from gleek_p2p.ui.choices import _declare_option
     from gleek_p2p.ui.narrate import narrate
 
-    variant = Variant()
-    s = apply(apply(fresh(variant, 1), Cut((0, 11, 22))), Deal())
-    for r in reveals_for(variant, 0, {1: [card(0, 0), card(1, 0), card(2, 0)]}):
-        s = apply(s, r)
-    for seat in (1, 2, 0):
-        s = apply(s, PassBid(seat))
-    s = apply(apply(s, PassRuff(1)), PassRuff(2))
-    aces = tuple(sorted(s.where[card(suit, 0)] for suit in range(3)))
+    s, aces = aces_to_declare()
     i18n.set_language(lang, {})
     said, offered = DECLARED[lang]
     assert narrate(Declare(1, aces), s, apply(s, Declare(1, aces)),

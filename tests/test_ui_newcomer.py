@@ -7,6 +7,7 @@ import random
 from collections.abc import Iterator
 
 import pytest
+from prepared import aces_to_declare
 
 from gleek_p2p.base import i18n
 from gleek_p2p.rules import Variant
@@ -138,31 +139,11 @@ def test_the_table_and_the_hand_summary_say_a_gleek_of_aces_as_the_narration_doe
         lang: str) -> None:
     # The narration said "un gleek d'As" and the table beside it "Bob gleek de As",
     # the hand's summary "un gleek de As (Bob)".
-    from gleek_p2p.rules import (
-        Cut,
-        Deal,
-        Declare,
-        PassBid,
-        PassRuff,
-        Phase,
-        apply,
-        card,
-        legal_actions,
-        new_session,
-        to_act,
-    )
-    from gleek_p2p.rules.simulate import reveals_for
+    from gleek_p2p.rules import Declare, Phase, apply, legal_actions, to_act
     from gleek_p2p.ui.render import Scene, plain, table_pane
     from gleek_p2p.ui.summary import summary_lines
 
-    variant = Variant()
-    s = apply(apply(new_session(variant, 1), Cut((0, 11, 22))), Deal())
-    for r in reveals_for(variant, 0, {1: [card(0, 0), card(1, 0), card(2, 0)]}):
-        s = apply(s, r)
-    for seat in (1, 2, 0):
-        s = apply(s, PassBid(seat))
-    s = apply(apply(s, PassRuff(1)), PassRuff(2))
-    aces = tuple(sorted(s.where[card(suit, 0)] for suit in range(3)))
+    s, aces = aces_to_declare()
     s = apply(s, Declare(1, aces))
     names = ("Anne", "Bob", "Carol")
     i18n.set_language(lang, {})
