@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from gleek_p2p.base.errors import GleekError
 
 from .messages import CURRENT_VERSION, DeckMessage
+from .suites import Secp256k1Suite
 from .protocol import DeckProtocol
 
 #: Cards each seat is dealt in Gleek (and Gleek for two).
@@ -121,6 +122,12 @@ class LocalHand:
         final = observer.final_deck
         suite = observer._suite
         to_card = {point: card for card, point in enumerate(suite.card_points)}
+        if observer.version == 4:
+            assert isinstance(suite, Secp256k1Suite)
+            layers = [suite.shuffle_scalar(seat._seed or b"", seat.hand_id, s)
+                      for s, seat in enumerate(self.seats)]
+            return {slot: to_card[suite.unstrip_all(point, layers)]
+                    for slot, point in enumerate(final)}
         all_keys = [
             suite.lock_keys(seat._seed or b"", seat.hand_id, s, len(final))
             for s, seat in enumerate(self.seats)

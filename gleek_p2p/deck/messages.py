@@ -14,18 +14,20 @@ from gleek_p2p.base.errors import ProtocolError, ViolationCode
 
 from .group import POINT_BYTES, SCALAR_BYTES
 from .kdf import DIGEST_BYTES, SEED_BYTES
-from .proofs import LockProof, ShuffleProof
+from .proofs import LockProof, ShuffleProof, StripProof
 
 #: No pack is larger: slots and passes are bounded by it on the wire.
 MAX_SLOTS = 44
 
 #: Deck protocol versions: 1 audits the deal after the hand from the seeds;
 #: 2 proves every pass and key as it is sent (SPEC.md §2.8); 3 is 2 on
-#: secp256k1 (33-byte points, big-endian scalars; SPEC.md §2.2).
-VERSIONS = (1, 2, 3)
-CURRENT_VERSION = 3
+#: secp256k1 (33-byte points, big-endian scalars; SPEC.md §2.2); 4 drops the
+#: lock passes and opens slots by proved strips of each seat's shuffle key
+#: (SPEC.md §2.8b).
+VERSIONS = (1, 2, 3, 4)
+CURRENT_VERSION = 4
 
-#: A point on the wire: 32 bytes (versions 1, 2) or 33 (version 3, compressed).
+#: A point on the wire: 32 bytes (versions 1, 2) or 33 (versions 3, 4, compressed).
 _POINT_SIZES = (POINT_BYTES, POINT_BYTES + 1)
 
 
@@ -88,14 +90,20 @@ class Keys:
     """A seat's per-card keys for some slots: ``((slot, scalar), ...)``.
 
     Used alike to deal a slot to another seat, to hand over the talon, and to
-    show one of the seat's own cards to everyone.
+    show one of the seat's own cards to everyone. Version 4: each "key" is
+    the slot's point with this seat's layer stripped off (33 bytes), and
+    ``proof`` shows every strip was made with the seat's shuffle key.
     """
 
     seat: int
     keys: tuple[tuple[int, bytes], ...]
+    proof: StripProof | None = None
 
     def to_wire(self) -> list[Any]:
-        return ["keys", self.seat, [[slot, key] for slot, key in self.keys]]
+        pairs = [[slot, key] for slot, key in self.keys]
+        if self.proof is None:
+            return ["keys", self.seat, pairs]
+        return ["keys", self.seat, pairs, self.proof.to_wire()]
 
 
 @dataclass(frozen=True)
@@ -190,13 +198,30 @@ def _lock_proof(value: object) -> LockProof:
     )
 
 
+def _strip_proof(value: object) -> StripProof:
+    items = _list(value, "a strip proof", 2)
+    if len(items) != 2:
+        raise ProtocolError("a strip proof has two parts", code=ViolationCode.FORM_DECK_MESSAGE)
+    return StripProof(_bytes(items[0], SCALAR_BYTES, "a scalar"),
+                      _bytes(items[1], SCALAR_BYTES, "a scalar"))
+
+
+def _pairs(body: object, size: int, what: str) -> tuple[tuple[int, bytes], ...]:
+    pairs: list[tuple[int, bytes]] = []
+    for item in _list(body, "the keys", MAX_SLOTS):
+        if type(item) is not list or len(item) != 2:
+            raise ProtocolError(f"a key is {what}", code=ViolationCode.FORM_DECK_MESSAGE)
+        pairs.append((_int(item[0], "a slot"), _bytes(item[1], size, "a key")))
+    return tuple(pairs)
+
+
 def message_from_wire(wire: object) -> DeckMessage:
     """Parse a wire list into a message; raise ProtocolError on anything malformed.
 
     Only the shape is checked here; whether the content is honest is the
     protocol's business (``DeckProtocol.receive``). Version 1 messages have
     three elements; version 2 adds a version to the commit and a key
-    commitment and a proof to each pass.
+    commitment and a proof to each pass; version 4 adds a proof to ``keys``.
     """
     if type(wire) is not list or len(wire) < 3:
         raise ProtocolError("a deck message is a list of three elements or more",
@@ -217,6 +242,9 @@ def message_from_wire(wire: object) -> DeckMessage:
         return ShufflePass(seat, _points(body), key, _shuffle_proof(extra[1]))
     if kind == "lock" and len(extra) == 2:
         return LockPass(seat, _points(body), _points(extra[0]), _lock_proof(extra[1]))
+    if kind == "keys" and len(extra) == 1:
+        return Keys(seat, _pairs(body, POINT_BYTES + 1, "a [slot, point] pair"),
+                    _strip_proof(extra[0]))
     if extra:
         raise ProtocolError(f"a {kind} message has the wrong number of elements",
                             code=ViolationCode.FORM_DECK_MESSAGE)
@@ -227,13 +255,7 @@ def message_from_wire(wire: object) -> DeckMessage:
     if kind == "lock":
         return LockPass(seat, _points(body))
     if kind == "keys":
-        pairs: list[tuple[int, bytes]] = []
-        for item in _list(body, "the keys", MAX_SLOTS):
-            if type(item) is not list or len(item) != 2:
-                raise ProtocolError("a key is a [slot, scalar] pair",
-                                    code=ViolationCode.FORM_DECK_MESSAGE)
-            pairs.append((_int(item[0], "a slot"), _bytes(item[1], SCALAR_BYTES, "a key")))
-        return Keys(seat, tuple(pairs))
+        return Keys(seat, _pairs(body, SCALAR_BYTES, "a [slot, scalar] pair"))
     if kind == "seed":
         return SeedReveal(seat, _bytes(body, SEED_BYTES, "a seed"))
     raise ProtocolError(f"unknown deck message kind {kind!r}", code=ViolationCode.FORM_DECK_MESSAGE)

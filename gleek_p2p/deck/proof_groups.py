@@ -3,7 +3,8 @@
 ``ED25519`` is deck version 2 (edwards25519 through libsodium, a point is its
 32-byte encoding, scalars little-endian); ``SECP256K1`` is version 3
 (secp256k1 through libsecp256k1, a point stays decoded as ``group_v3.Point``,
-scalars big-endian). Everything else about the proofs is the same code
+scalars big-endian); ``SECP256K1_V4`` is version 4, the same group under version 4's
+labels. Everything else about the proofs is the same code
 (``proofs.ProofSystem``), SPEC.md §2.8.
 """
 
@@ -72,9 +73,11 @@ class Ed25519Group:
 
 
 class Secp256k1Group:
-    """secp256k1 (prime order, cofactor 1); points stay decoded (``group_v3.Point``)."""
+    """secp256k1 (prime order, cofactor 1); points stay decoded (``group_v3.Point``).
 
-    version = 3
+    Versions 3 and 4 run in it; the version only names the labels.
+    """
+
     order = N
     scalar_refusal = "a proof scalar is not canonical ({why})"
     scalar_bytes = group_v3.SCALAR_BYTES
@@ -83,6 +86,9 @@ class Secp256k1Group:
     unusable: tuple[type[Exception], ...] = (ValueError,)
     # ``a·P + b·G`` in one variable-time call, for the verifier's public scalars.
     double_base = True
+
+    def __init__(self, version: int = 3) -> None:
+        self.version = version
 
     def mul(self, k: int, point: Point) -> Point:
         return group_v3.mul(k, point)
@@ -113,4 +119,5 @@ class Secp256k1Group:
 
 
 ED25519 = Ed25519Group()
-SECP256K1 = Secp256k1Group()
+SECP256K1 = Secp256k1Group(3)
+SECP256K1_V4 = Secp256k1Group(4)

@@ -42,7 +42,7 @@ from gleek_p2p.base.errors import GleekError
 
 from .group import POINT_BYTES, SCALAR_BYTES, L
 from .kdf import frame
-from .proof_groups import ED25519, SECP256K1
+from .proof_groups import ED25519, SECP256K1, SECP256K1_V4
 
 PointT = TypeVar("PointT")
 
@@ -146,6 +146,21 @@ class LockProof:
         return (len(self.z_k) + 2) * SCALAR_BYTES
 
 
+@dataclass(frozen=True)
+class StripProof:
+    """Version 4: the challenge and the one response of a batched Chaum–Pedersen proof."""
+
+    challenge: bytes
+    z: bytes
+
+    def to_wire(self) -> list[object]:
+        return [self.challenge, self.z]
+
+    @property
+    def size(self) -> int:
+        return 2 * SCALAR_BYTES
+
+
 class ProofSystem(Generic[PointT]):
     """The shuffle and lock proofs in one group: scalars are ints, points the group's."""
 
@@ -156,6 +171,7 @@ class ProofSystem(Generic[PointT]):
         self.label_shuffle = label + b"shuffle-proof"
         self.label_lock = label + b"lock-proof"
         self.label_nonce = label + b"proof-nonce"
+        self.label_strip = label + b"strip-proof"
         self._generators: list[PointT] = []
         self._generator_lock = threading.Lock()
         self._generator_sums: dict[int, PointT] = {}
@@ -525,9 +541,66 @@ class ProofSystem(Generic[PointT]):
         firsts.extend(g.lincomb((z_e, q - z_k[j]), (ys[j], xs[j])) for j in range(n))
         return firsts
 
+    # -------------------------------------------------------------- strip
+
+    def _strip_weights(
+        self, ctx: bytes, big_e: PointT, ins: Sequence[PointT], outs: Sequence[PointT]
+    ) -> tuple[bytes, list[int]]:
+        h = hashlib.blake2b(
+            frame(self.label_strip, ctx, self.group.encode(big_e), self._enc(ins),
+                  self._enc(outs)),
+            digest_size=64,
+        ).digest()
+        return h, [self._hash_scalar(h, j.to_bytes(4, "big")) or 1 for j in range(len(ins))]
+
+    def _strip_challenge(self, h: bytes, a1: PointT, a2: PointT) -> int:
+        return self._hash_scalar(self.label_strip, h, self._enc([a1, a2]))
+
+    def prove_strip(
+        self, seed: bytes, ctx: bytes, e: int, big_e: PointT, ins: Sequence[PointT],
+        outs: Sequence[PointT],
+    ) -> StripProof:
+        """Prove ``ins[j] = e·outs[j]`` for every j, given ``E = e·G`` (version 4's keys).
+
+        One Chaum–Pedersen proof for the whole message: with weights ``ρ_j``
+        hashed from everything it states, ``log_G E = log_Ô Î`` for ``Î = Σ ρ_j
+        ins[j]`` and ``Ô = Σ ρ_j outs[j]`` (SPEC.md §2.8b).
+        """
+        g, q = self.group, self.group.order
+        h, rho = self._strip_weights(ctx, big_e, ins, outs)
+        (w,) = self._nonces(seed, frame(self.label_strip, ctx, self._enc(ins), self._enc(outs)), 1)
+        # A2 = w·Ô, and Ô = e^-1·Î: one sum over the inputs and one multiplication.
+        a2 = g.mul(w * pow(e, -1, q) % q, self._lincomb(rho, ins))
+        c = self._strip_challenge(h, g.base(w), a2)
+        return StripProof(self.scalar(c), self.scalar(w + c * e))
+
+    def verify_strip(
+        self, ctx: bytes, big_e: PointT, ins: Sequence[PointT], outs: Sequence[PointT],
+        proof: StripProof,
+    ) -> None:
+        """Raise ``ProofError`` unless every ``outs[j]`` is ``ins[j]`` with ``E``'s key removed."""
+        g, q = self.group, self.group.order
+        if not ins or len(ins) != len(outs):
+            raise ProofError("the strip proof does not hold one output per input")
+        self.check_reduced("strip proof", {"challenge": proof.challenge, "z": proof.z})
+        c, z = self._ints([proof.challenge, proof.z])
+        h, rho = self._strip_weights(ctx, big_e, ins, outs)
+        minus_c = (-c) % q
+        try:
+            a1 = (g.mul_base(minus_c, big_e, z) if self.double_base
+                  else g.add([g.base(z), g.mul(minus_c, big_e)]))
+            a2 = self._lincomb([z * r % q for r in rho] + [minus_c * r % q for r in rho],
+                               [*outs, *ins])
+        except g.unusable as exc:
+            raise ProofError(f"the strip proof holds an unusable value ({exc})") from None
+        if self._strip_challenge(h, a1, a2) != c:
+            raise ProofError("the strip proof does not verify")
+
+
 #: Deck version 2's proofs (edwards25519) and version 3's (secp256k1).
 V2 = ProofSystem(ED25519)
 V3 = ProofSystem(SECP256K1)
+V4 = ProofSystem(SECP256K1_V4)
 
 
 def analytic_counts(n: int) -> dict[str, tuple[int, int]]:
@@ -611,12 +684,14 @@ def public_key(scalar: bytes) -> bytes:
 __all__ = [
     "V2",
     "V3",
+    "V4",
     "L",
     "LockProof",
     "ProofError",
     "ProofGroup",
     "ProofSystem",
     "ShuffleProof",
+    "StripProof",
     "UnreducedScalar",
     "analytic_counts",
     "analytic_counts_v3",

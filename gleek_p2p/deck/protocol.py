@@ -157,7 +157,9 @@ class DeckProtocol:
 
     ``version`` is the deck protocol version (1: passes audited from the
     seeds after the hand; 2: every pass and key proved as it is sent; 3:
-    version 2's proofs on secp256k1, SPEC.md §2.2). A
+    version 2's proofs on secp256k1, SPEC.md §2.2; 4: version 3 without lock
+    passes, each "key" a proved strip of the seat's shuffle key off one slot,
+    SPEC.md §2.8b). A
     seat runs the version it is given (by default the current one); an
     observer given None runs the version the first commit of the hand names.
     """
@@ -227,6 +229,9 @@ class DeckProtocol:
         self._key_commitments: dict[int, tuple[bytes, ...]] = {}
         self._lock_messages: dict[int, LockPass] = {}
         self._made: DeckMessage | None = None
+        # Version 4: each slot's point as the strips so far left it (a slot
+        # not stripped yet is the final deck's).
+        self._slot_points: dict[int, bytes] = {}
         # Digests of passes whose proofs a worker already checked against the
         # deck they were due on (see ``precheck``); shared by the table's
         # roll-back copies on purpose: a digest names everything checked.
@@ -242,19 +247,23 @@ class DeckProtocol:
         # seat shuffles, then every seat locks (a combined step is unproved).
         # Before the first commit the version may be unknown: commits come
         # first in both.
+        # Version 4: no lock at all; a seat's shuffle key is its layer on
+        # every slot, stripped off one slot at a time with a proof.
         last = self.order[-1]
+        locks = () if self.version == 4 else tuple(
+            ("lock", s) for s in self.order if s != last or self.version != 1)
         return (
             tuple(("commit", s) for s in self.order)
             + tuple(("shuffle", s) for s in self.order)
-            + tuple(("lock", s) for s in self.order if s != last or self.version != 1)
+            + locks
         )
 
     @property
     def _suite(self) -> Ed25519Suite | Secp256k1Suite:
         """The group of this hand's version (points of one hand stay decoded in it)."""
-        if self.version == 3:
+        if self.version in (3, 4):
             if self._v3 is None:
-                self._v3 = Secp256k1Suite()
+                self._v3 = Secp256k1Suite(self.version)
             return self._v3
         return ED25519
 
@@ -367,6 +376,14 @@ class DeckProtocol:
                                     code=ViolationCode.LOCAL_MISUSE)
             if slot in self._disputed:
                 raise DealDispute(slot, "disputed: it must be audited, not opened further")
+        if self.version == 4:
+            assert self._seed is not None
+            points = [self._slot_point(slot) for slot in chosen]
+            outs, proof = self._v4.strip(self._seed, self.hand_id, me, self._keys_context(me),
+                                         points)
+            made = Keys(me, tuple(zip(chosen, outs, strict=True)), proof)
+            self._made = made
+            return made
         own = self._own_lock_keys()
         return Keys(me, tuple((slot, own[slot]) for slot in chosen))
 
@@ -399,7 +416,14 @@ class DeckProtocol:
         elif isinstance(msg, ShufflePass | LockPass):
             self._receive_pass(msg)
         elif isinstance(msg, Keys):
-            self._receive_keys(msg)
+            if (msg.proof is None) == (self.version == 4):
+                proved = "unproved" if msg.proof is None else "proved"
+                raise Cheating(msg.seat, f"sent {proved} keys in a version {self.version} hand",
+                               (msg,), code=ViolationCode.DECK_WRONG_VERSION)
+            if self.version == 4:
+                self._receive_strips(msg)
+            else:
+                self._receive_keys(msg)
         else:
             self._receive_seed(msg)
 
@@ -509,7 +533,7 @@ class DeckProtocol:
         if not isinstance(message, ShufflePass | LockPass) or message.proof is None:
             return None
         kind = "shuffle" if isinstance(message, ShufflePass) else "lock"
-        if self.version not in (2, 3) or self.expected() != (kind, message.seat):
+        if self.version not in (2, 3, 4) or self.expected() != (kind, message.seat):
             return None
         if message.seat == self.seat:
             return None
@@ -551,7 +575,8 @@ class DeckProtocol:
                 or any(type(p) is not bytes for p in deck)):
             return None
         kind, seat = self._schedule[step]
-        if seat != self.seat or kind not in ("shuffle", "lock") or self.version not in (2, 3):
+        if (seat != self.seat or kind not in ("shuffle", "lock")
+                or self.version not in (2, 3, 4)):
             return None
         big_e = self._shuffle_keys.get(seat)
         if kind == "lock" and big_e is None:
@@ -718,6 +743,125 @@ class DeckProtocol:
         if disputes:
             raise DealDispute(*disputes[0])
 
+    def _receive_strips(self, msg: Keys) -> None:
+        """Version 4's keys: each slot's point with the sender's layer stripped, proved."""
+        seat = msg.seat
+        if not self.setup_done:
+            raise Cheating(seat, "published keys before the deck was locked", (msg,),
+                           code=ViolationCode.DECK_KEYS_EARLY)
+        if type(msg.keys) is not tuple:
+            raise ProtocolError("the keys must be a tuple of (slot, point) pairs",
+                                code=ViolationCode.FORM_DECK_MESSAGE)
+        new: dict[int, bytes] = {}
+        for pair in msg.keys:
+            if type(pair) is not tuple or len(pair) != 2:
+                raise ProtocolError("a key is a (slot, point) pair",
+                                    code=ViolationCode.FORM_DECK_MESSAGE)
+            slot, point = pair
+            if type(slot) is not int or not 0 <= slot < self.n_slots:
+                raise Cheating(
+                    seat, f"published a key for slot {slot!r}, which does not exist", (msg,),
+                    code=ViolationCode.DECK_KEYS_SLOTS,
+                )
+            if (type(point) is not bytes or len(point) != self._suite.point_bytes
+                    or not self._suite.is_valid_point(point)):
+                raise Cheating(seat, f"its key for slot {slot} is not a point of the group",
+                               (msg,), code=ViolationCode.DECK_BAD_KEY)
+            if (seat, slot) in self._keys or slot in new:
+                raise Cheating(seat, f"published its key for slot {slot} twice", (msg,),
+                               code=ViolationCode.DECK_KEYS_SLOTS)
+            new[slot] = point
+        if not new:
+            raise Cheating(seat, "published no key", (msg,), code=ViolationCode.DECK_KEYS_SLOTS)
+        ins = [self._slot_point(slot) for slot in new]
+        # A seat does not check its own proof again.
+        if not (seat == self.seat and msg == self._made):
+            assert msg.proof is not None
+            try:
+                self._v4.verify_strip(self._keys_context(seat), self._shuffle_keys[seat], ins,
+                                      list(new.values()), msg.proof)
+            except ProofError as exc:
+                code = (ViolationCode.DECK_UNREDUCED_SCALAR if isinstance(exc, UnreducedScalar)
+                        else ViolationCode.DECK_BAD_PROOF)
+                raise Cheating(seat, f"the proof of its keys fails: {exc}",
+                               self._strip_evidence(seat, set(new), msg), code=code) from None
+
+        keys_after = dict(self._keys)
+        keys_after.update(((seat, slot), point) for slot, point in new.items())
+        openings: dict[int, int] = {}
+        going_public = {slot for slot in new
+                        if all((s, slot) in keys_after for s in range(self.n_seats))}
+        disputes: list[tuple[int, str]] = []
+        pack = self._pack
+        for slot in sorted(new):
+            everyone = slot in going_public
+            if everyone:
+                card = pack.get(new[slot])
+            elif self.seat is not None and self._holds_rest(slot, keys_after):
+                assert self._seed is not None
+                card = pack.get(self._v4.open_own(self._seed, self.hand_id, self.seat, new[slot]))
+            else:
+                continue
+            if slot in self._opened:
+                if card != self._opened[slot]:
+                    raise Cheating(seat, f"its key opens slot {slot} to another card",
+                                   self._strip_evidence(seat, {slot}, msg),
+                                   code=ViolationCode.DECK_KEY_OPENS_WRONG)
+                continue
+            if slot in self._disputed:
+                continue
+            seen = {**self._opened, **openings}
+            repeated = next((o for o, c in seen.items() if c == card and o != slot), None)
+            if card is not None and repeated is None:
+                openings[slot] = card
+                continue
+            problem = ("no card of the pack" if card is None
+                       else f"card {card}, already seen in slot {repeated}")
+            if everyone and (card is None
+                             or card not in self._private_cards(openings, going_public)):
+                raise Cheating(seat, f"its key opens slot {slot} to {problem}",
+                               self._strip_evidence(seat, {slot}, msg),
+                               code=ViolationCode.DECK_KEY_OPENS_WRONG)
+            disputes.append((slot, problem))
+
+        self._keys = keys_after
+        self._slot_points.update(new)
+        self._key_messages.append(msg)
+        self._opened.update(openings)
+        self._public |= going_public
+        for slot, _ in disputes:
+            self._disputed.add(slot)
+        if disputes:
+            raise DealDispute(*disputes[0])
+
+    @property
+    def _v4(self) -> Secp256k1Suite:
+        suite = self._suite
+        assert isinstance(suite, Secp256k1Suite) and self.version == 4
+        return suite
+
+    def _slot_point(self, slot: int) -> bytes:
+        """Version 4: the slot's point as the log has left it (the final deck's, or the
+        last strip of it)."""
+        point = self._slot_points.get(slot)
+        return self._current_deck()[slot] if point is None else point
+
+    def _keys_context(self, seat: int) -> bytes:
+        """What a version 4 strip proof binds: the hand, the seat, its index in the hand."""
+        return context(self.hand_id, seat, len(self._setup) + len(self._key_messages))
+
+    def _strip_evidence(self, seat: int, slots: set[int], msg: Keys) -> list[DeckMessage]:
+        """What re-checks a version 4 keys message from the log: the seat's shuffle (its
+        E), the final deck, every earlier keys message on those slots, the message."""
+        evidence: list[DeckMessage] = [
+            m for m in self._setup if isinstance(m, ShufflePass) and m.seat == seat]
+        last = self._last_pass()
+        if last is not None and last not in evidence:
+            evidence.append(last)
+        evidence.extend(k for k in self._key_messages if any(s in slots for s, _ in k.keys))
+        evidence.append(msg)
+        return evidence
+
     def _receive_seed(self, msg: SeedReveal) -> None:
         commit = self._commits.get(msg.seat)
         if commit is None:
@@ -778,6 +922,8 @@ class DeckProtocol:
             deck = msg.points
             previous = msg
 
+        if self.version == 4:
+            return self._audit_strips(seeds, deck)
         all_keys = {s: suite.lock_keys(seeds[s], self.hand_id, s, self.n_slots) for s in seeds}
         for km in self._key_messages:
             for slot, key in km.keys:
@@ -796,6 +942,35 @@ class DeckProtocol:
             opened = suite.unlock(point, [all_keys[s][slot] for s in range(self.n_seats)])
             card = pack.get(opened)
             # Unreachable once every pass matched its seed; kept as a guard.
+            if card is None or card in deal.values():
+                raise ProtocolError(f"slot {slot} does not open to a card of the pack",
+                                    code=ViolationCode.AUDIT_CARDS_DIFFER)
+            deal[slot] = card
+        for slot, card in self._opened.items():
+            if deal[slot] != card:
+                raise ProtocolError(f"slot {slot} opened to a different card during the hand",
+                                    code=ViolationCode.AUDIT_CARDS_DIFFER)
+        return deal
+
+    def _audit_strips(self, seeds: dict[int, bytes], deck: tuple[bytes, ...]) -> dict[int, int]:
+        """Version 4's audit after the passes: every strip and the deal, from the seeds."""
+        suite = self._v4
+        keys = {s: suite.shuffle_scalar(seed, self.hand_id, s) for s, seed in seeds.items()}
+        points: dict[int, bytes] = {}
+        for km in self._key_messages:
+            for slot, out in km.keys:
+                if suite.unstrip_all(points.get(slot, deck[slot]), [keys[km.seat]]) != out:
+                    raise Cheating(
+                        km.seat, f"its key for slot {slot} differs from its seed's",
+                        (self._commits[km.seat], self._seeds[km.seat], km),
+                        code=ViolationCode.AUDIT_KEY_DIFFERS)
+                points[slot] = out
+        if not self.setup_done:
+            return {}
+        deal: dict[int, int] = {}
+        pack = self._pack
+        for slot, point in enumerate(deck):
+            card = pack.get(suite.unstrip_all(point, list(keys.values())))
             if card is None or card in deal.values():
                 raise ProtocolError(f"slot {slot} does not open to a card of the pack",
                                     code=ViolationCode.AUDIT_CARDS_DIFFER)
@@ -911,6 +1086,6 @@ def audit_transcript(
     observer = DeckProtocol(None, n_seats, cards, hand_id, order, None)
     for message in messages:
         observer.receive(message)
-    if observer.version in (2, 3) and len(observer._seeds) < n_seats:
+    if observer.version in (2, 3, 4) and len(observer._seeds) < n_seats:
         return observer.public_cards()
     return observer.audit()

@@ -16,10 +16,11 @@ from . import group, passes, proofs
 from .card_points import CARD_POINTS
 from .group_v3 import CARD_POINTS_V3, N, Point, base, mul, scalar_bytes, scalar_int
 from .kdf import permutation, prf_scalar
-from .proofs import V3, LockProof, ProofError, ShuffleProof
+from .proofs import V3, V4, LockProof, ProofError, ProofSystem, ShuffleProof, StripProof
 
 LABEL_SHUFFLE_KEY_V3 = b"gleek-p2p/deck/v3/shuffle-key"
 LABEL_LOCK_KEY_V3 = b"gleek-p2p/deck/v3/lock-key"
+LABEL_SHUFFLE_KEY_V4 = b"gleek-p2p/deck/v4/shuffle-key"
 
 
 class Ed25519Suite:
@@ -107,6 +108,11 @@ def shuffle_key_v3(seed: bytes, hand_id: bytes, seat: int) -> int:
     return _prf_scalar(seed, LABEL_SHUFFLE_KEY_V3, hand_id, seat, 0)
 
 
+def shuffle_key_v4(seed: bytes, hand_id: bytes, seat: int) -> int:
+    """A version 4 seat's shuffle key ``e`` (1..N-1): its one layer on every slot."""
+    return _prf_scalar(seed, LABEL_SHUFFLE_KEY_V4, hand_id, seat, 0)
+
+
 def lock_key_v3(seed: bytes, hand_id: bytes, seat: int, slot: int) -> int:
     """A version 3 seat's per-card key for one slot (1..N-1)."""
     return _prf_scalar(seed, LABEL_LOCK_KEY_V3, hand_id, seat, slot)
@@ -119,12 +125,19 @@ _DECODED_CARDS: dict[bytes, Point] = {}
 
 
 class Secp256k1Suite:
-    """Deck version 3: secp256k1 through coincurve, points kept decoded (SPEC.md §2.2)."""
+    """Deck versions 3 and 4: secp256k1 through coincurve, points kept decoded (SPEC.md §2.2).
+
+    Version 4 has no lock pass: its shuffle key is a seat's one layer on every
+    slot, stripped off one slot at a time with a proof (``strip``).
+    """
 
     point_bytes = 33
     card_points = CARD_POINTS_V3
 
-    def __init__(self) -> None:
+    def __init__(self, version: int = 3) -> None:
+        self.version = version
+        self._proofs: ProofSystem[Point] = V4 if version == 4 else V3
+        self._shuffle_key = shuffle_key_v4 if version == 4 else shuffle_key_v3
         if not _DECODED_CARDS:
             _DECODED_CARDS.update((p, Point.decode(p)) for p in CARD_POINTS_V3)
         self._points: dict[bytes, Point] = dict(_DECODED_CARDS)
@@ -173,7 +186,7 @@ class Secp256k1Suite:
         self, seed: bytes, hand_id: bytes, seat: int, deck: Sequence[bytes]
     ) -> tuple[list[Point], list[Point], int, tuple[int, ...]]:
         xs = self._decoded(deck)
-        e = shuffle_key_v3(seed, hand_id, seat)
+        e = self._shuffle_key(seed, hand_id, seat)
         perm = permutation(seed, hand_id, seat, len(deck))
         return xs, [mul(e, xs[perm[j]]) for j in range(len(xs))], e, perm
 
@@ -181,7 +194,7 @@ class Secp256k1Suite:
         self, seed: bytes, hand_id: bytes, seat: int, deck: Sequence[bytes]
     ) -> tuple[list[Point], list[Point], int, list[int]]:
         xs = self._decoded(deck)
-        e = shuffle_key_v3(seed, hand_id, seat)
+        e = self._shuffle_key(seed, hand_id, seat)
         keys = self._keys(seed, hand_id, seat, len(deck))
         inv_e = pow(e, -1, N)
         return xs, [mul(inv_e * k % N, x) for k, x in zip(keys, xs, strict=True)], e, keys
@@ -211,7 +224,7 @@ class Secp256k1Suite:
     ) -> tuple[tuple[bytes, ...], bytes, ShuffleProof]:
         xs, ys, e, perm = self._shuffled(seed, hand_id, seat, deck)
         big_e = base(e)
-        proof = V3.prove_shuffle(seed, ctx, xs, ys, e, perm, big_e)
+        proof = self._proofs.prove_shuffle(seed, ctx, xs, ys, e, perm, big_e)
         return self._wire(ys), self._wire([big_e])[0], proof
 
     def prove_lock(
@@ -229,7 +242,7 @@ class Secp256k1Suite:
     ) -> None:
         if type(big_e) is not bytes or not self.is_valid_point(big_e):
             raise ProofError("its shuffle key commitment is not a valid point")
-        V3.verify_shuffle(
+        self._proofs.verify_shuffle(
             ctx, self._decoded(deck), self._decoded(points), self.point(big_e), proof
         )
 
@@ -244,6 +257,43 @@ class Secp256k1Suite:
 
     def key_matches(self, key: bytes, commitment: bytes) -> bool:
         return base(scalar_int(key)).encode() == commitment
+
+    # ------------------------------------------------------------ version 4
+
+    def strip(
+        self, seed: bytes, hand_id: bytes, seat: int, ctx: bytes, points: Sequence[bytes]
+    ) -> tuple[tuple[bytes, ...], StripProof]:
+        """This seat's layer taken off each point, and the proof of it (version 4's keys)."""
+        e = self._shuffle_key(seed, hand_id, seat)
+        ins = self._decoded(points)
+        inv_e = pow(e, -1, N)
+        outs = [mul(inv_e, p) for p in ins]
+        proof = self._proofs.prove_strip(seed, ctx, e, base(e), ins, outs)
+        return self._wire(outs), proof
+
+    def verify_strip(
+        self, ctx: bytes, big_e: bytes, ins: Sequence[bytes], outs: Sequence[bytes],
+        proof: StripProof,
+    ) -> None:
+        """Raise ``ProofError`` unless each of ``outs`` is its input with ``E``'s key removed."""
+        self._proofs.verify_strip(
+            ctx, self.point(big_e), self._decoded(ins), self._decoded(outs), proof)
+
+    def open_own(self, seed: bytes, hand_id: bytes, seat: int, point: bytes) -> bytes:
+        """This seat's own layer taken off a point it alone may open (no proof: kept)."""
+        e = self._shuffle_key(seed, hand_id, seat)
+        return mul(pow(e, -1, N), self.point(point)).encode()
+
+    def unstrip_all(self, point: bytes, keys: Sequence[int]) -> bytes:
+        """A point with every given shuffle key removed (the audit's)."""
+        product = 1
+        for k in keys:
+            product = product * k % N
+        return mul(pow(product, -1, N), self.point(point)).encode()
+
+    def shuffle_scalar(self, seed: bytes, hand_id: bytes, seat: int) -> int:
+        """A seat's shuffle key from its seed (the audit's)."""
+        return self._shuffle_key(seed, hand_id, seat)
 
 
 ED25519 = Ed25519Suite()
