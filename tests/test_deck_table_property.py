@@ -1,5 +1,5 @@
 """Property: honest seats with random seeds always complete a hand through the table
-(deck v3, the current version), and every card any seat or ``gleek verify`` sees is the card full
+(deck v4, the current version), and every card any seat or ``gleek verify`` sees is the card full
 knowledge of every seat's secret gives."""
 
 from __future__ import annotations
@@ -8,6 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gleek_p2p.bots.strategy import RandomStrategy
+from gleek_p2p.deck.suites import Secp256k1Suite
 from gleek_p2p.rules import VARIANTS
 from gleek_p2p.table.secrets import hand_seed
 from gleek_p2p.table.verify import verify_records
@@ -22,18 +23,16 @@ def test_honest_tables_complete_and_see_only_true_cards(seed: bytes) -> None:
     tables = result.tables
     assert all(t.finished and t.verdict is None for t in tables)
     deck = tables[0]._m.deck
-    assert deck is not None and deck.version == 3
-    n = deck.n_slots
+    assert deck is not None and deck.version == 4
     suite = deck._suite
+    assert isinstance(suite, Secp256k1Suite)
     to_card = {point: card for card, point in enumerate(suite.card_points)}
-    keys = [
-        suite.lock_keys(hand_seed(t._secret or b"", t.session_id, 0), deck.hand_id, s, n)
+    layers = [
+        suite.shuffle_scalar(hand_seed(t._secret or b"", t.session_id, 0), deck.hand_id, s)
         for s, t in enumerate(tables)
     ]
-    truth = {
-        slot: to_card[suite.unlock(point, [keys[s][slot] for s in range(3)])]
-        for slot, point in enumerate(deck.final_deck)
-    }
+    truth = {slot: to_card[suite.unstrip_all(point, layers)]
+             for slot, point in enumerate(deck.final_deck)}
     assert sorted(truth.values()) == list(range(44))
     for table in tables:
         own = table._m.deck

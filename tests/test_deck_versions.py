@@ -44,23 +44,23 @@ def _records(path: Path) -> list[bytes]:
     return records
 
 
-def test_a_new_session_runs_version_3_and_verify_reports_it_in_every_language() -> None:
+def test_a_new_session_runs_version_4_and_verify_reports_it_in_every_language() -> None:
     from gleek_p2p.base.i18n import set_language
     from gleek_p2p.bots.strategy import RandomStrategy
     from gleek_p2p.rules import VARIANTS
     from gleek_p2p.table.verify import verify_records
     from gleek_p2p.tools.selfplay import selfplay
 
-    seed = b"v3 verify"
+    seed = b"v4 verify"
     result = selfplay(VARIANTS["standard"], 1, seed,
                       [RandomStrategy(seed + bytes([s])) for s in range(3)])
     report = verify_records(result.records)
     assert report.fair
-    assert [h.deck_version for h in report.hands] == [3]
-    assert json_report(report)["hands"][0]["deck_version"] == 3
-    words = {"en": "deck protocol v3", "fr": "protocole de paquet v3",
-             "it": "protocollo del mazzo v3", "pt": "protocolo do baralho v3",
-             "nl": "kaartprotocol v3"}
+    assert [h.deck_version for h in report.hands] == [4]
+    assert json_report(report)["hands"][0]["deck_version"] == 4
+    words = {"en": "every card opened proved", "fr": "chaque carte ouverte prouvés",
+             "it": "ogni carta aperta dimostrate", "pt": "cada carta aberta provados",
+             "nl": "elke geopende kaart bewezen"}
     try:
         for lang, phrase in words.items():
             set_language(lang)

@@ -416,12 +416,15 @@ class DeckProtocol:
         elif isinstance(msg, ShufflePass | LockPass):
             self._receive_pass(msg)
         elif isinstance(msg, Keys):
-            if (msg.proof is None) == (self.version == 4):
+            # A message naming no slot opens nothing and needs no proof.
+            if (msg.proof is None) == (self.version == 4) and (msg.keys or msg.proof):
                 proved = "unproved" if msg.proof is None else "proved"
                 raise Cheating(msg.seat, f"sent {proved} keys in a version {self.version} hand",
                                (msg,), code=ViolationCode.DECK_WRONG_VERSION)
-            if self.version == 4:
+            if self.version == 4 and msg.keys:
                 self._receive_strips(msg)
+            elif self.version == 4:
+                self._receive_keys(msg)
             else:
                 self._receive_keys(msg)
         else:
@@ -771,8 +774,6 @@ class DeckProtocol:
                 raise Cheating(seat, f"published its key for slot {slot} twice", (msg,),
                                code=ViolationCode.DECK_KEYS_SLOTS)
             new[slot] = point
-        if not new:
-            raise Cheating(seat, "published no key", (msg,), code=ViolationCode.DECK_KEYS_SLOTS)
         ins = [self._slot_point(slot) for slot in new]
         # A seat does not check its own proof again.
         if not (seat == self.seat and msg == self._made):

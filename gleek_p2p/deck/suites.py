@@ -136,11 +136,15 @@ class Secp256k1Suite:
 
     def __init__(self, version: int = 3) -> None:
         self.version = version
-        self._proofs: ProofSystem[Point] = V4 if version == 4 else V3
         self._shuffle_key = shuffle_key_v4 if version == 4 else shuffle_key_v3
         if not _DECODED_CARDS:
             _DECODED_CARDS.update((p, Point.decode(p)) for p in CARD_POINTS_V3)
         self._points: dict[bytes, Point] = dict(_DECODED_CARDS)
+
+    @property
+    def _proofs(self) -> ProofSystem[Point]:
+        # Looked up, not held: a suite is copied and pickled with its hand.
+        return V4 if self.version == 4 else V3
 
     def point(self, data: bytes) -> Point:
         """The decoded point of an encoding (parsed once per protocol object)."""

@@ -266,6 +266,8 @@ DECK_CHECKS = {
           "discards never shown)"),
     3: N_("deal proved pass by pass (deck protocol v3: every shuffle, lock and key proved, "
           "on secp256k1; discards never shown)"),
+    4: N_("deal proved pass by pass (deck protocol v4: every shuffle and every card opened "
+          "proved, on secp256k1; discards never shown)"),
 }
 
 
