@@ -299,10 +299,10 @@ def test_a_forged_strip_is_refused_blamed_and_changes_nothing(
 
 def test_a_strip_proof_of_another_message_is_refused() -> None:
     hand = v4_hand()
-    honest = hand.seats[0].make_keys([12, 13])
-    for_other_slots = hand.seats[0].make_keys([14, 15])
-    by_seat_one = hand.seats[1].make_keys([12, 13])
-    elsewhere = v4_hand(hand_id=b"v4 another hand").seats[0].make_keys([12, 13])
+    honest = hand.seats[0].make_keys([12, 13, 14])
+    for_other_slots = hand.seats[0].make_keys([15, 17, 18])
+    by_seat_one = hand.seats[1].make_keys([12, 13, 14])
+    elsewhere = v4_hand(hand_id=b"v4 another hand").seats[0].make_keys([12, 13, 14])
     assert elsewhere.keys != honest.keys  # another hand, another key
     replays = {
         "another slot's proof": replace(honest, proof=for_other_slots.proof),
@@ -310,6 +310,11 @@ def test_a_strip_proof_of_another_message_is_refused() -> None:
         "another seat's message, claimed": replace(by_seat_one, seat=0),
         "another hand's proof": replace(honest, proof=elsewhere.proof),
         "another hand's message": elsewhere,
+        # The proof states its slots in the message's order, all of them, no more.
+        "the same strips in another order": replace(honest, keys=honest.keys[::-1]),
+        "one strip left out": replace(honest, keys=honest.keys[:1]),
+        "an honest strip added": replace(
+            honest, keys=(*honest.keys, *hand.seats[0].make_keys([16]).keys)),
     }
     for name, forged in replays.items():
         assert forged != honest, name
@@ -411,7 +416,13 @@ def test_a_point_that_is_not_one_is_refused_by_the_right_layer() -> None:
         "x at or above p": b"\x03" + P.to_bytes(32, "big"),
         "an uncompressed prefix": b"\x04" + good[1:],
         "zeros (no encoding of the identity)": bytes(33),
+        # x = 1 is on the curve: 1 + p is a second, non-canonical name for that point.
+        "x + p for a point's x": b"\x02" + (1 + P).to_bytes(32, "big"),
     }
+    on_curve = b"\x02" + (1).to_bytes(32, "big")
+    assert suite_of(hand).is_valid_point(on_curve)
+    assert_refused(hand.everyone, with_point(honest, 2, on_curve), 1,
+                   ViolationCode.DECK_BAD_PROOF)
     for point in not_parsing.values():
         forged = with_point(honest, 2, point)
         # 33 bytes: the wire takes its form; the deck refuses it as no point.
@@ -563,6 +574,79 @@ def test_two_honest_looking_messages_for_one_place_are_each_refused_where_second
             obj.receive(relayed)
         assert caught.value.seat == 0 and caught.value.code is ViolationCode.DECK_BAD_PROOF
         assert snapshot(obj) == before
+
+
+def test_two_valid_proofs_of_one_strip_sent_to_two_peers_part_no_view() -> None:
+    # A prover chooses its nonce: the liar proves the same strips twice, validly,
+    # and sends each peer its own. Both take it (it is the truth); nothing after
+    # depends on the proof's bytes, so no honest seat blames another, and each
+    # refuses the other's copy once relayed (those slots are stripped), naming seat 0.
+    hand = v4_hand()
+    honest = hand.seats[0].make_keys(list(range(24, 36)))
+    suite = suite_of(hand)
+    e = suite.shuffle_scalar(SEEDS[0], HAND, 0)
+    ins = [suite.point(hand.observer._slot_point(j)) for j in range(24, 36)]
+    outs = [suite.point(point) for point in strips_of(honest)]
+    twin = replace(honest, proof=V4.prove_strip(hashlib.sha256(b"another nonce").digest(),
+                                                hand.observer._keys_context(0), e, base(e),
+                                                ins, outs))
+    assert twin.proof != honest.proof
+    one, two = hand.seats[1], hand.seats[2]
+    for obj in (hand.seats[0], one, hand.observer):
+        obj.receive(honest)
+    two.receive(twin)
+    deal_on = hand.seats[1].make_keys(list(range(24, 36)))
+    for obj in hand.everyone:
+        obj.receive(deal_on)
+    truth = hand.full_deal()
+    assert two.visible_cards() == {slot: truth[slot] for slot in range(24, 36)}
+    assert len({snapshot(obj)[6] for obj in hand.everyone}) == 1
+    for obj, relayed in ((one, twin), (two, honest)):
+        with pytest.raises(Cheating) as caught:
+            obj.receive(relayed)
+        assert caught.value.seat == 0 and caught.value.code is ViolationCode.DECK_KEYS_SLOTS
+
+
+def test_an_empty_keys_message_opens_nothing_and_every_object_counts_it() -> None:
+    hand = v4_hand()
+    empty = Keys(2, (), StripProof(bytes(32), bytes(32)))
+    for msg in (empty, Keys(2, ())):
+        before = [obj.visible_cards() for obj in hand.everyone]
+        hand.broadcast(msg)
+        assert [obj.visible_cards() for obj in hand.everyone] == before
+    # Counted alike everywhere: the proofs after it still hold for every object.
+    hand.deal(deal_layout(3, 44))
+    truth = hand.full_deal()
+    assert hand.seats[1].visible_cards() == {slot: truth[slot] for slot in range(12, 24)}
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_any_flipped_bit_of_a_strip_message_is_refused_and_changes_nothing(
+    data: st.DataObject,
+) -> None:
+    hand, honest = _dealt_hop()
+    wire = honest.to_wire()
+    fields = [(2, i, 1) for i in range(len(wire[2]))] + [(3, 0, None), (3, 1, None)]
+    where, index, inner = data.draw(st.sampled_from(fields), label="field")
+    value = wire[where][index] if inner is None else wire[where][index][inner]
+    bit = data.draw(st.integers(0, 8 * len(value) - 1), label="bit")
+    flipped = bytearray(value)
+    flipped[bit // 8] ^= 1 << (bit % 8)
+    forged: list[Any] = copy.deepcopy(wire)
+    if inner is None:
+        forged[where][index] = bytes(flipped)
+    else:
+        forged[where][index][inner] = bytes(flipped)
+    for obj in hand.everyone:
+        before = snapshot(obj)
+        with pytest.raises(Cheating) as caught:
+            obj.receive(forged)
+        assert caught.value.seat == 1
+        assert caught.value.code in (ViolationCode.DECK_BAD_PROOF, ViolationCode.DECK_BAD_KEY,
+                                     ViolationCode.DECK_UNREDUCED_SCALAR)
+        assert snapshot(obj) == before
+    hand.broadcast(honest)
 
 
 # ------------------------------------------------------------------- property
