@@ -203,8 +203,8 @@ def test_a_v4_keys_message_survives_the_wire() -> None:
 
 
 def test_an_audit_names_a_strip_that_differs_from_its_seed() -> None:
-    # A strip the proof let through (here: forced into every object, as a broken
-    # check would) is pinned on its sender once the seeds are out.
+    # A strip a broken check would have let through (here: put into the auditor's
+    # record by hand) is pinned on its sender once the seeds are out.
     hand = v4_hand()
     hand.deal(deal_layout(3, 44))
     hand.reveal_seeds()
@@ -235,7 +235,14 @@ def _first_hop() -> tuple[LocalHand, Keys]:
     return hand, hand.seats[0].make_keys(list(range(12, 24)))
 
 
-HOPS = {"first hop": _first_hop, "second hop": _dealt_hop}
+def _show_hop() -> tuple[LocalHand, Keys]:
+    """After the deal: seat 0's show of six of its own cards (the last strip: public)."""
+    hand = v4_hand()
+    hand.deal(deal_layout(3, 44))
+    return hand, hand.seats[0].make_keys(list(range(6)))
+
+
+HOPS = {"first hop": _first_hop, "second hop": _dealt_hop, "a show": _show_hop}
 
 
 def _forgeries(hand: LocalHand, honest: Keys) -> dict[str, Keys]:
@@ -244,9 +251,11 @@ def _forgeries(hand: LocalHand, honest: Keys) -> dict[str, Keys]:
     obj = hand.observer
     outs = strips_of(honest)
     slot = honest.keys[3][0]
-    seat = honest.seat
-    other_seat = next(s for s in range(3) if s != seat and not obj.has_key(s, slot))
-    theirs = hand.seats[other_seat].make_keys([honest.keys[3][0]])
+    other_seat = (honest.seat + 1) % 3
+    other_key = suite.shuffle_scalar(SEEDS[other_seat], HAND, other_seat)
+    theirs = mul(pow(other_key, -1, N), suite.point(obj._slot_point(slot))).encode()
+    # On a show, another card of the pack: the lie a player would like to tell.
+    card = next(point for point in CARD_POINTS_V3 if point != outs[3])
     swapped = list(honest.keys)
     swapped[3], swapped[4] = (swapped[3][0], outs[4]), (swapped[4][0], outs[3])
     return {
@@ -256,9 +265,9 @@ def _forgeries(hand: LocalHand, honest: Keys) -> dict[str, Keys]:
             honest, 3, mul(12345, suite.point(outs[5])).encode()),
         "a re-blinded copy of another slot's input": with_point(
             honest, 3, mul(777, suite.point(obj._slot_point(honest.keys[5][0]))).encode()),
-        "a card point": with_point(honest, 3, CARD_POINTS_V3[7]),
+        "a card point": with_point(honest, 3, card),
         "the input itself": with_point(honest, 3, obj._slot_point(slot)),
-        "the strip by another seat's key": with_point(honest, 3, strips_of(theirs)[0]),
+        "the strip by another seat's key": with_point(honest, 3, theirs),
         "two slots' outputs swapped": replace(honest, keys=tuple(swapped)),
     }
 
@@ -288,13 +297,17 @@ def test_a_forged_strip_is_refused_blamed_and_changes_nothing(
     assert next(m for m in hand.log if isinstance(m, ShufflePass) and m.seat == honest.seat) \
         in evidence
     assert hand.log[len(ORDER[3]) * 2 - 1] in evidence
+    slots = {slot for slot, _ in honest.keys}
     earlier = [m for m in hand.log if isinstance(m, Keys)]
-    assert all(m in evidence for m in earlier)
-    # The honest message is still taken, and seat 2's slots open to their cards.
+    touching = [m for m in earlier if slots & {slot for slot, _ in m.keys}]
+    assert [m for m in evidence if isinstance(m, Keys)] == [*touching, forged]
+    # The honest message is still taken, and opens what it should.
     hand.broadcast(honest)
     truth = hand.full_deal()
     if hop == "second hop":
         assert hand.seats[2].visible_cards() == {slot: truth[slot] for slot in range(24, 36)}
+    if hop == "a show":
+        assert hand.observer.public_cards() == {slot: truth[slot] for slot in sorted(slots)}
 
 
 def test_a_strip_proof_of_another_message_is_refused() -> None:
