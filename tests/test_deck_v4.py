@@ -520,6 +520,39 @@ def test_every_object_gives_one_verdict_on_keys_before_any_commit(proved: bool) 
     assert len(codes) == 1, codes
 
 
+# ------------------------------------------------------------ the v4 set-up
+
+
+@pytest.mark.parametrize(("mine", "theirs"), [(4, 3), (3, 4), (4, 2), (4, 1)])
+def test_a_commit_of_another_version_is_refused_in_either_direction(
+    mine: int, theirs: int
+) -> None:
+    hand = LocalHand.new(SEEDS, PACK, HAND, ORDER[3], version=mine)
+    hand.broadcast(hand.seats[1].make_commit())
+    other = LocalHand.new(SEEDS, PACK, HAND, ORDER[3], version=theirs)
+    other.broadcast(other.seats[1].make_commit())
+    commit = other.seats[2].make_commit()
+    assert_refused(hand.everyone, commit, 2, ViolationCode.DECK_WRONG_VERSION)
+    hand.broadcast(hand.seats[2].make_commit())
+
+
+def test_a_version_3_shuffle_or_lock_has_no_place_in_a_v4_hand() -> None:
+    # The same seeds and hand in version 3: its shuffle is another key's (v3's label)
+    # under another proof's labels, and a lock pass is never due in version 4.
+    v3 = LocalHand.new(SEEDS, PACK, HAND, ORDER[3], version=3)
+    v3.run_until(("shuffle", 1))
+    hand = v4_hand(target=("shuffle", 1))
+    v3_shuffle = v3.seats[1].make_shuffle()
+    assert_refused(hand.everyone, v3_shuffle, 1, ViolationCode.DECK_BAD_PROOF)
+    v3.run_until(("lock", 1))
+    lock = v3.seats[1].make_lock()
+    hand.run_setup()
+    assert hand.observer.expected() is None
+    assert_refused(hand.everyone, lock, 1, ViolationCode.DECK_OUT_OF_TURN)
+    assert_refused(hand.everyone, lock.to_wire(), 1, ViolationCode.DECK_OUT_OF_TURN)
+    hand.deal(deal_layout(3, 44))
+
+
 # ------------------------------------------------------------------ equivocation
 
 
