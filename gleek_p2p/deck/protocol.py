@@ -380,7 +380,7 @@ class DeckProtocol:
             assert self._seed is not None
             points = [self._slot_point(slot) for slot in chosen]
             outs, proof = self._v4.strip(self._seed, self.hand_id, me, self._keys_context(me),
-                                         points)
+                                         self._shuffle_keys[me], points)
             made = Keys(me, tuple(zip(chosen, outs, strict=True)), proof)
             self._made = made
             return made
@@ -849,7 +849,9 @@ class DeckProtocol:
 
     def _keys_context(self, seat: int) -> bytes:
         """What a version 4 strip proof binds: the hand, the seat, its index in the hand."""
-        return context(self.hand_id, seat, len(self._setup) + len(self._key_messages))
+        # A keys message naming no slot (harmless, unproved) does not count.
+        named = sum(1 for k in self._key_messages if k.keys)
+        return context(self.hand_id, seat, len(self._setup) + named)
 
     def _strip_evidence(self, seat: int, slots: set[int], msg: Keys) -> list[DeckMessage]:
         """What re-checks a version 4 keys message from the log: the seat's shuffle (its
