@@ -326,6 +326,8 @@ def test_a_strip_proof_of_another_message_is_refused() -> None:
         # The proof states its slots in the message's order, all of them, no more.
         "the same strips in another order": replace(honest, keys=honest.keys[::-1]),
         "one strip left out": replace(honest, keys=honest.keys[:1]),
+        "one strip relabelled to another slot": replace(
+            honest, keys=(*honest.keys[:2], (19, honest.keys[2][1]))),
         "an honest strip added": replace(
             honest, keys=(*honest.keys, *hand.seats[0].make_keys([16]).keys)),
     }
@@ -653,17 +655,20 @@ def test_two_valid_proofs_of_one_strip_sent_to_two_peers_part_no_view() -> None:
         assert caught.value.seat == 0 and caught.value.code is ViolationCode.DECK_KEYS_SLOTS
 
 
-def test_an_empty_keys_message_opens_nothing_and_every_object_counts_it() -> None:
+def test_an_empty_keys_message_opens_nothing_and_counts_nowhere() -> None:
+    # Sent to one peer only (a liar's way to shift that peer's strip contexts), an
+    # empty keys message opens nothing and moves no context: every later proof
+    # still holds for every object, so no honest seat is blamed for it.
     hand = v4_hand()
-    empty = Keys(2, (), StripProof(bytes(32), bytes(32)))
-    for msg in (empty, Keys(2, ())):
-        before = [obj.visible_cards() for obj in hand.everyone]
-        hand.broadcast(msg)
-        assert [obj.visible_cards() for obj in hand.everyone] == before
-    # Counted alike everywhere: the proofs after it still hold for every object.
+    two = hand.seats[2]
+    before = two.visible_cards()
+    for empty in (Keys(0, (), StripProof(bytes(32), bytes(32))), Keys(0, ())):
+        two.receive(empty)
+    assert two.visible_cards() == before and len(two.messages()) == len(hand.log) + 2
     hand.deal(deal_layout(3, 44))
     truth = hand.full_deal()
-    assert hand.seats[1].visible_cards() == {slot: truth[slot] for slot in range(12, 24)}
+    for s, obj in enumerate(hand.seats):
+        assert obj.visible_cards() == {j: truth[j] for j in range(12 * s, 12 * s + 12)}
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
