@@ -351,11 +351,6 @@ def test_a_strip_proof_is_bound_to_its_place_in_the_hand() -> None:
     hand.broadcast(again)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "DeckProtocol._receive_strips skips the proof of a message equal to self._made "
-    "(its own last keys), whatever the state it was made in: made before another keys "
-    "message and received after it, the sender takes a message whose proof every other "
-    "object refuses (deck.bad-proof), and its view of the slots parts from theirs"))
 def test_a_seat_refuses_its_own_stale_strip_as_the_others_do() -> None:
     hand = v4_hand()
     early = hand.seats[0].make_keys([12, 13])
@@ -501,12 +496,6 @@ def test_keys_before_the_deck_is_done_are_refused(target: tuple[str, int]) -> No
     assert hand.observer.setup_done
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "DeckProtocol.receive checks a keys message's proof against self.version before "
-    "setup_done: before the first commit an observer's version is None, so it refuses a "
-    "proved keys message as deck.wrong-version ('in a version None hand') where every v4 "
-    "seat says deck.keys-early, and an unproved one as deck.keys-early where the seats say "
-    "deck.wrong-version"))
 @pytest.mark.parametrize("proved", [True, False])
 def test_every_object_gives_one_verdict_on_keys_before_any_commit(proved: bool) -> None:
     # Before any commit the observer does not know the version yet; the seats do.
