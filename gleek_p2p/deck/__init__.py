@@ -2,9 +2,11 @@
 
 See SPEC.md §2. ``DeckProtocol`` is one seat's (or an observer's) view;
 ``audit_transcript`` checks a finished hand's messages; ``proofs`` holds the
-zero-knowledge proofs (every shuffle and lock proved), written once for any
-prime-order group: version 2's on edwards25519 and version 3's (the current
-one) on secp256k1 (``group_v3``), the two groups in ``proof_groups``;
+zero-knowledge proofs (every shuffle, lock and strip proved), written once for
+any prime-order group: version 2's on edwards25519, version 3's on secp256k1
+(``group_v3``) and version 4's (the current one: no lock pass, each key a
+proved strip of the seat's shuffle key) on secp256k1 too, the groups in
+``proof_groups``;
 ``suites`` puts each version's group behind one interface; ``harness`` runs
 all seats in one process.
 """

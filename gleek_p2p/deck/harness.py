@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 from gleek_p2p.base.errors import GleekError
 
 from .messages import CURRENT_VERSION, DeckMessage
-from .suites import Secp256k1Suite
 from .protocol import DeckProtocol
+from .suites import Secp256k1Suite
 
 #: Cards each seat is dealt in Gleek (and Gleek for two).
 HAND_SIZE = 12

@@ -1,8 +1,8 @@
-"""Zero-knowledge proofs that a deck pass was done right (deck protocols v2 and v3, SPEC.md §2.8).
+"""Zero-knowledge proofs that a deck pass was done right (deck protocols v2 to v4, SPEC.md §2.8).
 
-Two non-interactive proofs, made with Fiat–Shamir over BLAKE2b, written once
-for any prime-order group (``ProofGroup``; the two instances are in
-``proof_groups``: edwards25519 for version 2, secp256k1 for version 3):
+Non-interactive proofs, made with Fiat–Shamir over BLAKE2b, written once
+for any prime-order group (``ProofGroup``; the instances are in
+``proof_groups``: edwards25519 for version 2, secp256k1 for versions 3 and 4):
 
 * ``prove_shuffle`` / ``verify_shuffle``: the output deck is a permutation of
   the input deck under one secret scalar ``e`` with ``E = e·G`` published,
@@ -27,7 +27,7 @@ differs between the versions is only the group's: its labels (``v2``/``v3``),
 the byte order of scalars and of hashes read as scalars, and its points.
 
 The module-level ``prove_*``/``verify_*`` functions are version 2's, with
-scalars as bytes (``V2``); ``V3`` is version 3's, with scalars as ints.
+scalars as bytes (``V2``); ``V3`` and ``V4`` are versions 3 and 4, with scalars as ints.
 """
 
 from __future__ import annotations
@@ -597,7 +597,7 @@ class ProofSystem(Generic[PointT]):
             raise ProofError("the strip proof does not verify")
 
 
-#: Deck version 2's proofs (edwards25519) and version 3's (secp256k1).
+#: Deck version 2's proofs (edwards25519), version 3's and version 4's (secp256k1).
 V2 = ProofSystem(ED25519)
 V3 = ProofSystem(SECP256K1)
 V4 = ProofSystem(SECP256K1_V4)

@@ -62,8 +62,8 @@ _TYPES: dict[str, Any] = {
     "suit": {"type": "int", "min": 0, "max": 3},
     "hash": {"type": "bytes", "size": 32},
     "point": {"type": "oneof",
-              "doc": "deck versions 1 and 2: ed25519, 32 bytes; version 3: secp256k1, "
-                     "compressed, 33 bytes (SPEC 2.2)",
+              "doc": "deck versions 1 and 2: ed25519, 32 bytes; versions 3 and 4: "
+                     "secp256k1, compressed, 33 bytes (SPEC 2.2)",
               "options": [{"type": "bytes", "size": 32}, {"type": "bytes", "size": 33}]},
     "scalar": {"type": "bytes", "size": 32},
     "public_key": {"type": "bytes", "size": 32},
@@ -80,7 +80,7 @@ _TYPES: dict[str, Any] = {
     "deck.lock_proof": {"type": "tuple", "doc": "SPEC.md 2.8: challenge, z_e, z_k per slot",
                         "items": [_ref("scalar"), _ref("scalar"), _ref("deck.scalars")]},
     "deck.commit": {"type": "oneof",
-                    "doc": "deck protocol version 1 (no version field), 2 or 3",
+                    "doc": "deck protocol version 1 (no version field), 2, 3 or 4",
                     "options": [
                         {"type": "tuple", "items": [{"type": "const", "value": "commit"},
                                                     _ref("seat"), _ref("hash")]},
@@ -89,9 +89,12 @@ _TYPES: dict[str, Any] = {
                                                     {"type": "const", "value": 2}]},
                         {"type": "tuple", "items": [{"type": "const", "value": "commit"},
                                                     _ref("seat"), _ref("hash"),
-                                                    {"type": "const", "value": 3}]}]},
+                                                    {"type": "const", "value": 3}]},
+                        {"type": "tuple", "items": [{"type": "const", "value": "commit"},
+                                                    _ref("seat"), _ref("hash"),
+                                                    {"type": "const", "value": 4}]}]},
     "deck.shuffle": {"type": "oneof",
-                     "doc": "version 1: points; versions 2 and 3: points, E = e*G, proof",
+                     "doc": "version 1: points; versions 2, 3 and 4: points, E = e*G, proof",
                      "options": [
                          _points("shuffle"),
                          {"type": "tuple", "items": [{"type": "const", "value": "shuffle"},
@@ -107,11 +110,24 @@ _TYPES: dict[str, Any] = {
                                                   _ref("seat"), _ref("deck.points"),
                                                   _ref("deck.points"),
                                                   _ref("deck.lock_proof")]}]},
-    "deck.keys": {"type": "tuple", "items": [
-        {"type": "const", "value": "keys"}, _ref("seat"),
-        {"type": "list", "min": 1, "max": 44, "ascending_first": True,
-         "doc": "slots strictly ascending (SPEC 4.2)",
-         "items": {"type": "tuple", "items": [_ref("slot"), _ref("scalar")]}}]},
+    "deck.keys": {"type": "oneof",
+                  "doc": "versions 1 to 3: a per-card key per slot; version 4: each slot's "
+                         "point with the seat's layer stripped off, and the strip proof "
+                         "(challenge, z; SPEC 2.8b)",
+                  "options": [
+                      {"type": "tuple", "items": [
+                          {"type": "const", "value": "keys"}, _ref("seat"),
+                          {"type": "list", "min": 1, "max": 44, "ascending_first": True,
+                           "doc": "slots strictly ascending (SPEC 4.2)",
+                           "items": {"type": "tuple", "items": [_ref("slot"),
+                                                                _ref("scalar")]}}]},
+                      {"type": "tuple", "items": [
+                          {"type": "const", "value": "keys"}, _ref("seat"),
+                          {"type": "list", "min": 1, "max": 44, "ascending_first": True,
+                           "doc": "slots strictly ascending (SPEC 4.2)",
+                           "items": {"type": "tuple", "items": [
+                               _ref("slot"), {"type": "bytes", "size": 33}]}},
+                          {"type": "tuple", "items": [_ref("scalar"), _ref("scalar")]}]}]},
     "deck.seed": {"type": "tuple", "items": [{"type": "const", "value": "seed"}, _ref("seat"),
                                              {"type": "bytes", "size": 32}]},
 }
