@@ -265,14 +265,18 @@ class Secp256k1Suite:
     # ------------------------------------------------------------ version 4
 
     def strip(
-        self, seed: bytes, hand_id: bytes, seat: int, ctx: bytes, points: Sequence[bytes]
+        self, seed: bytes, hand_id: bytes, seat: int, ctx: bytes, big_e: bytes,
+        points: Sequence[bytes],
     ) -> tuple[tuple[bytes, ...], StripProof]:
-        """This seat's layer taken off each point, and the proof of it (version 4's keys)."""
+        """This seat's layer taken off each point, and the proof of it (version 4's keys).
+
+        ``big_e`` is the seat's ``E`` as its accepted shuffle published it.
+        """
         e = self._shuffle_key(seed, hand_id, seat)
         ins = self._decoded(points)
         inv_e = pow(e, -1, N)
         outs = [mul(inv_e, p) for p in ins]
-        proof = self._proofs.prove_strip(seed, ctx, e, base(e), ins, outs)
+        proof = self._proofs.prove_strip(seed, ctx, e, self.point(big_e), ins, outs)
         return self._wire(outs), proof
 
     def verify_strip(

@@ -207,7 +207,7 @@ def _kinds() -> dict[str, Any]:
         ev.SHUFFLE: {"signer": schedule, "body": _one("deck.shuffle")},
         ev.LOCK: {"signer": schedule, "body": _one("deck.lock")},
         ev.KEYS: {"signer": "deal keys: each seat eldest first; talon keys: each seat but "
-                            "the taker; unplayed-card keys (deck v2): each seat still "
+                            "the taker; unplayed-card keys (deck v2 and later): each seat still "
                             "holding cards not public, eldest first, slots ascending",
                   "body": _one("deck.keys")},
         ev.ACT: {"signer": "the seat to act", "body": {"type": "tuple", "items": [
