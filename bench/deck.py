@@ -417,12 +417,10 @@ def analytic_v4(n_slots: int, n_seats: int, keys_messages: Sequence[int], openin
     The shuffles as version 3's (each seat makes its pass, E and the proof; each other
     seat checks the proof); no lock. Each keys message of m slots: made, m strips
     ``O_j = e^-1·I_j``, ``Î = Σ ρ_j I_j`` (m) and ``A2 = (w·e^-1)·Î`` (1): 2m+1
-    variable-base, and ``A1 = w·G`` plus ``E = e·G`` made again for the hash (2
-    base-point; the seat published E with its shuffle, so the second is avoidable and
-    the floor leaves it out); checked by every other seat: ``A1 = z·G − c·E`` (one
-    double) and ``A2`` (one sum of 2m variable-base). (The brief's "2m+2 variable-base
-    + 1 base-point" for the making has the same total, 2m+3, split otherwise.) An
-    opening: one variable-base (the holder's own layer off).
+    variable-base, and ``A1 = w·G``: 1 base-point (E is the one the seat's shuffle
+    published, not made again); checked by every other seat: ``A1 = z·G − c·E`` (one
+    double) and ``A2`` (one sum of 2m variable-base). An opening: one variable-base
+    (the holder's own layer off). This is also the floor's count: nothing in it can go.
 
     Decodings: what another seat sends a seat, once (a shuffle: 3N+1 points, as
     version 3; a keys message: its m points), but for the last strip of each of the
@@ -437,7 +435,7 @@ def analytic_v4(n_slots: int, n_seats: int, keys_messages: Sequence[int], openin
     counts = {
         "variable": (n_seats * (n + prove[0]) + pairs * verify[0]
                      + sum(2 * m + 1 + others * 2 * m for m in sizes) + openings),
-        "base": n_seats * (1 + prove[1]) + pairs * verify[1] + 2 * len(sizes),
+        "base": n_seats * (1 + prove[1]) + pairs * verify[1] + len(sizes),
         "double": pairs * verify[2] + others * len(sizes),
         "decodes": pairs * (3 * n + 1) + others * (sum(sizes) - first_hand),
     }
