@@ -548,7 +548,8 @@ def own_machine_paths(path: Sequence[tuple[str, float]]) -> dict[str, float]:
     """One CPU-time path to every hand dealt, on each seat's own machine: with one core (all
     of it), with two (the passes pipelined as the peer does, the keys hops as they are), and
     with two were each keys message made beside the check of the one before, as passes are
-    (a model of a change, not of the peer)."""
+    (SPEC.md §2.8b's per-seat path; ``DeckProtocol.precheck`` takes passes only, so this is
+    not yet what the peer does)."""
     as_passes = [(kind.removesuffix("_keys"), ms) for kind, ms in path]
     return {"one_core": setup_path(path) + deal_hops(path),
             "two_cores": pipelined_path(path) + deal_hops(path),
@@ -747,7 +748,8 @@ def proved_setup(rounds: int) -> dict[str, Any]:
         # passes pipelined as the peer does; each keys message made, then
         # checked by the next giver, one after the other: the peer makes none
         # ahead), and one core. ``_keys_ahead``: two cores, were each keys message
-        # made beside the check of the one before, as passes are (not built).
+        # made beside the check of the one before, as passes are: SPEC §2.8b's path
+        # (1,501 calls), which ``precheck`` does not build yet (it takes passes only).
         "critical_path_ms_v4_own_machine": round(own[4]["two_cores"], 1),
         "critical_path_ms_v4_own_machine_one_core": round(own[4]["one_core"], 1),
         "critical_path_ms_v4_own_machine_keys_ahead": round(own[4]["two_cores_keys_ahead"], 1),
@@ -977,7 +979,7 @@ def main() -> None:
         f" with one (goal <= 100); v3 over the same span"
         f" {result['critical_path_ms_v3_own_machine_to_hands']} ms and"
         f" {result['critical_path_ms_v3_own_machine_one_core_to_hands']} ms; v4 with each"
-        f" keys message made ahead (not built)"
+        f" keys message made beside the check before it (SPEC 2.8b's path; not built)"
         f" {result['critical_path_ms_v4_own_machine_keys_ahead']} ms"
     )
     print(
