@@ -562,7 +562,7 @@ class Table:
         seat's pass made beside it (when its turn is next) is taken as made.
         """
         deck = self._m.deck
-        if (deck is None or envelope.kind not in (ev.COMMIT, ev.SHUFFLE, ev.LOCK)
+        if (deck is None or envelope.kind not in (ev.COMMIT, ev.SHUFFLE, ev.LOCK, ev.KEYS)
                 or envelope.seq != len(self.envelopes)
                 or envelope.session_id != self.session_id):
             return None
@@ -574,7 +574,26 @@ class Table:
             message = ev.deck_from_body(envelope.kind, envelope.seat, envelope.body)
         except GleekError:
             return None
-        return deck.precheck(message)
+        return deck.precheck(message, self._deal_keys_after(envelope))
+
+    def _deal_keys_after(self, envelope: Envelope) -> tuple[int, ...]:
+        """The deal slots this seat gives right after ``envelope`` (the last pass, or
+        another seat's deal keys), if it gives the next deal keys; else none."""
+        m = self._m
+        deck = m.deck
+        if self.seat is None or m.state is None or deck is None:
+            return ()
+        if envelope.kind == ev.KEYS and m.stage is Stage.DEAL_KEYS:
+            position = m.deal_keys_done + 1
+        elif (envelope.kind in (ev.SHUFFLE, ev.LOCK) and m.stage is Stage.DECK
+                and deck.steps_left() == 1):
+            position = 0
+        else:
+            return ()
+        if position >= len(self.order) or self.order[position] != self.seat:
+            return ()
+        layout = deal_layout(m.state.variant, m.state.dealer)
+        return tuple(s for s, owner in enumerate(layout) if owner not in (TALON, self.seat))
 
     def receive(self, envelope: Envelope, encoded: bytes | None = None) -> list[Event]:
         """Check and take one event; returns the engine events it caused.
