@@ -156,7 +156,7 @@ def run_curve(
         for obj in seats:
             start, cpu = time.perf_counter(), time.thread_time()
             if pipelined and obj.seat != msg.seat:
-                job = obj.precheck(msg)
+                job = obj.precheck(msg, _deal_keys_after(obj, msg, keys_hop, nxt))
                 if job is not None:
                     job()
             obj.receive(msg)
@@ -228,6 +228,24 @@ def run_curve(
     if version == 1:
         timed(phases, "audit", audit, cpu_phases)
     return phases
+
+
+def _deal_keys_after(obj: Any, msg: Any, keys_hop: bool, nxt: int | None) -> tuple[int, ...]:
+    """The hand slots ``obj`` gives right after ``msg`` when it gives the next deal keys
+    (after the last shuffle, seat 0; after a deal keys message, the next seat), as
+    ``Table.precheck`` tells the deck: its keys are then made beside the check."""
+    if getattr(obj, "version", None) != 4:
+        return ()
+    if isinstance(msg, ShufflePass) and obj.steps_left() == 1:
+        giver = 0
+    elif keys_hop and nxt is not None:
+        giver = nxt
+    else:
+        return ()
+    if obj.seat != giver:
+        return ()
+    layout = deal_layout(N_SEATS, len(CARDS))
+    return tuple(sorted(j for taker, held in layout.items() if taker != giver for j in held))
 
 
 def cost_of_one_mult(rounds: int = 2000) -> float:
