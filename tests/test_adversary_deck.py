@@ -89,7 +89,9 @@ async def test_a_deck_cheat_is_blamed_at_its_pass_before_any_key(
         report = verify_records(runner.store.records)
         assert report.exit_code == 1
         first = report.violations[0]
-        assert first.seat == CHEATER and first.proven
+        # The first breach verify finds is the forgery, at its place: every event
+        # before it (the keys of the deal before the cheater's included) holds.
+        assert first.seat == CHEATER and first.proven and first.seq == forged.seq
         assert first.code is cheat.code, first.code
         assert cheat.says in first.reason, first.reason
         assert not any(v.seat not in (CHEATER, None) for v in report.violations)
