@@ -952,9 +952,12 @@ class Table:
         except DealDispute as exc:
             if m.deck.version != 1:
                 # Proved passes and checked keys always open (SPEC 2.9): only this
-                # seat's own keys or seed can be wrong (a bug, a corrupted store).
+                # seat's own keys (v2, v3) or seed (v4: its shuffle key) can be wrong
+                # (a bug, a corrupted store).
+                own = "seed" if m.deck.version == 4 else "keys"
                 raise LocalFault(f"slot {exc.slot} of this seat does not open in a proved "
-                                 f"hand ({exc.reason}): this peer's own keys are wrong") from exc
+                                 f"hand ({exc.reason}): this peer's own {own} "
+                                 f"{'is' if own == 'seed' else 'are'} wrong") from exc
             if m.dispute_slot is None:
                 m.dispute_slot = exc.slot
             return True
@@ -964,8 +967,9 @@ class Table:
         m = self._m
         if (m.deck is not None and m.deck.version is not None and m.deck.version >= 2
                 and m.stage in (Stage.DEAL_KEYS, Stage.PLAY, Stage.UNPLAYED)):
-            # Every pass is proved and every key checked against its commitment,
-            # so every slot opens to a distinct card of the pack: no honest seat
+            # Every pass is proved and every key checked (against its commitment,
+            # or, in v4, by its strip proof), so every slot opens to a distinct
+            # card of the pack: no honest seat
             # can need a dispute. Taking one would make every seat reveal its
             # seed, and whoever reveals last would read every card first.
             raise ProtocolError(
