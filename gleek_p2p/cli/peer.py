@@ -84,26 +84,62 @@ def peer_config(args: argparse.Namespace) -> PeerConfig:
     )
 
 
-def choose_table(args: argparse.Namespace) -> None:
+def choose_table(args: argparse.Namespace) -> tuple[str, ...]:
     """Settle ``args.table`` when it is not given: ``gleek play`` without it, ``gleek bot --pick``.
 
     With mDNS the tables on the LAN are listed and the person picks one (its
     hands and variant are then the table's) or names a new one; without
-    mDNS there is nothing to list, and the table is ``gleek``.
+    mDNS there is nothing to list, and the table is ``gleek``. Returns what
+    the person must be told: a sentence for each setting the command line
+    asked for (``--hands``, ``--variant``) that the picked table plays
+    otherwise (whoever started it chose; the pick is the person's later,
+    more precise word, so the table is joined as it plays).
     """
     if args.table is not None and not getattr(args, "pick", False):
-        return
+        return ()
     if args.no_mdns:
         args.table = args.table or "gleek"
-        return
+        return ()
     from gleek_p2p.cli.tables import pick_table
 
     chosen = pick_table(args, say)
     args.table = chosen.table
+    told = differences(chosen.table, chosen.hands, chosen.variant, args)
+    for sentence in told:
+        say(sentence)
     if chosen.hands is not None:
         args.hands = chosen.hands
     if chosen.variant is not None:
         args.variant = chosen.variant
+    return told
+
+
+def differences(table: str, hands: int | None, variant: str | None,
+                args: argparse.Namespace) -> tuple[str, ...]:
+    """A sentence for each table setting ``args`` was given that the table plays otherwise.
+
+    Only what the command line gave counts (``gleek.given``): a default is
+    nobody's wish. ``hands`` or ``variant`` None is a new table, which plays
+    the flags.
+    """
+    from gleek_p2p.base.text import printable
+    from gleek_p2p.cli.gleek import given
+
+    asked = given(args)
+    told = []
+    if "hands" in asked and hands is not None and hands != args.hands:
+        told.append(ngettext(
+            "Table {table} plays {hands} hand, not {asked} as you asked with --hands: "
+            "whoever started it chose, and you join it as it plays.",
+            "Table {table} plays {hands} hands, not {asked} as you asked with --hands: "
+            "whoever started it chose, and you join it as it plays.",
+            hands).format(table=printable(table), hands=hands, asked=args.hands))
+    if "variant" in asked and variant is not None and variant != args.variant:
+        told.append(_("Table {table} plays the variant {variant}, not {asked} as you asked "
+                      "with --variant: whoever started it chose, and you join it as it "
+                      "plays.").format(table=printable(table), variant=printable(variant),
+                                       asked=printable(args.variant)))
+    return tuple(told)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -111,7 +147,7 @@ def run(args: argparse.Namespace) -> int:
     needs_terminal(args)
     if args.command == "local":
         return run_local(args)
-    choose_table(args)
+    told = choose_table(args)
     config = peer_config(args)
     data_dir = data_dir_of(config)
     identity = load_or_create_identity(data_dir, os.urandom)
@@ -132,6 +168,9 @@ def run(args: argparse.Namespace) -> int:
         player = human
         notes = human.note
         successor = bot_successor(None)
+        for sentence in told:
+            # Said at the picker already; the screen about to cover it keeps it too.
+            human.note(sentence)
     try:
         result = asyncio.run(run_peer_session(config, identity, player, notes,
                                               successor=successor,
