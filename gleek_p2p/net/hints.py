@@ -10,6 +10,11 @@ the book are remembered in a bounded LRU, so a forged record heard again
 does not come back as new. Hints that keep failing and are no longer heard
 age out (discovery repeats the records that still stand, see
 ``ZeroconfDiscovery.refresh``); hints never tried yet stay until tried.
+
+The book is also the queue of the dials to come: the lobby dials at most
+``HintLimits.dials`` hints at once (``MAX_DIALS``) and takes them in the
+order ``due`` gives, so a flood of records waits its turn in a bounded
+book instead of opening a socket each.
 """
 
 from __future__ import annotations
@@ -17,10 +22,21 @@ from __future__ import annotations
 import collections
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Final
 
-__all__ = ["Address", "HintBook", "HintLimits"]
+__all__ = ["MAX_DIALS", "Address", "HintBook", "HintLimits"]
 
 Address = tuple[str, int]
+
+MAX_DIALS: Final[int] = 16
+"""Most dials of discovery hints in flight at once, on one peer.
+
+As many as a listener runs handshakes (``connection.Limits.max_pending_handshakes``):
+a peer opens no more connections on a stranger's word than it would take from
+strangers. A table needs two peers, each announcing a few addresses, so every
+hint of an honest table is dialled at once; a flood of records waits in the
+book, and a full book (``HintLimits.capacity``) is tried within four dials'
+timeouts."""
 
 
 @dataclass(frozen=True)
@@ -39,11 +55,17 @@ class HintLimits:
     """The longest wait before a failed hint is dialled again."""
     memory: int = 256
     """Failure records kept for hints no longer in the book."""
+    dials: int = MAX_DIALS
+    """Most dials of hints in flight at once (the lobby's, counting those of hints
+    that left the book meanwhile); at most half of them of hints that failed before,
+    so a fresh hint never waits behind the tarpits only."""
 
 
 @dataclass
 class _Hint:
     heard: float
+    first: float
+    """When it came into the book: dials are taken first come, first served."""
     failures: int = 0
     due: float = 0.0
     """Not dialled again before this time."""
@@ -102,7 +124,7 @@ class HintBook:
             hint.heard = now
             return True
         failures, due = self._memory.pop(address, (0, 0.0))
-        new = _Hint(now, failures, due)
+        new = _Hint(now, now, failures, due)
         host = address[0]
         same_host = [a for a in self._hints if a[0] == host]
         if len(same_host) >= self.limits.per_host and not self._make_room(same_host, new):
@@ -118,9 +140,10 @@ class HintBook:
     def _make_room(self, among: list[Address], new: _Hint) -> bool:
         """Drop the worst of ``among`` unless it is worth more than ``new``; whether it did.
 
-        Of equals the one heard longest ago goes: the lobby dials a hint as
-        soon as it is kept, so the one pushed out had its chance, while a
-        hint turned away might not be heard again for a while.
+        Of equals the one heard longest ago goes: discovery repeats the
+        records that still stand, so it is the likeliest gone (one that
+        stands comes back when heard again), while a hint turned away might
+        not be heard again for a while.
         """
         worst = min(among, key=lambda a: (self._hints[a].worth(), self._hints[a].heard))
         if self._hints[worst].worth() > new.worth():
@@ -131,11 +154,13 @@ class HintBook:
     def due(self, now: float) -> list[Address]:
         """The hints to dial at ``now``, best first.
 
-        Verified ones, then by fewest failures, then first heard first.
+        Verified ones, then by fewest failures, then first come first: a record
+        heard again (discovery repeats standing records) keeps its place in the
+        queue, so a flood of records repeated keeps no hint waiting for good.
         """
         self.expire(now)
         ready = [(a, h) for a, h in self._hints.items() if h.due <= now]
-        ready.sort(key=lambda ah: (ah[1].verified is None, ah[1].failures, ah[1].heard))
+        ready.sort(key=lambda ah: (ah[1].verified is None, ah[1].failures, ah[1].first))
         return [a for a, _ in ready]
 
     def succeeded(self, address: Address, now: float) -> None:

@@ -107,11 +107,8 @@ class LobbyConfig:
     limits: Limits = field(default_factory=Limits)
     inbox: InboxLimits = field(default_factory=InboxLimits)
     hints: HintLimits = field(default_factory=HintLimits)
-    """Bounds of the dialling hints kept from discovery (records are free to forge)."""
-    max_dials: int = 64
-    """Most dials of discovery hints at once, at most half of them of hints that
-    failed before (a dial costs a socket; the default lets every hint kept be
-    tried at once, so a new hint never waits behind the silent ones)."""
+    """Bounds of the dialling hints kept from discovery (records are free to forge),
+    and of their dials in flight (``HintLimits.dials``)."""
     reveal_deadline: float = 5.0
     """Seconds the last peer of a revealed table has to reveal once all the others did."""
     keep_out_seconds: float = 120.0
@@ -124,6 +121,17 @@ class LobbyConfig:
     """Whether the table accepts watchers (announced in the discovery record)."""
     watch: WatchLimits = field(default_factory=WatchLimits)
     """How many watchers this seat feeds, and how much each may hold of our memory."""
+
+
+@dataclass(frozen=True)
+class _Dial:
+    """What a dial under way was when it started."""
+
+    hint: bool
+    """Of a discovery hint alone (not an address given, told or of a seat): it
+    counts against ``HintLimits.dials``."""
+    retry: bool = False
+    """Of a hint that failed before: at most half the hints' dials."""
 
 
 class TableFull(GleekError):
@@ -208,8 +216,8 @@ class Lobby:
         self._every_conn: weakref.WeakSet[Connection] = weakref.WeakSet()
         self._listener: Listener | None = None
         self._hints = HintBook(config.hints, first_backoff=config.dial_interval)
-        self._dialling: dict[Address, bool] = {}
-        """Dials under way: address -> whether it is a hint that failed before."""
+        self._dialling: dict[Address, _Dial] = {}
+        """Dials under way, and what each was when it started."""
         self._next_dial: dict[Address, float] = {}
         """Addresses vouched for (not mere hints): not dialled again before this time."""
         self._dial_wake = asyncio.Event()
@@ -869,10 +877,15 @@ class Lobby:
 
     async def _hint_loop(self, discovery: Discovery) -> None:
         mine = fingerprint(self.identity.public)
+        ours = self._announcement()
         async for hint in discovery.hints():
             if hint.txt.get("fp") == mine:
                 continue
-            if hint.txt.get("t", self.config.table) != self.config.table:
+            # Only records of the table asked for (its name and hands, our
+            # version, variant and seats) take a place in the book and a dial:
+            # any other would refuse us at its Hello, and a stranger announcing
+            # many tables would keep the dials of this one waiting.
+            if not ours.matches(hint):
                 continue
             self._heard((hint.host, hint.port))
 
@@ -907,9 +920,11 @@ class Lobby:
     async def _dial_loop(self) -> None:
         """Dial every target, several at once, and again when one ends or a hint comes.
 
-        Hints are dialled at most ``max_dials`` at once, at most half of them
-        hints that failed before, so a fresh hint never waits behind a
-        tarpit; an address given or told is dialled at most once per
+        Hints are dialled at most ``hints.dials`` at once (counting those
+        that left the book meanwhile), at most half of them hints that failed
+        before, so a fresh hint never waits behind tarpits only; the rest wait
+        in the book, in its order. An address given or told (a few, from the
+        person or a connected peer) is dialled beside them, at most once per
         ``dial_interval``.
         """
         while not self._turned_away_already():
@@ -928,29 +943,28 @@ class Lobby:
         targets = self._targets()
         vouched = set(self._vouched_targets())
         self._next_dial = {a: t for a, t in self._next_dial.items() if t > now}
-        # Dials of hints that left the book meanwhile still count, up to twice
-        # as many: a stream of new records cannot open sockets without bound.
-        hint_dials = sum(1 for a in self._dialling if a in self._hints)
-        all_dials = len(self._dialling)
-        retries = sum(1 for retry in self._dialling.values() if retry)
+        # Every dial started on a hint counts until it ends, its hint still in
+        # the book or not: a stream of new records cannot open more sockets.
+        cap = self.config.hints.dials
+        hint_dials = sum(1 for d in self._dialling.values() if d.hint)
+        retries = sum(1 for d in self._dialling.values() if d.retry)
         for address in targets:
             if address in self._dialling:
                 continue
-            retry = False
-            if address not in vouched:
-                if hint_dials >= self.config.max_dials or all_dials >= 2 * self.config.max_dials:
-                    break
-                retry = self._hints.failures(address) > 0
-                if retry and retries >= self.config.max_dials // 2:
+            dial = _Dial(hint=address not in vouched)
+            if dial.hint:
+                if hint_dials >= cap:
+                    break  # the rest wait in the book, in its order
+                dial = _Dial(hint=True, retry=self._hints.failures(address) > 0)
+                if dial.retry and retries >= cap // 2:
                     continue
                 hint_dials += 1
-                retries += retry
+                retries += dial.retry
             else:
                 if self._next_dial.get(address, 0.0) > now:
                     continue
                 self._next_dial[address] = now + self.config.dial_interval
-            self._dialling[address] = retry
-            all_dials += 1
+            self._dialling[address] = dial
             self._spawn(self._dial(address))
 
     async def _dial(self, address: Address) -> None:
