@@ -162,10 +162,13 @@ async def test_a_flood_of_adverts_that_stall_for_good_holds_at_most_the_cap(
     assert errors == []
 
 
+@pytest.mark.parametrize("stall_for_good", [False, True])
 async def test_the_honest_table_forms_under_a_flood_with_at_most_the_cap_in_flight(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+        monkeypatch: pytest.MonkeyPatch, stall_for_good: bool) -> None:
+    """Also when no forged dial ever ends: the players' records, heard after the
+    flood, are the newest, and half the dials go to the newest."""
     registry = MemoryRegistry()
-    stranger = Stranger(registry, monkeypatch)
+    stranger = Stranger(registry, monkeypatch, stall_for_good)
     # Out before any player arrives: 100 records of the players' table at tarpits,
     # 150 of other games (many tables, the table's name for another variant or version).
     stranger.flood(0, ours=100, others=150)
@@ -191,12 +194,19 @@ async def test_the_honest_table_forms_under_a_flood_with_at_most_the_cap_in_flig
     assert errors == []
 
 
-def test_a_hint_heard_again_keeps_its_place_in_the_queue() -> None:
-    """Discovery repeats standing records: a repeat used to send a hint to the back."""
+def test_the_queue_takes_the_oldest_and_the_newest_in_turn_and_a_repeat_keeps_its_place(
+        ) -> None:
+    """Discovery repeats standing records: a repeat used to send a hint to the back.
+
+    The newest goes second: a player arriving after a flood of records is
+    dialled in the first round, not after every forged one.
+    """
     book = HintBook(HintLimits(capacity=8, per_host=8))
-    first, second, third = ("10.0.0.1", 1), ("10.0.0.2", 1), ("10.0.0.3", 1)
-    for now, address in enumerate((first, second, third)):
+    hints = [(f"10.0.0.{n}", 1) for n in range(1, 6)]
+    for now, address in enumerate(hints):
         book.heard(address, float(now))
-    book.heard(first, 10.0)  # heard again
-    book.heard(second, 11.0)
-    assert book.due(12.0) == [first, second, third]
+    book.heard(hints[0], 10.0)  # heard again: keeps its place
+    book.heard(hints[1], 11.0)
+    assert book.due(12.0) == [hints[0], hints[4], hints[1], hints[3], hints[2]]
+    book.failed(hints[0], 12.0)  # a failure sends it after every fresh one
+    assert book.due(20.0) == [hints[1], hints[4], hints[2], hints[3], hints[0]]

@@ -13,13 +13,14 @@ age out (discovery repeats the records that still stand, see
 
 The book is also the queue of the dials to come: the lobby dials at most
 ``HintLimits.dials`` hints at once (``MAX_DIALS``) and takes them in the
-order ``due`` gives, so a flood of records waits its turn in a bounded
-book instead of opening a socket each.
+order ``due`` gives (the oldest and the newest in turn), so a flood of
+records waits its turn in a bounded book instead of opening a socket each.
 """
 
 from __future__ import annotations
 
 import collections
+import itertools
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Final
@@ -154,14 +155,26 @@ class HintBook:
     def due(self, now: float) -> list[Address]:
         """The hints to dial at ``now``, best first.
 
-        Verified ones, then by fewest failures, then first come first: a record
-        heard again (discovery repeats standing records) keeps its place in the
-        queue, so a flood of records repeated keeps no hint waiting for good.
+        Verified ones, then by fewest failures; of equals, the oldest and the
+        newest in turn (first, last, second, second to last...). The oldest
+        half is first come, first served: a record heard again (discovery
+        repeats standing records) keeps its place, so no hint waits for good
+        behind a flood that goes on. The newest half is a record heard after
+        a flood (a player arriving on a LAN a stranger filled beforehand):
+        dialled at once, not after every forged one.
         """
         self.expire(now)
         ready = [(a, h) for a, h in self._hints.items() if h.due <= now]
         ready.sort(key=lambda ah: (ah[1].verified is None, ah[1].failures, ah[1].first))
-        return [a for a, _ in ready]
+        out: list[Address] = []
+        for _rank, group in itertools.groupby(
+                ready, key=lambda ah: (ah[1].verified is None, ah[1].failures)):
+            equals = [a for a, _ in group]
+            while equals:
+                out.append(equals.pop(0))
+                if equals:
+                    out.append(equals.pop())
+        return out
 
     def succeeded(self, address: Address, now: float) -> None:
         """A handshake completed at ``address``: it is verified, its failures forgotten."""
