@@ -53,6 +53,7 @@ from gleek_p2p.session.peer import Outcome, SessionRunner
 from gleek_p2p.table import events as ev
 from gleek_p2p.table.session import Decision, Expectation, Stage, Table
 from gleek_p2p.tools.report import handover_sentence
+from gleek_p2p.tools.seat_words import seat_labels
 from gleek_p2p.tools.verdict_words import awaited
 
 from .choices import Chooser, made_at_once
@@ -60,7 +61,7 @@ from .narrate import narrate
 from .render import Fragments, phase_words
 from .screen import Panel, TableScreen
 from .summary import history_lines, summary_lines
-from .words import Namer, distinct_names, pence
+from .words import Namer, pence
 
 __all__ = ["HELP", "HumanPlayer", "UserQuit", "end_lines", "run_with_ui"]
 
@@ -321,7 +322,7 @@ class HumanPlayer:
             self._table = table
             self._state = None
             self.seat = table.seat
-            self.names = distinct_names(table.roster.names, table.roster.publics)
+            self.names = seat_labels(table.roster)
         if note:
             self.note(note)
         if table.finished and self._future is not None and not self._future.done():
@@ -539,7 +540,7 @@ def end_lines(
     error: str | None = None,
 ) -> list[tuple[str, str]]:
     """The end box: how the session ended, the totals, the verdict and where the log is."""
-    names = distinct_names(table.roster.names, table.roster.publics)
+    names = seat_labels(table.roster)
     who = Namer(names, table.seat)
     lines: list[tuple[str, str]] = []
     if error:

@@ -43,6 +43,7 @@ from gleek_p2p.tools.report import (
     unreadable_words,
     violation_sentence,
 )
+from gleek_p2p.tools.seat_words import seat_labels
 from gleek_p2p.tools.verdict_words import stop_words
 
 from .narrate import narrate
@@ -99,6 +100,8 @@ class Replay:
 
     def __init__(self, roster: Roster, steps: list[Step], report: VerifyReport) -> None:
         self.roster = roster
+        self.names = seat_labels(roster)
+        """Every seat's name, two seats of one name told apart as the report tells them."""
         self.steps = steps
         self.report = report
         self._said: dict[tuple[int | None, int], str | None] = {}
@@ -168,7 +171,7 @@ class Replay:
             step = self.steps[i]
             # Every seat by its name: the reader of a replay is none of them.
             self._said[key] = narrate(step.event, self.state(i, viewer, True),
-                                      self.state(i, viewer), self.roster.names, None)
+                                      self.state(i, viewer), self.names, None)
         return self._said[key]
 
     def hand_starts(self) -> list[int]:
@@ -177,12 +180,12 @@ class Replay:
 
     def verdict(self) -> list[str]:
         """What the verification found, in sentences (with each signed hand-over)."""
-        return [*self._verdict(), *(handover_sentence(h, self.roster.names)
+        return [*self._verdict(), *(handover_sentence(h, self.names)
                                     for h in self.report.seat_changes)]
 
     def _verdict(self) -> list[str]:
         report = self.report
-        names = self.roster.names
+        names = self.names
         if report.fair:
             ended = [] if report.ending is None else [ending_sentence(report.ending, names)]
             return [_("The log verifies: every deal was fair and every move legal."), *ended]
@@ -233,7 +236,7 @@ class ReplayScreen:
 
     def _status(self) -> str:
         n = len(self.replay.steps)
-        names = self.replay.roster.names
+        names = self.replay.names
         view = (_("all cards") if self.viewer is None
                 else _("{name}'s view").format(name=names[self.viewer]))
         judgement = self.replay.report.judgement
@@ -246,7 +249,7 @@ class ReplayScreen:
         """Put the current step on the screen."""
         scene = self.screen.scene
         replay = self.replay
-        scene.names = replay.roster.names
+        scene.names = replay.names
         scene.viewer = self.viewer
         if not replay.steps:
             scene.status = _("The log holds no move.")
