@@ -457,7 +457,7 @@ class HumanPlayer:
         if self._chooser is not None:
             return _("your turn")
         if self._waiting is None:
-            return _("connecting…") if self._state is None else ""
+            return forming_words(self.screen.scene.lobby) if self._state is None else ""
         what, since = self._waiting
         waited = int(time.monotonic() - since)
         return f"{what} ({waited} s)" if waited >= 2 else what
@@ -533,6 +533,25 @@ def _expected(exp: Expectation, state: State | None, stage: Stage) -> str:
         return _("a move ({phase})").format(phase=phase_words(state))
     words = N_("a move") if kind == ev.ACT else awaited(kind, stage)
     return _(words) if words else exp.what
+
+
+def forming_words(lobby: LobbyStatus | None) -> str:
+    """The status line before the first deal: what the table waits for, as the lobby knows it.
+
+    A forming table is not "connecting": it waits for players to take the seats
+    still free (the count the lobby pane's head gives), then for them to agree on
+    the seating, then starts the session; only with no word from the lobby yet is
+    the peer connecting.
+    """
+    if lobby is None:
+        return _("connecting…")
+    if lobby.formed:
+        return _("seated: starting the session…")
+    if lobby.missing:
+        return ngettext("waiting for {n} more player to take a seat",
+                        "waiting for {n} more players to take a seat",
+                        lobby.missing).format(n=lobby.missing)
+    return _("every player is here: agreeing on the seats…")
 
 
 def end_lines(
