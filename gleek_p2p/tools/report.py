@@ -142,9 +142,9 @@ def describe_hand(state: State, names: Sequence[str]) -> list[str]:
                      + (then + shows if shows else "") + winner)
     if state.declarations:
         decl = ", ".join(
-            f"{who(s)} "
-            + _((MOURNIVAL_WORDS if len(slots) == 4 else GLEEK_WORDS)[
-                card_rank(state.cards[slots[0]])])
+            _("{combination} ({name})").format(
+                combination=_((MOURNIVAL_WORDS if len(slots) == 4 else GLEEK_WORDS)[
+                    card_rank(state.cards[slots[0]])]), name=who(s))
             for s, slots in state.declarations
             if state.cards[slots[0]] >= 0
         )

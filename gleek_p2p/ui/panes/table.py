@@ -152,11 +152,13 @@ def _bidding_lines(s: State, namer: Namer, width: int) -> list[Fragments]:
             c = _known(s, slots[0])
             if c is not None:
                 # The report's whole phrases: each language elides its own way ("gleek d'As").
+                # Its holder after it, in brackets: "vous gleek de Neuf" read as a verb.
                 words = MOURNIVAL_WORDS if len(slots) == 4 else GLEEK_WORDS
-                combos.append(f"{who(seat)} " + _(words[card_rank(c)]))
+                combos.append(_("{combination} ({name})").format(
+                    combination=_(words[card_rank(c)]), name=who(seat)))
                 continue
-            kind = (N_("{name} mournival of {ranks}") if len(slots) == 4
-                    else N_("{name} gleek of {ranks}"))
+            kind = (N_("mournival of {ranks} ({name})") if len(slots) == 4
+                    else N_("gleek of {ranks} ({name})"))
             combos.append(_(kind).format(name=who(seat), ranks="?"))
         text = fit("", combos or [_("none")], "", width - lw)
         lines.append([*_label(N_("Combos"), lw), ("", text)])
