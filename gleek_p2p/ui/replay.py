@@ -20,6 +20,7 @@ from prompt_toolkit.output import Output
 
 from gleek_p2p.base.errors import GleekError
 from gleek_p2p.base.i18n import N_, _
+from gleek_p2p.base.terminal import put
 from gleek_p2p.base.text import printable
 from gleek_p2p.log.store import LogError, read_log_file
 from gleek_p2p.rules import (
@@ -319,7 +320,7 @@ def run_replay(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return 2
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
-        print("\n".join(printable(line) for line in replay.transcript(seat)))
+        put("\n".join(printable(line) for line in replay.transcript(seat)))
         return 0
     ReplayScreen(replay, seat).screen.app.run()
     return 0
