@@ -1,2 +1,2 @@
 """What every room may use: errors and their codes, inert text, seat names told apart,
-translations, timeouts."""
+lines wrapped for a terminal, translations, timeouts."""
