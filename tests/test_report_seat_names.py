@@ -112,3 +112,34 @@ def test_a_stopped_log_says_which_bob_it_waits_for(
     stopped = WAITING[lang].format(name=waited)
     assert INCOMPLETE[lang].format(stopped=stopped) in Replay.load(cut).verdict()
     assert f"{stopped}. " in text_report(report)
+
+
+SESSIONS_LEGEND = {"en": "sessions; {legend}; * = several",
+                   "fr": f"parties{NBSP}; {{legend}}{NBSP}; * = plusieurs",
+                   "it": "partite; {legend}; * = più d'uno",
+                   "pt": "partidas; {legend}; * = vários",
+                   "nl": "spellen; {legend}; * = meerdere"}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_evenings_results_name_two_bobs_apart(lang: str) -> None:
+    """``gleek results``: two players (two keys) who both sat as Bob are two rows and two
+    marks of the chart; its legend, with no key column beside it, tells them apart."""
+    from pathlib import Path
+
+    from gleek_p2p.tools.results import SessionResult, evening, text_results
+
+    publics = tuple(bytes([n]) * 32 for n in (1, 2, 3))
+    names = ("Bob", "Bob", "Cat")
+    night = evening([
+        SessionResult(Path("a.gleeklog"), True, "", b"a", publics, names, 2, (10, -4, -6), 0),
+        SessionResult(Path("b.gleeklog"), True, "", b"b", publics, names, 2, (-2, 8, -6), 1)])
+    first, second = _labels(publics)
+    i18n.set_language(lang)
+    lines = text_results(night).splitlines()
+    rows = [line.split() for line in lines if line.startswith("Bob ")]
+    # Best total first: the first Bob has +4 (10 - 2) pence, the second +2 (-4 + 8).
+    assert rows == [[*first.split(), fingerprint(publics[0]), "2", "4", "+4", "1"],
+                    [*second.split(), fingerprint(publics[1]), "2", "4", "+2", "1"]]
+    assert lines[-1].strip() == SESSIONS_LEGEND[lang].format(
+        legend=f"0 = {first}, 1 = {second}, 2 = Cat")
