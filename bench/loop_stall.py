@@ -1,16 +1,18 @@
-"""How long a peer's event loop stalls during a hand set-up (deck v3), checks inline or in a worker.
+"""How long a peer's event loop stalls during a hand set-up and deal, checks inline or in a worker.
 
 One seat's ``DeckProtocol`` in an asyncio loop takes a three-seat hand's
-set-up (the other seats' passes, made beforehand with the same seeds) and
-makes its own passes, while a ticker beside it wakes every millisecond and
-records how late it is. Run once with every proof checked on the loop, once
-with the checks in a worker thread (``DeckProtocol.precheck`` through
-``asyncio.to_thread``, as the peer does with ``check_in_worker``; that job
-also makes this seat's next pass when its turn comes right after). Its own
-passes are otherwise made on the loop. Prints the longest stall of each
-(goal: no stall over 50 ms on a check) and their ratio, same run.
+set-up and deal (the other seats' passes and deal keys, made beforehand with
+the same seeds) and makes its own, of the deck version given (default the
+current one, 4, whose deal keys are proved strips, checked on the loop),
+while a ticker beside it wakes every millisecond and records how late it is.
+Run once with every proof checked on the loop, once with the pass checks in a
+worker thread (``DeckProtocol.precheck`` through ``asyncio.to_thread``, as
+the peer does with ``check_in_worker``; that job also makes this seat's next
+pass when its turn comes right after). Its own passes are otherwise made on
+the loop. Prints the longest stall of each (goal: no stall over 50 ms on a
+check) and their ratio, same run.
 
-    .venv/bin/python bench/loop_stall.py [--json] [--rounds 3]
+    .venv/bin/python bench/loop_stall.py [--json] [--rounds 3] [--version 4]
 """
 
 from __future__ import annotations
@@ -22,8 +24,9 @@ import json
 import time
 from typing import Any
 
-from gleek_p2p.deck import DeckProtocol
-from gleek_p2p.deck.harness import LocalHand
+from gleek_p2p.deck import DeckProtocol, Keys
+from gleek_p2p.deck.harness import LocalHand, deal_layout
+from gleek_p2p.deck.messages import CURRENT_VERSION
 
 CARDS = list(range(44))
 HAND_ID = b"loop stall hand"
@@ -48,18 +51,20 @@ class Ticker:
             self.worst[self.doing] = max(self.worst[self.doing], late)
 
 
-async def one_setup(log: list[Any], in_worker: bool) -> dict[str, float]:
-    seat = DeckProtocol(ME, 3, CARDS, HAND_ID, ORDER, SEEDS[ME], 3)
+async def one_setup(log: list[Any], in_worker: bool, version: int) -> dict[str, float]:
+    seat = DeckProtocol(ME, 3, CARDS, HAND_ID, ORDER, SEEDS[ME], version)
     ticker = Ticker()
     task = asyncio.create_task(ticker.run())
     await asyncio.sleep(0.005)
     for message in log:
         step = seat.expected()
-        if step is None:
-            break
-        if step[1] == ME:
+        if message.seat == ME:
             ticker.doing = "prove"
-            made = getattr(seat, f"make_{step[0]}")()
+            if isinstance(message, Keys):
+                made = seat.make_keys([slot for slot, _ in message.keys])
+            else:
+                assert step is not None
+                made = getattr(seat, f"make_{step[0]}")()
             # Long enough for the ticker to wake while this is still "prove"
             # (after sleep(0) this task ran first and the stall counted as a check).
             await asyncio.sleep(0.002)
@@ -81,9 +86,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--version", type=int, default=CURRENT_VERSION, choices=(2, 3, 4))
     args = parser.parse_args()
-    hand = LocalHand.new(SEEDS, CARDS, HAND_ID, ORDER, version=3)
+    hand = LocalHand.new(SEEDS, CARDS, HAND_ID, ORDER, version=args.version)
     hand.run_setup()
+    for giver in ORDER:  # the deal keys, each seat in turn, as the table sends them
+        slots = sorted(s for taker, own in deal_layout(3, len(CARDS)).items()
+                       if taker != giver for s in own)
+        hand.broadcast(hand.seats[giver].make_keys(slots))
     log = list(hand.log)
     worst: dict[str, dict[str, float]] = {
         "inline": {"check": float("inf"), "prove": float("inf")},
@@ -91,10 +101,11 @@ def main() -> None:
     }
     for _ in range(args.rounds):
         for name, in_worker in (("inline", False), ("worker", True)):
-            got = asyncio.run(one_setup(log, in_worker))
+            got = asyncio.run(one_setup(log, in_worker, args.version))
             for k, v in got.items():
                 worst[name][k] = min(worst[name][k], v)
-    result = {
+    result: dict[str, Any] = {
+        "deck_version": args.version,
         "stall_ms_check_inline": round(worst["inline"]["check"], 1),
         "stall_ms_check_in_worker": round(worst["worker"]["check"], 1),
         "stall_ms_own_proof": round(worst["inline"]["prove"], 1),
@@ -108,7 +119,8 @@ def main() -> None:
     if args.json:
         print(json.dumps(result, sort_keys=True))
         return
-    print("longest loop stall during a v3 hand set-up (best of rounds), one seat of three:")
+    print(f"longest loop stall during a v{args.version} hand set-up and deal (best of rounds),"
+          " one seat of three:")
     print(f"  checking the others' proofs on the loop:  {result['stall_ms_check_inline']} ms")
     print(f"  checking them in a worker thread:         {result['stall_ms_check_in_worker']} ms"
           f" (goal <= 50; ratio {result['ratio_stall_worker_vs_inline']})")

@@ -232,6 +232,7 @@ class DeckProtocol:
         # Version 4: each slot's point as the strips so far left it (a slot
         # not stripped yet is the final deck's).
         self._slot_points: dict[int, bytes] = {}
+        self._made_strip: tuple[Keys, bytes, tuple[bytes, ...]] | None = None
         # Digests of passes whose proofs a worker already checked against the
         # deck they were due on (see ``precheck``); shared by the table's
         # roll-back copies on purpose: a digest names everything checked.
@@ -379,10 +380,12 @@ class DeckProtocol:
         if self.version == 4:
             assert self._seed is not None
             points = [self._slot_point(slot) for slot in chosen]
-            outs, proof = self._v4.strip(self._seed, self.hand_id, me, self._keys_context(me),
+            ctx = self._keys_context(me)
+            outs, proof = self._v4.strip(self._seed, self.hand_id, me, ctx,
                                          self._shuffle_keys[me], points)
             made = Keys(me, tuple(zip(chosen, outs, strict=True)), proof)
-            self._made = made
+            # Its own check is skipped only where it was made: same place, same inputs.
+            self._made_strip = (made, ctx, tuple(points))
             return made
         own = self._own_lock_keys()
         return Keys(me, tuple((slot, own[slot]) for slot in chosen))
@@ -416,6 +419,11 @@ class DeckProtocol:
         elif isinstance(msg, ShufflePass | LockPass):
             self._receive_pass(msg)
         elif isinstance(msg, Keys):
+            # Keys before the deck is done are refused first, whatever their form, so
+            # an observer (no version before the first commit) and a seat agree.
+            if not self.setup_done:
+                raise Cheating(msg.seat, "published keys before the deck was locked", (msg,),
+                               code=ViolationCode.DECK_KEYS_EARLY)
             # A message naming no slot opens nothing and needs no proof.
             if (msg.proof is None) == (self.version == 4) and (msg.keys or msg.proof):
                 proved = "unproved" if msg.proof is None else "proved"
@@ -775,8 +783,8 @@ class DeckProtocol:
                                code=ViolationCode.DECK_KEYS_SLOTS)
             new[slot] = point
         ins = [self._slot_point(slot) for slot in new]
-        # A seat does not check its own proof again.
-        if not (seat == self.seat and msg == self._made):
+        # A seat does not check its own proof again, if made for this place and these points.
+        if self._made_strip != (msg, self._keys_context(seat), tuple(ins)):
             assert msg.proof is not None
             try:
                 self._v4.verify_strip(self._keys_context(seat), self._shuffle_keys[seat], ins,

@@ -33,12 +33,14 @@ _V1: dict[str, Scenario] = {
 }
 
 #: Every vector: the version 1 ones, and the same scenarios in version 2
-#: (every pass proved; no seed is revealed after the hand) and in version 3
-#: (version 2 on secp256k1).
+#: (every pass proved; no seed is revealed after the hand), in version 3
+#: (version 2 on secp256k1) and in version 4 (no lock pass; each seat's keys
+#: proved strips of its shuffle key, SPEC.md §2.8b).
 SCENARIOS: dict[str, tuple[int, Scenario]] = {
     **{name: (1, scenario) for name, scenario in _V1.items()},
     **{name.replace("deck-", "deck-v2-"): (2, scenario) for name, scenario in _V1.items()},
     **{name.replace("deck-", "deck-v3-"): (3, scenario) for name, scenario in _V1.items()},
+    **{name.replace("deck-", "deck-v4-"): (4, scenario) for name, scenario in _V1.items()},
 }
 
 
@@ -96,6 +98,11 @@ def build_vector(name: str) -> dict[str, Any]:
     return vector
 
 
+def vector_text(name: str) -> str:
+    """A vector as its file holds it, byte for byte (what ``main`` writes)."""
+    return json.dumps(build_vector(name), indent=1, sort_keys=True) + "\n"
+
+
 def from_jsonable(value: Any) -> Any:
     """Undo ``_jsonable`` for message lists (``{"hex": ...}`` back to bytes)."""
     if isinstance(value, dict) and set(value) == {"hex"}:
@@ -109,8 +116,7 @@ def main(argv: list[str]) -> None:
     out = Path(argv[0] if argv else "protocol/vectors")
     out.mkdir(parents=True, exist_ok=True)
     for name in SCENARIOS:
-        text = json.dumps(build_vector(name), indent=1, sort_keys=True) + "\n"
-        (out / f"{name}.json").write_text(text)
+        (out / f"{name}.json").write_text(vector_text(name))
 
 
 if __name__ == "__main__":
