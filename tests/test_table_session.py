@@ -256,7 +256,10 @@ def test_a_dispute_in_a_proved_hand_is_refused_at_once_and_opens_nothing(stage: 
         assert table.expected().kinds != (ev.SEED,)  # type: ignore[union-attr]
 
 
-def test_a_dispute_in_a_v3_hand_is_refused_and_blamed_at_once() -> None:
+def test_a_dispute_in_a_v3_hand_is_refused_and_blamed_at_once(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # A table runs the deck version current when it is made (a v3 hand: a log of version 1).
+    monkeypatch.setattr("gleek_p2p.deck.protocol.CURRENT_VERSION", 3)
     tables = make_seats(STANDARD, 1, b"v3-dispute")
     advance(tables, lambda: tables[0].stage is Stage.PLAY)
     assert tables[0]._m.deck is not None and tables[0]._m.deck.version == 3
@@ -432,7 +435,8 @@ def test_an_unknown_kind_is_named_as_such_whoever_signs_it() -> None:
 @pytest.mark.parametrize(("commit", "code"), [
     (["commit", 1, bytes(31), 2], ViolationCode.DECK_BAD_COMMITMENT),
     (["commit", 1, bytes(31)], ViolationCode.DECK_BAD_COMMITMENT),
-    (["commit", 1, bytes(32), 4], ViolationCode.DECK_WRONG_VERSION),
+    (["commit", 1, bytes(32), 5], ViolationCode.DECK_WRONG_VERSION),
+    (["commit", 1, bytes(32), 3], ViolationCode.DECK_WRONG_VERSION),
     (["commit", 1, bytes(32), 2, 0], ViolationCode.FORM_DECK_MESSAGE),
 ])
 def test_a_malformed_commit_gets_the_code_the_list_gives(
@@ -464,13 +468,16 @@ def test_an_abort_blaming_a_seat_not_at_the_table_is_malformed(blamed: int) -> N
     assert report.violations[0].code is ViolationCode.FORM_ABORT
 
 
-def test_a_slot_of_its_own_that_does_not_open_in_a_proved_hand_is_a_local_fault() -> None:
+def test_a_slot_of_its_own_that_does_not_open_in_a_proved_hand_is_a_local_fault(
+        monkeypatch: pytest.MonkeyPatch) -> None:
     # Proved passes and checked keys always open: if this seat's own slot does
     # not, its own keys are wrong (a corrupted store), so it blames nobody and
     # disputes nothing; the event that showed it is not refused either.
+    # (A deck v3 hand: its per-slot keys are what a store can lose.)
     from gleek_p2p.deck.group import scalar_from_wide
     from gleek_p2p.table.session import LocalFault
 
+    monkeypatch.setattr("gleek_p2p.deck.protocol.CURRENT_VERSION", 3)
     tables = make_seats(STANDARD, 1, b"local-fault")
     advance(tables, lambda: tables[0].stage is Stage.DEAL_KEYS)
     victim = tables[0]
