@@ -144,25 +144,33 @@ async def test_a_split_view_is_proven_by_both_honest_seats(tmp_path: Path, victi
 
 
 class LostSeedTable(Table):
-    """Seat 0's copy, its own lock keys wrong (as if its store lost its seed) while it
-    takes the others' deal keys: its own slots cannot open."""
+    """Seat 0's copy, as if its store lost its seed while it takes the others' deal
+    keys: in v3 its own lock keys are wrong, in v4 its seed (it strips its own layer
+    off its slots with the key the seed gives): its own slots cannot open."""
 
     def receive(self, envelope: Envelope, encoded: bytes | None = None) -> list[Move]:
         deck = self._m.deck
         if deck is None or self.stage is not Stage.DEAL_KEYS or envelope.seat == self.seat:
             return super().receive(envelope, encoded)
-        good = deck._own_lock_keys()
-        deck._own_keys = tuple(scalar_from_wide(hashlib.sha512(b"%d" % j).digest())
-                               for j in range(deck.n_slots))
+        good_keys = deck._own_lock_keys() if deck.version == 3 else None
+        good_seed = deck._seed
+        if deck.version == 3:
+            deck._own_keys = tuple(scalar_from_wide(hashlib.sha512(b"%d" % j).digest())
+                                   for j in range(deck.n_slots))
+        else:
+            deck._seed = hashlib.sha256(b"not seat 0's seed").digest()
         try:
             return super().receive(envelope, encoded)
         finally:
             if self._m.deck is not None:
-                self._m.deck._own_keys = good
+                self._m.deck._own_keys = good_keys
+                self._m.deck._seed = good_seed
 
 
+@pytest.mark.parametrize("version", [3, 4])
 async def test_a_seat_whose_own_slot_does_not_open_fails_alone_and_blames_nobody(
-        tmp_path: Path) -> None:
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, version: int) -> None:
+    monkeypatch.setattr("gleek_p2p.deck.protocol.CURRENT_VERSION", version)
     tables = make_seats(VARIANTS["standard"], 1, b"lost-seed")
     first = tables[0]
     tables[0] = LostSeedTable(first.roster, 0, first._identity, first._secret)
@@ -174,6 +182,8 @@ async def test_a_seat_whose_own_slot_does_not_open_fails_alone_and_blames_nobody
     ]
     await asyncio.wait_for(asyncio.gather(*(r.run() for r in runners)), 60)
     assert isinstance(runners[0].failure, LocalFault)
+    deck = runners[0].table._m.deck
+    assert deck is not None and deck.version == version
     own = runners[0].table.verdict
     assert own is not None and own.signer == 0 and own.cause == ev.LOCAL_FAILURE
     for runner in runners:

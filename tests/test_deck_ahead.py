@@ -130,35 +130,45 @@ def test_the_first_shuffle_is_made_ahead_on_the_last_commit_before_it() -> None:
 def test_tables_prechecking_every_deck_event_make_every_pass_ahead_and_sign_the_same_log(
 ) -> None:
     # As the peer does with check_in_worker: each table runs the precheck job of
-    # every deck event before taking it. Every shuffle and lock is then made in
-    # a job (the first shuffle on the last commit), and the log is byte for
-    # byte the one of tables that never precheck.
+    # every deck event before taking it. Every shuffle is then made in a job (the
+    # first shuffle on the last commit), and so is every deal keys message (deck
+    # v4: each on the last shuffle or on the deal keys before it), every check of
+    # another seat's pass or keys is made in the job, not in receive, and the log
+    # is byte for byte the one of tables that never precheck.
     from gleek_p2p.rules import VARIANTS
     from gleek_p2p.table import events as ev
     from gleek_p2p.table.drive import deliver, sign_next
+    from gleek_p2p.table.session import Stage
     from gleek_p2p.tools.selfplay import make_seats
 
-    def set_up(precheck: bool) -> tuple[list[bytes], int]:
+    def set_up(precheck: bool) -> tuple[list[bytes], int, int]:
         tables = make_seats(VARIANTS["standard"], 1, b"ahead tables")
-        records, passes = [], 0
-        while (deck := tables[0]._m.deck) is None or not deck.setup_done:
+        records, passes, deal_keys = [], 0, 0
+        while tables[0].stage is not Stage.PLAY:
             expected = tables[0].expected()
             assert expected is not None
             Count.reset()
             envelope = sign_next(tables[expected.seat])
-            if envelope.kind in (ev.SHUFFLE, ev.LOCK):
-                passes += 1
+            if envelope.kind in (ev.SHUFFLE, ev.LOCK, ev.KEYS):
+                passes += envelope.kind != ev.KEYS
+                deal_keys += envelope.kind == ev.KEYS
                 if precheck:
                     assert Count.variable == Count.base == 0, envelope.kind
             if precheck:
                 for table in tables:
                     if table.seat != envelope.seat and (job := table.precheck(envelope)):
                         job()
+            Count.reset()
             records.append(deliver(tables, envelope))
-        return records, passes
+            if precheck and envelope.kind in (ev.SHUFFLE, ev.KEYS):
+                # Every table checked it in the job (each check makes double
+                # multiplications, an opening of one's own cards none); its sender
+                # does not check its own.
+                assert Count.double == 0, envelope.kind
+        return records, passes, deal_keys
 
-    ahead, passes = set_up(precheck=True)
-    assert passes == 3  # deck v4: three shuffles, no lock
+    ahead, passes, deal_keys = set_up(precheck=True)
+    assert (passes, deal_keys) == (3, 3)  # deck v4: three shuffles, no lock; three deal keys
     assert ahead == set_up(precheck=False)[0]
 
 

@@ -489,9 +489,10 @@ def test_keys_before_the_deck_is_done_are_refused(target: tuple[str, int]) -> No
     hand = v4_hand(target=target)
     future = v4_hand().seats[2].make_keys([0, 1])
     assert_refused(hand.everyone, future, 2, ViolationCode.DECK_KEYS_EARLY)
-    # The presence of a proof is checked first (SPEC 2.8b's order).
+    # Too early is checked first, before the proof's presence (SPEC 2.6's order), so an
+    # observer that does not know the version yet agrees with the seats.
     assert_refused(hand.everyone, replace(future, proof=None), 2,
-                   ViolationCode.DECK_WRONG_VERSION)
+                   ViolationCode.DECK_KEYS_EARLY)
     hand.run_setup()
     assert hand.observer.setup_done
 

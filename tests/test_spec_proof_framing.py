@@ -132,3 +132,45 @@ def test_the_lock_example_frames_as_the_text_says(firsts: dict[str, Any]) -> Non
     challenge = hash_scalar(data).to_bytes(32, "little")
     assert challenge == lock.proof.challenge
     _in_spec(challenge.hex())
+
+
+def test_the_v4_strip_example_in_the_text_is_the_vector_s_first_keys() -> None:
+    """SPEC 2.8b's worked example, recomputed from deck-v4-3seats.json with the text's
+    framing: the context, h (its input's length), ρ_0 and the proof the text prints."""
+    from gleek_p2p.deck import DeckProtocol, Keys
+    from gleek_p2p.deck.group_v3 import N
+
+    vector = json.loads((ROOT / "protocol" / "vectors" / "deck-v4-3seats.json").read_text())
+    hand_id = from_jsonable(vector["hand_id"])
+    assert hand_id == b"gleek-p2p test vector deck-v4-3seats"
+    observer = DeckProtocol(None, vector["n_seats"], vector["cards"], hand_id, vector["order"],
+                            None)
+    wires = [from_jsonable(m) for m in vector["messages"]]
+    index = next(i for i, wire in enumerate(wires) if wire[0] == "keys")
+    for wire in wires[:index]:
+        observer.receive(wire)
+    message = message_from_wire(wires[index])
+    assert isinstance(message, Keys) and message.keys
+    assert index == 6 and message.seat == 0
+    assert [slot for slot, _ in message.keys] == list(range(12, 24))
+    # The inputs: the final deck's points (nobody stripped these slots yet); E: seat 0's.
+    shuffle = next(message_from_wire(w) for w in wires
+                   if w[0] == "shuffle" and w[1] == message.seat)
+    assert isinstance(shuffle, ShufflePass) and shuffle.key is not None
+    final = message_from_wire(wires[5])
+    assert isinstance(final, ShufflePass)
+    ins = b"".join(final.points[slot] for slot, _ in message.keys)
+    outs = b"".join(point for _, point in message.keys)
+    ctx = frame(hand_id, u32(0), u32(6))
+    label = b"gleek-p2p/deck/v4/strip-proof"
+    h_input = frame(label, ctx, shuffle.key, ins, outs)
+    h = hashlib.blake2b(h_input, digest_size=64).digest()
+    # A hash read as a scalar: the 64-byte digest big-endian, mod N (SPEC 2.8, version 3).
+    rho_0 = int.from_bytes(hashlib.blake2b(frame(h, u32(0)), digest_size=64).digest(),
+                           "big") % N
+    assert message.proof is not None
+    printed = [ctx.hex(), h.hex(), rho_0.to_bytes(32, "big").hex(),
+               message.proof.challenge.hex(), message.proof.z.hex()]
+    for value in printed:
+        assert value in SPEC, value
+    assert len(h_input) == 930 and "`h`'s input is 930 bytes" in SPEC

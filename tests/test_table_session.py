@@ -256,18 +256,18 @@ def test_a_dispute_in_a_proved_hand_is_refused_at_once_and_opens_nothing(stage: 
         assert table.expected().kinds != (ev.SEED,)  # type: ignore[union-attr]
 
 
-def test_a_dispute_in_a_v3_hand_is_refused_and_blamed_at_once(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    # A table runs the deck version current when it is made (a v3 hand: a log of version 1).
-    monkeypatch.setattr("gleek_p2p.deck.protocol.CURRENT_VERSION", 3)
+@pytest.mark.parametrize("version", [3, 4])
+def test_a_dispute_in_a_v3_or_v4_hand_is_refused_and_blamed_at_once(
+        monkeypatch: pytest.MonkeyPatch, version: int) -> None:
+    monkeypatch.setattr("gleek_p2p.deck.protocol.CURRENT_VERSION", version)
     tables = make_seats(STANDARD, 1, b"v3-dispute")
     advance(tables, lambda: tables[0].stage is Stage.PLAY)
-    assert tables[0]._m.deck is not None and tables[0]._m.deck.version == 3
+    assert tables[0]._m.deck is not None and tables[0]._m.deck.version == version
     before = _snapshot(tables[0])
     dispute = tables[2]._sign(ev.DISPUTE, [0])
     with pytest.raises(Cheating) as caught:
         tables[0].receive(dispute)
-    assert caught.value.seat == 2 and "version 3" in caught.value.reason
+    assert caught.value.seat == 2 and f"version {version}" in caught.value.reason
     assert caught.value.code is ViolationCode.TURN_DISPUTE_PROVEN_HAND
     assert _snapshot(tables[0]) == before
 
@@ -468,38 +468,51 @@ def test_an_abort_blaming_a_seat_not_at_the_table_is_malformed(blamed: int) -> N
     assert report.violations[0].code is ViolationCode.FORM_ABORT
 
 
+@pytest.mark.parametrize("version", [3, 4])
 def test_a_slot_of_its_own_that_does_not_open_in_a_proved_hand_is_a_local_fault(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+        monkeypatch: pytest.MonkeyPatch, version: int) -> None:
     # Proved passes and checked keys always open: if this seat's own slot does
     # not, its own keys are wrong (a corrupted store), so it blames nobody and
-    # disputes nothing; the event that showed it is not refused either.
-    # (A deck v3 hand: its per-slot keys are what a store can lose.)
+    # disputes nothing; the event that showed it is not refused either. In v3 the
+    # seat opens its slots with its own lock keys, in v4 by stripping its shuffle
+    # layer (from its seed): that is what the lost store gets wrong.
     from gleek_p2p.deck.group import scalar_from_wide
     from gleek_p2p.table.session import LocalFault
 
-    monkeypatch.setattr("gleek_p2p.deck.protocol.CURRENT_VERSION", 3)
+    monkeypatch.setattr("gleek_p2p.deck.protocol.CURRENT_VERSION", version)
     tables = make_seats(STANDARD, 1, b"local-fault")
     advance(tables, lambda: tables[0].stage is Stage.DEAL_KEYS)
     victim = tables[0]
+    assert victim._m.deck is not None and victim._m.deck.version == version
     wrong = tuple(scalar_from_wide(hashlib.sha512(b"%d" % j).digest()) for j in range(44))
+    wrong_seed = hashlib.sha256(b"not seat 0's seed").digest()
+    others_taken = 0
     while victim.stage is Stage.DEAL_KEYS:
         exp = victim.expected()
         assert exp is not None
         envelope = sign_next(tables[exp.seat])
         deck = victim._m.deck
         assert deck is not None
-        good = deck._own_lock_keys()
+        good_keys, good_seed = deck._own_lock_keys() if version == 3 else None, deck._seed
         if exp.seat != 0:
-            deck._own_keys = wrong  # as if its store had lost its seed
+            # As if its store had lost its seed (v3: the lock keys made from it).
+            if version == 3:
+                deck._own_keys = wrong
+            else:
+                deck._seed = wrong_seed
         before = _snapshot(victim)
         try:
             victim.receive(envelope)
         except LocalFault:
             assert _snapshot(victim) == before
             assert victim._m.dispute_slot is None and victim.verdict is None
+            # Only the keys that complete its slots show it: the second other seat's.
+            assert exp.seat != 0 and others_taken == 1
             return
+        others_taken += exp.seat != 0
         assert victim._m.deck is not None
-        victim._m.deck._own_keys = good
+        victim._m.deck._own_keys = good_keys
+        victim._m.deck._seed = good_seed
         for table in tables[1:]:
             table.receive(envelope)
     pytest.fail("seat 0's own slots opened with wrong keys")

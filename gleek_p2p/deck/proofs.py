@@ -558,7 +558,7 @@ class ProofSystem(Generic[PointT]):
 
     def prove_strip(
         self, seed: bytes, ctx: bytes, e: int, big_e: PointT, ins: Sequence[PointT],
-        outs: Sequence[PointT],
+        outs: Sequence[PointT], inv_e: int | None = None,
     ) -> StripProof:
         """Prove ``ins[j] = e·outs[j]`` for every j, given ``E = e·G`` (version 4's keys).
 
@@ -570,7 +570,9 @@ class ProofSystem(Generic[PointT]):
         h, rho = self._strip_weights(ctx, big_e, ins, outs)
         (w,) = self._nonces(seed, frame(self.label_strip, ctx, self._enc(ins), self._enc(outs)), 1)
         # A2 = w·Ô, and Ô = e^-1·Î: one sum over the inputs and one multiplication.
-        a2 = g.mul(w * pow(e, -1, q) % q, self._lincomb(rho, ins))
+        if inv_e is None:
+            inv_e = pow(e, -1, q)
+        a2 = g.mul(w * inv_e % q, self._lincomb(rho, ins))
         c = self._strip_challenge(h, g.base(w), a2)
         return StripProof(self.scalar(c), self.scalar(w + c * e))
 

@@ -34,7 +34,7 @@ from .messages import (
     ShufflePass,
     message_from_wire,
 )
-from .proofs import LockProof, ProofError, ShuffleProof, UnreducedScalar, context
+from .proofs import LockProof, ProofError, ShuffleProof, StripProof, UnreducedScalar, context
 from .suites import ED25519, Ed25519Suite, Secp256k1Suite
 
 Step = tuple[str, int]
@@ -54,7 +54,7 @@ class DealDispute(ProtocolError):
         self.reason = reason
 
 
-_DIGESTED = (ShufflePass, LockPass, ShuffleProof, LockProof)
+_DIGESTED = (ShufflePass, LockPass, ShuffleProof, LockProof, Keys, StripProof)
 
 
 def _digest_parts(value: object, out: list[bytes]) -> None:
@@ -123,25 +123,30 @@ def _beside(first: Callable[[], None], second: Callable[[], None]) -> Callable[[
     return job
 
 
-class _Ahead:
-    """This seat's passes made ahead of their turn: (setup step, deck) -> the pass.
+_AheadKey = tuple[object, ...]
 
-    A pass is taken only for the deck it was made on, once that deck is
-    accepted; at most a few are kept (one per pass due before this seat's).
+
+class _Ahead:
+    """This seat's messages made ahead of their turn: (place, inputs) -> the message.
+
+    A pass is keyed by its set-up step and the deck it was made on, version
+    4's keys by their context, slots and input points: either is taken only
+    where its inputs are the accepted ones; at most a few are kept (one per
+    message due before this seat's).
     """
 
     def __init__(self) -> None:
-        self._made: dict[tuple[int, tuple[bytes, ...]], ShufflePass | LockPass] = {}
+        self._made: dict[_AheadKey, ShufflePass | LockPass | Keys] = {}
 
-    def __contains__(self, key: tuple[int, tuple[bytes, ...]]) -> bool:
+    def __contains__(self, key: _AheadKey) -> bool:
         return key in self._made
 
-    def put(self, key: tuple[int, tuple[bytes, ...]], made: ShufflePass | LockPass) -> None:
+    def put(self, key: _AheadKey, made: ShufflePass | LockPass | Keys) -> None:
         if len(self._made) >= 4:
             self._made.clear()
         self._made[key] = made
 
-    def take(self, key: tuple[int, tuple[bytes, ...]]) -> ShufflePass | LockPass | None:
+    def take(self, key: _AheadKey) -> ShufflePass | LockPass | Keys | None:
         made = self._made.get(key)
         self._made.clear()
         return made
@@ -283,6 +288,10 @@ class DeckProtocol:
         done = len(self._setup)
         return self._schedule[done] if done < len(self._schedule) else None
 
+    def steps_left(self) -> int:
+        """How many set-up messages are still due (0 once the deck is locked)."""
+        return len(self._schedule) - len(self._setup)
+
     @property
     def setup_done(self) -> bool:
         """True once every commit, shuffle and lock pass is in."""
@@ -381,9 +390,13 @@ class DeckProtocol:
             assert self._seed is not None
             points = [self._slot_point(slot) for slot in chosen]
             ctx = self._keys_context(me)
-            outs, proof = self._v4.strip(self._seed, self.hand_id, me, ctx,
-                                         self._shuffle_keys[me], points)
-            made = Keys(me, tuple(zip(chosen, outs, strict=True)), proof)
+            ahead = self._ahead.take((ctx, tuple(chosen), tuple(points)))
+            if isinstance(ahead, Keys):
+                made = ahead
+            else:
+                outs, proof = self._v4.strip(self._seed, self.hand_id, me, ctx,
+                                             self._shuffle_keys[me], points)
+                made = Keys(me, tuple(zip(chosen, outs, strict=True)), proof)
             # Its own check is skipped only where it was made: same place, same inputs.
             self._made_strip = (made, ctx, tuple(points))
             return made
@@ -514,7 +527,9 @@ class DeckProtocol:
             self._lock_messages[msg.seat] = msg
         self._setup.append(msg)
 
-    def precheck(self, message: DeckMessage) -> Callable[[], None] | None:
+    def precheck(
+        self, message: DeckMessage, next_keys: Sequence[int] = ()
+    ) -> Callable[[], None] | None:
         """A job that checks a pass's proof now, away from the caller's thread.
 
         For a proved pass that is due now (its turn), returns a function of
@@ -534,7 +549,17 @@ class DeckProtocol:
         is sent before the check in ``receive`` has passed. For the commit
         due just before this seat's first shuffle, the job makes that
         shuffle (of the plain deck) and checks nothing.
+
+        Version 4: a keys message is checked the same way, and ``next_keys``
+        (the table knows them) are the slots of this seat's own keys message
+        when it is due right after ``message`` (a deal keys message, or the
+        last shuffle): the job makes it beside the check, on the points the
+        slots will have once ``message`` is accepted, and ``make_keys``
+        takes it only if they are. Nothing is sent before the check passes:
+        a strip of an unchecked point would open it for whoever forged it.
         """
+        if isinstance(message, Keys):
+            return self._precheck_strips(message, tuple(next_keys))
         if isinstance(message, Commit):
             # The last commit before this seat's first shuffle: nothing to
             # check, but the shuffle of the plain deck can be made now.
@@ -572,7 +597,85 @@ class DeckProtocol:
             done.add(digest)
 
         ahead = self._make_ahead(message.points, len(self._setup) + 1)
+        if ahead is None and next_keys and len(self._setup) + 1 == len(self._schedule):
+            # The last shuffle: this seat's first deal keys strip the deck it makes.
+            ahead = self._strips_ahead(tuple(next_keys), dict(enumerate(message.points)))
         return job if ahead is None else _beside(job, ahead)
+
+    def _precheck_strips(
+        self, message: Keys, next_keys: tuple[int, ...]
+    ) -> Callable[[], None] | None:
+        """Version 4: a job checking another seat's keys message (and making this
+        seat's next one beside it), or None where there is nothing it may do."""
+        if (self.version != 4 or not self.setup_done or message.proof is None
+                or message.seat == self.seat or type(message.keys) is not tuple
+                or not message.keys or message.seat not in self._shuffle_keys):
+            return None
+        slots: list[int] = []
+        outs: list[bytes] = []
+        for pair in message.keys:
+            if (type(pair) is not tuple or len(pair) != 2 or type(pair[0]) is not int
+                    or not 0 <= pair[0] < self.n_slots or type(pair[1]) is not bytes
+                    or len(pair[1]) != self._suite.point_bytes
+                    or (message.seat, pair[0]) in self._keys):
+                return None  # receive refuses it, with its words
+            slots.append(pair[0])
+            outs.append(pair[1])
+        if len(set(slots)) != len(slots):
+            return None
+        ins = [self._slot_point(slot) for slot in slots]
+        ctx = self._keys_context(message.seat)
+        big_e = self._shuffle_keys[message.seat]
+        digest = self._proof_digest(message, ins, ctx, big_e)
+        suite, done, proof = self._v4, self._prechecked, message.proof
+
+        def job() -> None:
+            try:
+                suite.verify_strip(ctx, big_e, ins, outs, proof)
+            except (ProofError, ValueError, TypeError):
+                return  # receive checks it again and names the culprit
+            done.add(digest)
+
+        after = dict(self._slot_points)
+        after.update(zip(slots, outs, strict=True))
+        ahead = self._strips_ahead(next_keys, after, extra=1)
+        return job if ahead is None else _beside(job, ahead)
+
+    def _strips_ahead(
+        self, slots: tuple[int, ...], points: dict[int, bytes], extra: int = 0
+    ) -> Callable[[], None] | None:
+        """Version 4: a job making this seat's keys for ``slots`` on ``points`` (each
+        slot's point once the message being checked is accepted; the slot's current
+        one where ``points`` has none), at the place after that message (or None).
+
+        ``extra`` is 1 after a keys message (it will count in the context), 0 after
+        the last shuffle (``points`` is then the whole deck it makes).
+        """
+        if self.seat is None or self._seed is None or self.version != 4 or not slots:
+            return None
+        big_e = self._shuffle_keys.get(self.seat)
+        if big_e is None or any(type(s) is not int or not 0 <= s < self.n_slots for s in slots):
+            return None
+        if not extra and (len(points) != self.n_slots
+                          or any(type(p) is not bytes for p in points.values())):
+            return None
+        ins = tuple(points[s] if s in points else self._slot_point(s) for s in slots)
+        me, seed, hand_id, suite = self.seat, self._seed, self.hand_id, self._v4
+        named = sum(1 for k in self._key_messages if k.keys)
+        ctx = context(hand_id, me, len(self._schedule) + named + extra)
+        key: _AheadKey = (ctx, slots, ins)
+        if key in self._ahead:
+            return None
+        store = self._ahead
+
+        def job() -> None:
+            try:
+                outs, proof = suite.strip(seed, hand_id, me, ctx, big_e, ins)
+            except (GleekError, ValueError, TypeError):
+                return  # a forged point: the message it came in is refused anyway
+            store.put(key, Keys(me, tuple(zip(slots, outs, strict=True)), proof))
+
+        return job
 
     def _make_ahead(
         self, deck: tuple[bytes, ...], step: int
@@ -618,7 +721,8 @@ class DeckProtocol:
         return job
 
     def _proof_digest(
-        self, msg: ShufflePass | LockPass, deck: Sequence[bytes], ctx: bytes, big_e: bytes | None
+        self, msg: ShufflePass | LockPass | Keys, deck: Sequence[bytes], ctx: bytes,
+        big_e: bytes | None,
     ) -> bytes:
         """BLAKE2b-256 of every input of a proof check (the version, deck, context, pass)."""
         h = hashlib.blake2b(digest_size=32)
@@ -784,11 +888,13 @@ class DeckProtocol:
             new[slot] = point
         ins = [self._slot_point(slot) for slot in new]
         # A seat does not check its own proof again, if made for this place and these points.
-        if self._made_strip != (msg, self._keys_context(seat), tuple(ins)):
+        ctx = self._keys_context(seat)
+        big_e = self._shuffle_keys[seat]
+        if (self._made_strip != (msg, ctx, tuple(ins))
+                and not self._prechecked.take(self._proof_digest(msg, ins, ctx, big_e))):
             assert msg.proof is not None
             try:
-                self._v4.verify_strip(self._keys_context(seat), self._shuffle_keys[seat], ins,
-                                      list(new.values()), msg.proof)
+                self._v4.verify_strip(ctx, big_e, ins, list(new.values()), msg.proof)
             except ProofError as exc:
                 code = (ViolationCode.DECK_UNREDUCED_SCALAR if isinstance(exc, UnreducedScalar)
                         else ViolationCode.DECK_BAD_PROOF)

@@ -137,6 +137,7 @@ class Secp256k1Suite:
     def __init__(self, version: int = 3) -> None:
         self.version = version
         self._shuffle_key = shuffle_key_v4 if version == 4 else shuffle_key_v3
+        self._layers: dict[tuple[bytes, bytes, int], tuple[int, int]] = {}
         if not _DECODED_CARDS:
             _DECODED_CARDS.update((p, Point.decode(p)) for p in CARD_POINTS_V3)
         self._points: dict[bytes, Point] = dict(_DECODED_CARDS)
@@ -272,11 +273,10 @@ class Secp256k1Suite:
 
         ``big_e`` is the seat's ``E`` as its accepted shuffle published it.
         """
-        e = self._shuffle_key(seed, hand_id, seat)
+        e, inv_e = self._layer(seed, hand_id, seat)
         ins = self._decoded(points)
-        inv_e = pow(e, -1, N)
         outs = [mul(inv_e, p) for p in ins]
-        proof = self._proofs.prove_strip(seed, ctx, e, self.point(big_e), ins, outs)
+        proof = self._proofs.prove_strip(seed, ctx, e, self.point(big_e), ins, outs, inv_e)
         return self._wire(outs), proof
 
     def verify_strip(
@@ -289,8 +289,16 @@ class Secp256k1Suite:
 
     def open_own(self, seed: bytes, hand_id: bytes, seat: int, point: bytes) -> bytes:
         """This seat's own layer taken off a point it alone may open (no proof: kept)."""
-        e = self._shuffle_key(seed, hand_id, seat)
-        return mul(pow(e, -1, N), self.point(point)).encode()
+        return mul(self._layer(seed, hand_id, seat)[1], self.point(point)).encode()
+
+    def _layer(self, seed: bytes, hand_id: bytes, seat: int) -> tuple[int, int]:
+        """A seat's shuffle key and its inverse, derived once a hand (an inverse costs
+        about a multiplication, and a seat takes its layer off dozens of slots)."""
+        key = (seed, hand_id, seat)
+        if self._layers.get(key) is None:
+            e = self._shuffle_key(seed, hand_id, seat)
+            self._layers = {key: (e, pow(e, -1, N))}
+        return self._layers[key]
 
     def unstrip_all(self, point: bytes, keys: Sequence[int]) -> bytes:
         """A point with every given shuffle key removed (the audit's)."""

@@ -588,7 +588,7 @@ class Table:
         seat's pass made beside it (when its turn is next) is taken as made.
         """
         deck = self._m.deck
-        if (deck is None or envelope.kind not in (ev.COMMIT, ev.SHUFFLE, ev.LOCK)
+        if (deck is None or envelope.kind not in (ev.COMMIT, ev.SHUFFLE, ev.LOCK, ev.KEYS)
                 or envelope.seq != len(self.envelopes)
                 or envelope.session_id != self.session_id):
             return None
@@ -600,7 +600,26 @@ class Table:
             message = ev.deck_from_body(envelope.kind, envelope.seat, envelope.body)
         except GleekError:
             return None
-        return deck.precheck(message)
+        return deck.precheck(message, self._deal_keys_after(envelope))
+
+    def _deal_keys_after(self, envelope: Envelope) -> tuple[int, ...]:
+        """The deal slots this seat gives right after ``envelope`` (the last pass, or
+        another seat's deal keys), if it gives the next deal keys; else none."""
+        m = self._m
+        deck = m.deck
+        if self.seat is None or m.state is None or deck is None:
+            return ()
+        if envelope.kind == ev.KEYS and m.stage is Stage.DEAL_KEYS:
+            position = m.deal_keys_done + 1
+        elif (envelope.kind in (ev.SHUFFLE, ev.LOCK) and m.stage is Stage.DECK
+                and deck.steps_left() == 1):
+            position = 0
+        else:
+            return ()
+        if position >= len(self.order) or self.order[position] != self.seat:
+            return ()
+        layout = deal_layout(m.state.variant, m.state.dealer)
+        return tuple(s for s, owner in enumerate(layout) if owner not in (TALON, self.seat))
 
     def receive(self, envelope: Envelope, encoded: bytes | None = None) -> list[Event]:
         """Check and take one event; returns the engine events it caused.
@@ -995,9 +1014,12 @@ class Table:
         except DealDispute as exc:
             if m.deck.version != 1:
                 # Proved passes and checked keys always open (SPEC 2.9): only this
-                # seat's own keys or seed can be wrong (a bug, a corrupted store).
+                # seat's own keys (v2, v3) or seed (v4: its shuffle key) can be wrong
+                # (a bug, a corrupted store).
+                own = "seed" if m.deck.version == 4 else "keys"
                 raise LocalFault(f"slot {exc.slot} of this seat does not open in a proved "
-                                 f"hand ({exc.reason}): this peer's own keys are wrong") from exc
+                                 f"hand ({exc.reason}): this peer's own {own} "
+                                 f"{'is' if own == 'seed' else 'are'} wrong") from exc
             if m.dispute_slot is None:
                 m.dispute_slot = exc.slot
             return True
@@ -1007,8 +1029,9 @@ class Table:
         m = self._m
         if (m.deck is not None and m.deck.version is not None and m.deck.version >= 2
                 and m.stage in (Stage.DEAL_KEYS, Stage.PLAY, Stage.UNPLAYED)):
-            # Every pass is proved and every key checked against its commitment,
-            # so every slot opens to a distinct card of the pack: no honest seat
+            # Every pass is proved and every key checked (against its commitment,
+            # or, in v4, by its strip proof), so every slot opens to a distinct
+            # card of the pack: no honest seat
             # can need a dispute. Taking one would make every seat reveal its
             # seed, and whoever reveals last would read every card first.
             raise ProtocolError(

@@ -1,27 +1,38 @@
-"""Ways for the cheating seat to break the deck set-up (deck protocol v3, the current one).
+"""Ways for the cheating seat to break the deck set-up or the deal (deck protocols v3 and v4).
 
-Each is a ``Tamper``: given the cheater's table and the shuffle or lock it
-would honestly sign, it signs a forgery instead. The copy attack of issue 10
-puts re-blinded copies of a victim's (or the talon's) slots into the
-cheater's own slots, under the best proof the cheater can make.
+Each is a ``Tamper``: given the cheater's table and the shuffle, lock (v3) or
+deal keys (v4) it would honestly sign, it signs a forgery instead, under the
+best proof the cheater can make: the hand's own proof system (``V3`` or
+``V4``) with its real key, so only the forgery itself can make it fail. The
+copy attack of issue 10 puts re-blinded copies of a victim's (or the
+talon's) slots into the cheater's own slots (in a shuffle or a v3 lock) or,
+in v4, into its colluder's slots through its strips of the deal: the
+colluder's slot would then open, after the victim's own honest strip, to the
+victim's card under a blinding factor the two share.
 """
 
 from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
-from gleek_p2p.deck import LockPass, ShufflePass
+from gleek_p2p.base.violation_codes import ViolationCode
+from gleek_p2p.deck import Keys, LockPass, ShufflePass
 from gleek_p2p.deck.group_v3 import N, Point, mul
 from gleek_p2p.deck.kdf import permutation
-from gleek_p2p.deck.proofs import V3, LockProof, ShuffleProof, context
+from gleek_p2p.deck.proofs import V3, V4, LockProof, ProofSystem, ShuffleProof, context
 from gleek_p2p.deck.protocol import DeckProtocol
-from gleek_p2p.deck.suites import Secp256k1Suite, lock_key_v3, shuffle_key_v3
+from gleek_p2p.deck.suites import (
+    Secp256k1Suite,
+    lock_key_v3,
+    shuffle_key_v3,
+    shuffle_key_v4,
+)
 from gleek_p2p.log.envelope import Envelope
 from gleek_p2p.rules import TALON, deal_layout
 from gleek_p2p.table import events as ev
-from gleek_p2p.table.session import Table
+from gleek_p2p.table.session import Stage, Table
 
 from .forge import Tamper, sign_as
 
@@ -42,12 +53,23 @@ def _pts(deck: DeckProtocol, points: list[bytes] | tuple[bytes, ...]) -> list[Po
     return [_suite(deck).point(p) for p in points]
 
 
+def _system(deck: DeckProtocol) -> ProofSystem[Point]:
+    """The proof system of the hand's own version (v3's labels or v4's)."""
+    assert deck.version in (3, 4), deck.version
+    return V4 if deck.version == 4 else V3
+
+
+def _shuffle_key(deck: DeckProtocol, seed: bytes, hand: bytes, seat: int) -> int:
+    """The seat's real shuffle key in the hand's version (v3's KDF label or v4's)."""
+    return (shuffle_key_v4 if deck.version == 4 else shuffle_key_v3)(seed, hand, seat)
+
+
 def _prove_shuffle(
     deck: DeckProtocol, seed: bytes, ctx: bytes, points: list[bytes] | tuple[bytes, ...],
     e: int, perm: tuple[int, ...],
 ) -> ShuffleProof:
     xs = _pts(deck, deck._current_deck())
-    return V3.prove_shuffle(seed, ctx, xs, _pts(deck, points), e, perm)
+    return _system(deck).prove_shuffle(seed, ctx, xs, _pts(deck, points), e, perm)
 
 
 def _deck(table: Table) -> DeckProtocol:
@@ -62,10 +84,11 @@ def _owners(table: Table) -> tuple[int, ...]:
     return deal_layout(state.variant, state.dealer)
 
 
-def _copies(table: Table, victim: int, count: int) -> dict[int, int]:
-    """Own slot -> the victim's (or the talon's) slot it will hold a copy of."""
+def _copies(table: Table, victim: int, count: int, into: int | None = None) -> dict[int, int]:
+    """Slot of ``into`` (by default the cheater's own) -> the victim's (or the talon's)
+    slot it will hold a copy of."""
     owners = _owners(table)
-    seat = table.seat
+    seat = table.seat if into is None else into
     own = [s for s, o in enumerate(owners) if o == seat]
     theirs = [s for s, o in enumerate(owners) if o == victim]
     return dict(list(zip(own, theirs, strict=False))[:count])
@@ -93,7 +116,7 @@ def copy_in_shuffle(victim: int, count: int) -> Tamper:
         points = list(message.points)
         for own, other in _copies(table, victim, count).items():
             points[own] = _blind(deck, points[other])
-        e = shuffle_key_v3(seed, hand, seat)
+        e = _shuffle_key(deck, seed, hand, seat)
         perm = permutation(seed, hand, seat, deck.n_slots)
         proof = _prove_shuffle(deck, seed, deck._context(seat), points, e, perm)
         forged = ShufflePass(seat, tuple(points), message.key, proof)
@@ -125,7 +148,7 @@ def _forge_lock(table: Table, honest: Envelope, edit: Callable[[list[bytes]], No
 
 
 def copy_in_lock(victim: int, count: int) -> Tamper:
-    """The same copies, made in the lock pass instead."""
+    """The same copies, made in the lock pass instead (version 3: v4 has no lock)."""
 
     def tamper(table: Table, honest: Envelope | None, index: int) -> Envelope | None:
         if honest is None or honest.kind != ev.LOCK:
@@ -142,7 +165,7 @@ def copy_in_lock(victim: int, count: int) -> Tamper:
 
 
 def wrong_lock_key(table: Table, honest: Envelope | None, index: int) -> Envelope | None:
-    """One slot of the lock pass under a key other than the one committed to."""
+    """One slot of the lock pass under a key other than the one committed to (v3)."""
     if honest is None or honest.kind != ev.LOCK:
         return None
 
@@ -166,7 +189,7 @@ def replayed_proof(where: str) -> Tamper:
             seed,
             context(other_hand, seat, step),
             message.points,
-            shuffle_key_v3(seed, hand, seat),
+            _shuffle_key(deck, seed, hand, seat),
             permutation(seed, hand, seat, deck.n_slots),
         )
         return sign_as(table, ev.SHUFFLE, [replace(message, proof=proof).to_wire()])
@@ -196,20 +219,135 @@ def repeated_points(table: Table, honest: Envelope | None, index: int) -> Envelo
     return sign_as(table, ev.SHUFFLE, [replace(message, points=points).to_wire()])
 
 
-#: name -> (tamper, a phrase of the reason every honest seat and verify give)
-DECK_CHEATS: dict[str, tuple[Tamper, str]] = {
-    "copy-one-of-a-victim": (copy_in_shuffle(0, 1), "proof of its shuffle pass fails"),
-    "copy-twelve-of-a-victim": (copy_in_shuffle(0, 12), "proof of its shuffle pass fails"),
-    "copy-one-of-the-talon": (copy_in_shuffle(TALON, 1), "proof of its shuffle pass fails"),
-    "copy-the-talon": (copy_in_shuffle(TALON, 12), "proof of its shuffle pass fails"),
-    "copy-in-the-lock": (copy_in_lock(2, 12), "proof of its lock pass fails"),
-    "wrong-lock-key": (wrong_lock_key, "proof of its lock pass fails"),
-    "replayed-from-another-pass": (replayed_proof("pass"), "proof of its shuffle pass fails"),
-    "replayed-from-another-hand": (replayed_proof("hand"), "proof of its shuffle pass fails"),
-    "replayed-from-another-session": (
-        replayed_proof("session"),
-        "proof of its shuffle pass fails",
-    ),
-    "flipped-bit": (flipped_bit, "proof of its shuffle pass fails"),
-    "repeated-points": (repeated_points, "repeats a point"),
+def _forge_strips(
+    table: Table, honest: Envelope, edit: Callable[[DeckProtocol, list[int], list[bytes]], None],
+) -> Envelope:
+    """The cheater's deal keys (v4) with ``edit`` applied to its outputs, re-proved: the
+    strip proof of the hand's place, with its real key, on the slots' real inputs."""
+    deck = _deck(table)
+    seat, seed, hand = deck.seat, deck._seed, deck.hand_id
+    assert seat is not None and seed is not None and deck.version == 4
+    message = ev.deck_from_body(ev.KEYS, seat, honest.body)
+    assert isinstance(message, Keys) and message.proof is not None
+    slots = [slot for slot, _ in message.keys]
+    outs = [point for _, point in message.keys]
+    edit(deck, slots, outs)
+    proof = V4.prove_strip(
+        seed,
+        deck._keys_context(seat),
+        shuffle_key_v4(seed, hand, seat),
+        _suite(deck).point(deck._shuffle_keys[seat]),
+        _pts(deck, [deck._slot_point(slot) for slot in slots]),
+        _pts(deck, outs),
+    )
+    forged = Keys(seat, tuple(zip(slots, outs, strict=True)), proof)
+    return sign_as(table, ev.KEYS, ev.deck_body(forged))
+
+
+def _is_deal_keys(table: Table, honest: Envelope | None) -> bool:
+    return honest is not None and honest.kind == ev.KEYS and table.stage is Stage.DEAL_KEYS
+
+
+def _roles(table: Table) -> tuple[int, int]:
+    """(helper, colluder) for the copy attack in the strips: the helper is the honest
+    seat that strips after the cheater (the first other seat if none does), whose own
+    honest strip of the colluder's slot would finish the copy for the colluder."""
+    order = table.order
+    seat = table.seat
+    assert seat is not None
+    i = order.index(seat)
+    helper, colluder = order[i + 1:] + order[:i]
+    return helper, colluder
+
+
+def copy_in_strips(count: int, *, talon: bool = False) -> Tamper:
+    """Version 4's copy attack: in its deal keys, the cheater's strips of ``count`` of
+    its colluder's slots are re-blinded copies of its strips of the helper's (or the
+    talon's) slots: once the helper strips its layer off them too, the colluder opens
+    them to the helper's (the talon's) cards times a blinding factor the two share."""
+
+    def tamper(table: Table, honest: Envelope | None, index: int) -> Envelope | None:
+        if not _is_deal_keys(table, honest):
+            return None
+        assert honest is not None
+        helper, colluder = _roles(table)
+        copies = _copies(table, TALON if talon else helper, count, into=colluder)
+
+        def edit(deck: DeckProtocol, slots: list[int], outs: list[bytes]) -> None:
+            seat, seed = deck.seat, deck._seed
+            assert seat is not None and seed is not None
+            inverse = pow(shuffle_key_v4(seed, deck.hand_id, seat), -1, N)
+            for theirs, other in copies.items():
+                stripped = mul(inverse, _suite(deck).point(deck._slot_point(other))).encode()
+                outs[slots.index(theirs)] = _blind(deck, stripped)
+
+        return _forge_strips(table, honest, edit)
+
+    return tamper
+
+
+def wrong_strip_key(table: Table, honest: Envelope | None, index: int) -> Envelope | None:
+    """One slot of the deal keys stripped with a key other than its shuffle key (v4)."""
+    if not _is_deal_keys(table, honest):
+        return None
+    assert honest is not None
+
+    def edit(deck: DeckProtocol, slots: list[int], outs: list[bytes]) -> None:
+        outs[3] = _blind(deck, outs[3])
+
+    return _forge_strips(table, honest, edit)
+
+
+@dataclass(frozen=True)
+class DeckCheat:
+    """A deck cheat and what every honest seat and ``gleek verify`` must say of it."""
+
+    tamper: Tamper
+    says: str
+    """A phrase of the reason they give."""
+    code: ViolationCode
+    kind: str
+    """The kind of event the forgery is (the one an honest seat refuses)."""
+    versions: tuple[int, ...]
+    """The deck versions the table is pinned to for it (the lock exists in v3 only,
+    the proved strips in v4 only)."""
+    place: int | None = None
+    """For a cheat in the deal keys: the cheater's place in the deal's order (0: it
+    strips first), so the cheats cover each place (None: wherever the seed puts it)."""
+
+
+_SHUFFLE = "proof of its shuffle pass fails"
+_BOTH = (3, 4)
+
+
+def _shuffle_cheat(tamper: Tamper, says: str = _SHUFFLE,
+                   code: ViolationCode = ViolationCode.DECK_BAD_PROOF) -> DeckCheat:
+    return DeckCheat(tamper, says, code, ev.SHUFFLE, _BOTH)
+
+
+def _strip_cheat(tamper: Tamper, place: int) -> DeckCheat:
+    return DeckCheat(tamper, "the proof of its keys fails", ViolationCode.DECK_BAD_PROOF,
+                     ev.KEYS, (4,), place)
+
+
+#: name -> the cheat
+DECK_CHEATS: dict[str, DeckCheat] = {
+    "copy-one-of-a-victim": _shuffle_cheat(copy_in_shuffle(0, 1)),
+    "copy-twelve-of-a-victim": _shuffle_cheat(copy_in_shuffle(0, 12)),
+    "copy-one-of-the-talon": _shuffle_cheat(copy_in_shuffle(TALON, 1)),
+    "copy-the-talon": _shuffle_cheat(copy_in_shuffle(TALON, 12)),
+    "copy-in-the-lock": DeckCheat(copy_in_lock(2, 12), "proof of its lock pass fails",
+                                  ViolationCode.DECK_BAD_PROOF, ev.LOCK, (3,)),
+    "wrong-lock-key": DeckCheat(wrong_lock_key, "proof of its lock pass fails",
+                                ViolationCode.DECK_BAD_PROOF, ev.LOCK, (3,)),
+    "copy-one-in-the-strips": _strip_cheat(copy_in_strips(1), 1),
+    "copy-twelve-in-the-strips": _strip_cheat(copy_in_strips(12), 0),
+    "copy-the-talon-in-the-strips": _strip_cheat(copy_in_strips(8, talon=True), 1),
+    "wrong-strip-key": _strip_cheat(wrong_strip_key, 2),
+    "replayed-from-another-pass": _shuffle_cheat(replayed_proof("pass")),
+    "replayed-from-another-hand": _shuffle_cheat(replayed_proof("hand")),
+    "replayed-from-another-session": _shuffle_cheat(replayed_proof("session")),
+    "flipped-bit": _shuffle_cheat(flipped_bit),
+    "repeated-points": _shuffle_cheat(repeated_points, "repeats a point",
+                                      ViolationCode.DECK_BAD_PASS),
 }
