@@ -23,7 +23,13 @@ from gleek_p2p.base import i18n
 from gleek_p2p.base.errors import Cheating, ProtocolError, ViolationCode
 from gleek_p2p.bots.strategy import RandomStrategy
 from gleek_p2p.deck.messages import VERSIONS, Commit
-from gleek_p2p.log.envelope import LOG_VERSIONS, PROTOCOL_VERSION, decode_envelope, sign_envelope
+from gleek_p2p.log.envelope import (
+    LOG_VERSIONS,
+    PROTOCOL_VERSION,
+    Envelope,
+    decode_envelope,
+    sign_envelope,
+)
 from gleek_p2p.log.store import read_log_file
 from gleek_p2p.net.handshake import WIRE_VERSION
 from gleek_p2p.rules import VARIANTS
@@ -75,14 +81,14 @@ def _commits_in(records: list[bytes]) -> list[int]:
     return found
 
 
-def _refused_everywhere(tables: list[Table], envelope: bytes | object, seat: int,
+def _refused_everywhere(tables: list[Table], envelope: Envelope, seat: int,
                         code: ViolationCode) -> list[Cheating]:
     """Every seat but the signer, and an observer, refuse it, blame ``seat``, change nothing."""
     caught = []
     for table in [*(t for t in tables if t.seat != seat), _observer(tables)]:
         before = _snapshot(table)
         with pytest.raises(Cheating) as refused:
-            table.receive(envelope)  # type: ignore[arg-type]
+            table.receive(envelope)
         assert refused.value.seat == seat and refused.value.code is code
         assert _snapshot(table) == before
         caught.append(refused.value)
