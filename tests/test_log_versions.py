@@ -23,6 +23,7 @@ from gleek_p2p.base import i18n
 from gleek_p2p.base.errors import Cheating, ProtocolError, ViolationCode
 from gleek_p2p.bots.strategy import RandomStrategy
 from gleek_p2p.deck.messages import VERSIONS, Commit
+from gleek_p2p.log import canonical
 from gleek_p2p.log.envelope import (
     LOG_VERSIONS,
     PROTOCOL_VERSION,
@@ -309,3 +310,21 @@ def test_gleek_verify_words_the_other_version_in_every_language(
     i18n.set_language(lang, {})
     text = text_report(report).replace("\u00a0", " ").replace("\u202f", " ")
     assert words in text, text
+
+
+def test_a_version_3_record_is_a_newer_programs_never_a_seats_fault() -> None:
+    # Over a version 2 log: all of it of version 3 is a newer program's log (not
+    # judged); one record of version 3 is an altered record, nobody named.
+    def as_version(record: bytes, version: int) -> bytes:
+        fields = canonical.decode(record, max_len=1 << 20, max_depth=32, max_items=1 << 20)
+        assert isinstance(fields, list)
+        return canonical.encode([version, *fields[1:]])
+
+    records = list(_v2_log())
+    newer = verify_records([as_version(r, 3) for r in records])
+    assert newer.judgement is Judgement.UNREADABLE and newer.exit_code == 2
+    assert newer.error_code is ViolationCode.LOG_NEWER_VERSION and newer.log_version == 3
+    assert newer.violations == [] and newer.claims == []
+    altered = verify_records([*records[:-1], as_version(records[-1], 3)])
+    assert [(v.seq, v.seat, v.code) for v in altered.violations] == [
+        (len(records) - 1, None, ViolationCode.LOG_UNREADABLE_EVENT)]
