@@ -871,8 +871,20 @@ def proved_setup(rounds: int) -> dict[str, Any]:
             proof_bytes_v3 += 32 * (2 * len(m.points) + 5) + 33
         elif isinstance(m, LockPass) and m.proof is not None and m.keys is not None:
             proof_bytes_v3 += m.proof.size + 33 * len(m.keys)
+    # Version 4's proof bytes in a whole hand (deal and talon): each shuffle's proof
+    # and E, as version 3's, and each keys message's proof (64 bytes).
+    sent4_all: list[Any] = []
+    run_curve(4, sent4_all)
+    proof_bytes_v4 = 0
+    for m in sent4_all:
+        if isinstance(m, ShufflePass) and m.proof is not None:
+            proof_bytes_v4 += sum(len(x) for x in (*m.proof.commitments, *m.proof.chain))
+            proof_bytes_v4 += 32 * (2 * len(m.points) + 5) + 33
+        elif isinstance(m, Keys) and m.proof is not None:
+            proof_bytes_v4 += m.proof.size
     return {
         **v3,
+        "proof_bytes_per_hand_v4": proof_bytes_v4,
         "v2_scalar_mults_counted": counted,
         "v2_scalar_mults_analytic": analytic,
         "ratio_counted_vs_analytic": round(counted / analytic, 3),
@@ -880,7 +892,7 @@ def proved_setup(rounds: int) -> dict[str, Any]:
         "v2_base_point": counter.base_mults,
         "v2_point_checks": counter.checks,
         "proof_bytes_per_hand_v2": proof_bytes,
-        "proof_bytes_per_hand": proof_bytes_v3,
+        "proof_bytes_per_hand_v3": proof_bytes_v3,
         # Load-independent: the set-up's scalar multiplications (and subgroup
         # checks, each one multiplication by L), v2 over v1.
         "setup_mults_v2": setup_counts[2],
@@ -890,11 +902,12 @@ def proved_setup(rounds: int) -> dict[str, Any]:
 
 
 def session_log_bytes(hands: int = 12) -> dict[str, Any]:
-    """Bytes of a ``hands``-hand standard session log in v3, v2 and v1 (same seeds and bots)."""
+    """Bytes of a ``hands``-hand standard session log in v4, v3, v2 and v1 (same seeds and
+    bots)."""
     sizes = {}
     saved = deck_protocol.CURRENT_VERSION
     try:
-        for version in (1, 2, 3):
+        for version in (1, 2, 3, 4):
             deck_protocol.CURRENT_VERSION = version
             variant = VARIANTS["standard"]
             bots = [RandomStrategy(b"bench log %d" % s) for s in range(variant.players)]
@@ -908,6 +921,9 @@ def session_log_bytes(hands: int = 12) -> dict[str, Any]:
         "ratio_log_v2_vs_v1": round(sizes[2] / sizes[1], 2),
         "log_bytes_12_hands_v3": sizes[3],
         "ratio_log_v3_vs_v1": round(sizes[3] / sizes[1], 2),
+        "log_bytes_12_hands_v4": sizes[4],
+        "ratio_log_v4_vs_v1": round(sizes[4] / sizes[1], 2),
+        "ratio_log_v4_vs_v3": round(sizes[4] / sizes[3], 2),
     }
 
 
@@ -1053,11 +1069,13 @@ def main() -> None:
         f"set-up multiplications: v2 {result['setup_mults_v2']}, v1 {result['setup_mults_v1']},"
         f" ratio {result['ratio_setup_mults_v2_vs_v1']}"
     )
-    print(f"proof bytes per hand: {result['proof_bytes_per_hand']}")
+    print(f"proof bytes per hand: v4 {result['proof_bytes_per_hand_v4']},"
+          f" v3 {result['proof_bytes_per_hand_v3']}")
     if "log_bytes_12_hands_v2" in result:
         print(
-            f"12-hand log: v2 {result['log_bytes_12_hands_v2']} bytes,"
-            f" v1 {result['log_bytes_12_hands_v1']}, ratio {result['ratio_log_v2_vs_v1']}"
+            f"12-hand log: v4 {result['log_bytes_12_hands_v4']} bytes,"
+            f" v3 {result['log_bytes_12_hands_v3']}, v2 {result['log_bytes_12_hands_v2']},"
+            f" v1 {result['log_bytes_12_hands_v1']}; v4/v1 {result['ratio_log_v4_vs_v1']}"
         )
 
 
