@@ -274,7 +274,7 @@ class Table:
         self._writes: int | None = None
         if seat is not None:
             # The module's attribute, read now: the vectors and tests pin it there.
-            self._deck_version = deck_protocol.CURRENT_VERSION  # type: ignore[attr-defined]
+            self._deck_version = deck_protocol.CURRENT_VERSION
             self._writes = log_version_for(self._deck_version)
         self.envelopes: list[Envelope] = []
         self.encoded: list[bytes] = []
