@@ -195,13 +195,13 @@ def _trick_lines(s: State, namer: Namer, width: int) -> list[Fragments]:
     """The trick under way and the last one, each on one line: with long names the
     names shorten (down to 4) before a card or the trick's taker would be cut."""
     for name_width in range(10, 3, -1):
-        lines = _tricks_named(s, _Short(namer, name_width), width)
+        lines = _tricks_named(s, _Short(namer, name_width))
         if all(sum(len(f[1]) for f in line) <= width for line in lines):
             break
     return [clip(line, width) for line in lines]
 
 
-def _tricks_named(s: State, who: _Short, width: int) -> list[Fragments]:
+def _tricks_named(s: State, who: _Short) -> list[Fragments]:
     lines: list[Fragments] = []
     lw = _label_width(_TABLE_LABELS)
     n = s.variant.players
