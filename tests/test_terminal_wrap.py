@@ -47,8 +47,8 @@ def each_log_verified_once(monkeypatch: pytest.MonkeyPatch) -> None:
 SEARCHING = {  # a peer's note while its table forms, as the lobby says it after 5 s
     "en": ("found Anne at table gleek, still looking for 1 more: looking on the local network "
            "(mDNS); others can join with --peer HOST:41234 (this peer listens on port 41234)"),
-    "fr": ("Anne trouvé à la table gleek, encore 1 à trouver\u00a0: recherche sur le réseau "
-           "local (mDNS)\u00a0; pour rejoindre\u00a0: --peer HOTE:41234 (ce pair écoute sur le "
+    "fr": ("à la table gleek\u00a0: Anne, encore 1 à trouver\u00a0: recherche sur le réseau "
+           "local (mDNS)\u00a0; pour rejoindre\u00a0: --peer HÔTE:41234 (ce pair écoute sur le "
            "port 41234)"),
     "it": ("trovato Anne al tavolo gleek, se ne cerca ancora 1: ricerca sulla rete locale "
            "(mDNS); gli altri possono unirsi con --peer HOST:41234 (questo peer ascolta sulla "
