@@ -127,7 +127,7 @@ def test_a_bomb_is_refused_from_its_first_bytes(monkeypatch: pytest.MonkeyPatch)
         raise AssertionError("the body was decoded")
 
     monkeypatch.setattr(canonical, "decode", no_decode)
-    with pytest.raises(ProtocolError, match=r"'act' event is \d+ bytes, more than the 1773"):
+    with pytest.raises(ProtocolError, match=r"'act' event is \d+ bytes, more than the 1886"):
         decode_envelope(data, KIND_BOUNDS)
 
 

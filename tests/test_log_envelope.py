@@ -11,10 +11,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gleek_p2p.base.errors import Cheating, ProtocolError
+from gleek_p2p.base.errors import Cheating, ProtocolError, ViolationCode
 from gleek_p2p.log import canonical
 from gleek_p2p.log.chain import Chain, check_equivocation, replay
 from gleek_p2p.log.envelope import (
+    LOG_VERSIONS,
     PROTOCOL_VERSION,
     SIGNED_DOMAIN,
     ZERO_HASH,
@@ -32,32 +33,51 @@ IDS = [Identity.generate(bytes([seat + 1]) * 32) for seat in range(3)]
 ROSTER = [i.public for i in IDS]
 
 
-def make(seq: int, prev: bytes, seat: int = 0, kind: str = "bid", body: Any = None) -> Envelope:
+def make(seq: int, prev: bytes, seat: int = 0, kind: str = "bid", body: Any = None,
+         version: int = PROTOCOL_VERSION) -> Envelope:
     return sign_envelope(
-        IDS[seat], SESSION, seq, prev, seat, kind, [seq, "x"] if body is None else body
+        IDS[seat], SESSION, seq, prev, seat, kind, [seq, "x"] if body is None else body,
+        version=version,
     )
 
 
-def build_chain(n: int) -> Chain:
+def build_chain(n: int, version: int = PROTOCOL_VERSION) -> Chain:
     chain = Chain(SESSION)
     for seq in range(n):
-        assert chain.append(make(seq, chain.head_hash, seat=seq % 3), ROSTER)
+        assert chain.append(make(seq, chain.head_hash, seat=seq % 3, version=version), ROSTER)
     return chain
 
 
-def test_round_trip_and_fields() -> None:
-    env = make(0, ZERO_HASH, body=[1, b"\x00", "é", [True, None]])
-    assert env.version == PROTOCOL_VERSION == 1
+@pytest.mark.parametrize("version", [1, 2])
+def test_round_trip_and_fields(version: int) -> None:
+    # Version 2 (deck v4's logs) is written by default; version 1 (every log
+    # before it) is still read, and signed by a table continuing such a log.
+    assert PROTOCOL_VERSION == 2 and LOG_VERSIONS == (1, 2)
+    env = make(0, ZERO_HASH, body=[1, b"\x00", "é", [True, None]], version=version)
+    assert env.version == version
     data = env.encode()
     assert decode_envelope(data) == env
-    assert canonical.decode(data) == [1, SESSION, 0, ZERO_HASH, 0, "bid", env.body, env.signature]
+    assert canonical.decode(data) == [version, SESSION, 0, ZERO_HASH, 0, "bid", env.body,
+                                      env.signature]
     verify_envelope(env, ROSTER[0])
     assert event_hash(env) == hashlib.sha256(data).digest()
 
 
+def test_an_event_is_signed_as_version_2_unless_told() -> None:
+    assert make(0, ZERO_HASH).version == 2
+    assert canonical.decode(make(0, ZERO_HASH).encode())[0] == 2
+
+
+@pytest.mark.parametrize("version", [0, 3, -1, True, 99])
+def test_sign_envelope_refuses_a_version_it_does_not_write(version: int) -> None:
+    with pytest.raises(ProtocolError, match="cannot sign an event of log version") as bad:
+        make(0, ZERO_HASH, version=version)
+    assert bad.value.code is ViolationCode.LOCAL_MISUSE
+
+
 def test_signed_bytes_are_domain_separated() -> None:
     env = make(0, ZERO_HASH)
-    expected = SIGNED_DOMAIN + canonical.encode([1, SESSION, 0, ZERO_HASH, 0, "bid", env.body])
+    expected = SIGNED_DOMAIN + canonical.encode([2, SESSION, 0, ZERO_HASH, 0, "bid", env.body])
     assert signed_bytes(env) == expected
     assert SIGNED_DOMAIN == b"gleek-p2p/event/v1\x00"
     # A signature over the bare encoding (no domain) is not an event signature.
@@ -106,7 +126,8 @@ def test_wrong_key_refused() -> None:
 @pytest.mark.parametrize(
     ("fields", "reason"),
     [
-        ([2, SESSION, 0, ZERO_HASH, 0, "k", [], bytes(64)], "version"),
+        ([3, SESSION, 0, ZERO_HASH, 0, "k", [], bytes(64)], "version"),
+        ([0, SESSION, 0, ZERO_HASH, 0, "k", [], bytes(64)], "version"),
         ([1, SESSION[:31], 0, ZERO_HASH, 0, "k", [], bytes(64)], "session id"),
         ([1, SESSION, -1, ZERO_HASH, 0, "k", [], bytes(64)], "sequence"),
         ([1, SESSION, True, ZERO_HASH, 0, "k", [], bytes(64)], "sequence"),
@@ -169,8 +190,9 @@ def test_chain_refusals_leave_it_unchanged() -> None:
     _refused(chain, forged)  # signed by seat 1, claims seat 2
     other = sign_envelope(IDS[0], bytes(32), 3, head, 0, "bid", [])
     _refused(chain, other)  # another session
-    bad_version = dataclasses.replace(make(3, head), version=2)
-    _refused(chain, bad_version)
+    bad_version = dataclasses.replace(make(3, head), version=1)
+    _refused(chain, bad_version)  # the signature covers the version
+    _refused(chain, make(3, head, version=1))  # validly signed, another version than the log's
     # A different event at a taken seq from a different seat: a fork, not proof.
     _refused(chain, make(1, event_hash(chain.envelopes[0]), seat=2, kind="other"))
     assert chain.append(make(3, head), ROSTER)
@@ -220,3 +242,19 @@ def test_replay_refuses_bad_records() -> None:
         replay(SESSION, [records[0], records[0]], ROSTER)
     with pytest.raises(ProtocolError):
         replay(SESSION, [records[0][:-1]], ROSTER)
+
+
+@pytest.mark.parametrize(("log", "other"), [(1, 2), (2, 1)])
+def test_a_chain_holds_one_log_version_the_first_events(log: int, other: int) -> None:
+    chain = build_chain(3, version=log)
+    before = (list(chain.envelopes), chain.head_hash)
+    with pytest.raises(ProtocolError, match=f"log version {other}") as bad:
+        chain.append(make(3, chain.head_hash, version=other), ROSTER)
+    assert bad.value.code is ViolationCode.FORM_LOG_VERSION
+    assert (list(chain.envelopes), chain.head_hash) == before
+    assert chain.append(make(3, chain.head_hash, version=log), ROSTER)
+    records = [e.encode() for e in chain.envelopes]
+    assert replay(SESSION, records, ROSTER).head_hash == chain.head_hash
+    mixed = [*records[:2], make(2, event_hash(chain.envelopes[1]), seat=2, version=other).encode()]
+    with pytest.raises(ProtocolError, match="log version"):
+        replay(SESSION, mixed, ROSTER)

@@ -1,6 +1,7 @@
 """A log a newer program wrote is not judged: nobody is blamed for what this one cannot read.
 
-The envelope's ``version`` is the log's version (1 for every log so far). An
+The envelope's ``version`` is the log's version (1 for every log before deck
+protocol version 4, 2 from it on; this program reads both). An
 event of a higher version may be well formed there and malformed here, so a
 reader says "a newer program wrote it" (``log.newer-version``, unreadable,
 exit 2) rather than blame its honest signer, as the releases before the
@@ -26,6 +27,8 @@ from gleek_p2p.tools.report import json_report, text_report
 
 #: A log that ends on a coded abort: what the releases before codes blamed.
 CODED = "claim-coded.gleeklog"
+#: The version a newer program than this one writes.
+NEWER = 3
 
 
 @pytest.fixture(autouse=True)
@@ -73,12 +76,16 @@ def test_the_vector_still_verifies_as_it_did() -> None:
     assert not report.violations and report.claims
 
 
+def test_this_program_reads_versions_1_and_2() -> None:
+    assert PROTOCOL_VERSION + 1 == NEWER
+
+
 def test_a_log_of_a_newer_version_is_not_judged_and_nobody_is_blamed() -> None:
     # What a newer program writes: every event, the roster first, of its version.
-    report = verify_records([_as_version(r, 2) for r in _records()])
+    report = verify_records([_as_version(r, NEWER) for r in _records()])
     assert not report.readable and report.judgement is Judgement.UNREADABLE
     assert report.exit_code == 2
-    assert report.error_code is ViolationCode.LOG_NEWER_VERSION and report.log_version == 2
+    assert report.error_code is ViolationCode.LOG_NEWER_VERSION and report.log_version == NEWER
     assert report.violations == [] and report.claims == []
     data = json_report(report)
     assert data["code"] == "log.newer-version" and data["violations"] == []
@@ -88,7 +95,7 @@ def test_one_newer_record_in_an_older_log_is_an_altered_record_nobody_is_blamed_
     # Only the abort of a newer version (a file edited by hand): one program wrote
     # the roster, so this is not a newer program's log, and no seat is named.
     records = _records()
-    report = verify_records([*records[:-1], _as_version(records[-1], 2)])
+    report = verify_records([*records[:-1], _as_version(records[-1], NEWER)])
     assert report.readable and report.error_code is None
     assert [(v.seq, v.seat, v.code) for v in report.violations] == [
         (len(records) - 1, None, ViolationCode.LOG_UNREADABLE_EVENT)]
@@ -97,7 +104,7 @@ def test_one_newer_record_in_an_older_log_is_an_altered_record_nobody_is_blamed_
 
 @pytest.mark.parametrize("name", ["revoke.gleeklog", "false-ruff.gleeklog"])
 def test_a_newer_record_cannot_hide_what_the_records_before_prove(name: str) -> None:
-    # A cheater's own copy of the log with one record made "version 2" (signed or
+    # A cheater's own copy of the log with one record made "version 3" (signed or
     # not): it reads as that copy cut there plus an altered record, never as a
     # newer program's log, so what the records before it prove still stands.
     records, _offset, _size = read_log_file(VECTORS / name)
@@ -108,7 +115,8 @@ def test_a_newer_record_cannot_hide_what_the_records_before_prove(name: str) -> 
     proven = named(verify_records(records))
     assert proven
     for where in (1, proven[0][0] + 1, len(records) - 1):
-        tampered = [*records[:where], _as_version(records[where], 2), *records[where + 1:]]
+        tampered = [*records[:where], _as_version(records[where], NEWER),
+                    *records[where + 1:]]
         report = verify_records(tampered)
         assert report.readable and report.error_code is None, where
         assert report.judgement is Judgement.UNFAIR, where
@@ -118,19 +126,19 @@ def test_a_newer_record_cannot_hide_what_the_records_before_prove(name: str) -> 
 
 
 @pytest.mark.parametrize(("lang", "words"), [
-    ("en", ["a newer program wrote it (log version 2; this program reads version 1): "
+    ("en", ["a newer program wrote it (log version 3; this program reads version 2): "
             "update this program to check it", "Verdict: UNREADABLE"]),
-    ("fr", ["un programme plus récent l'a écrit (journal en version 2 ; ce programme lit "
-            "la version 1) : mettez ce programme à jour pour le vérifier"]),
-    ("it", ["l'ha scritto un programma più recente (registro in versione 2; questo "
-            "programma legge la versione 1): aggiorna questo programma per verificarlo"]),
-    ("pt", ["um programa mais novo o escreveu (registro na versão 2; este programa lê a "
-            "versão 1): atualize este programa para verificá-lo"]),
-    ("nl", ["een nieuwer programma heeft het geschreven (logversie 2; dit programma leest "
-            "versie 1): werk dit programma bij om het te controleren"]),
+    ("fr", ["un programme plus récent l'a écrit (journal en version 3 ; ce programme lit "
+            "la version 2) : mettez ce programme à jour pour le vérifier"]),
+    ("it", ["l'ha scritto un programma più recente (registro in versione 3; questo "
+            "programma legge la versione 2): aggiorna questo programma per verificarlo"]),
+    ("pt", ["um programa mais novo o escreveu (registro na versão 3; este programa lê a "
+            "versão 2): atualize este programa para verificá-lo"]),
+    ("nl", ["een nieuwer programma heeft het geschreven (logversie 3; dit programma leest "
+            "versie 2): werk dit programma bij om het te controleren"]),
 ])
 def test_the_words_in_every_language(lang: str, words: list[str]) -> None:
-    report = verify_records([_as_version(r, 2) for r in _records()])
+    report = verify_records([_as_version(r, NEWER) for r in _records()])
     i18n.set_language(lang, {})
     text = text_report(report).replace("\u00a0", " ").replace("\u202f", " ")
     for word in words:

@@ -23,10 +23,12 @@ from gleek_p2p.log.store import HEADER, frame
 DOC = (Path(__file__).parent.parent / "protocol" / "encoding.md").read_text()
 
 
-def test_envelope_vector() -> None:
+@pytest.mark.parametrize("version", [1, 2])
+def test_envelope_vector(version: int) -> None:
     ident = Identity.generate(bytes([1]) * 32)
     env = sign_envelope(
-        ident, bytes(range(32)), 0, ZERO_HASH, 0, "bid", [1, "x", b"\xff", [True, None, -1]]
+        ident, bytes(range(32)), 0, ZERO_HASH, 0, "bid", [1, "x", b"\xff", [True, None, -1]],
+        version=version,
     )
     for value in (
         ident.public.hex(),

@@ -570,16 +570,17 @@ async def test_a_not_now_refusal_is_coded_and_worded_in_the_diallers_language(
     assert dial_failure(formed) == table_full
 
 
+YOU = {"en": "you", "fr": "vous", "it": "tu", "pt": "você", "nl": "jij"}
 HAND_LINE_WORDS = {  # gleek bot's line per hand: the combinations and the auction
-    "en": ("combinations: Anne gleek of Aces, Ben gleek of Eights",
+    "en": ("combinations: gleek of Aces (Anne), gleek of Eights (Ben)",
            "auction: Ben took the talon for 448"),
-    "fr": (french("combinaisons : Anne gleek d'As, Ben gleek de Huit"),
+    "fr": (french("combinaisons : gleek d'As (Anne), gleek de Huit (Ben)"),
            french("enchères : Ben a pris le talon pour 448")),
-    "it": ("combinazioni: Anne gleek di Assi, Ben gleek di Otto",
+    "it": ("combinazioni: gleek di Assi (Anne), gleek di Otto (Ben)",
            "asta: Ben ha preso il tallone per 448"),
-    "pt": ("combinações: Anne gleek de Ases, Ben gleek de Oitos",
+    "pt": ("combinações: gleek de Ases (Anne), gleek de Oitos (Ben)",
            "leilão: Ben levou o monte por 448"),
-    "nl": ("combinaties: Anne gleek van Azen, Ben gleek van Achten",
+    "nl": ("combinaties: gleek van Azen (Anne), gleek van Achten (Ben)",
            "veiling: Ben nam de stok voor 448"),
 }
 
@@ -597,6 +598,10 @@ def test_the_hand_line_names_combinations_and_the_talon_in_each_texts_words(
     combinations, auction = HAND_LINE_WORDS[lang]
     assert combinations in [p.strip() for p in parts]
     assert any(p.strip().endswith(auction) for p in parts)
+    # Seen by Anne: her own gleek is hers in brackets ("vous gleek d'As" read as a verb).
+    parts = hand_line(final, ["Anne", "Ben", "Cat"], 0).split(";" if lang != "fr" else "\xa0;")
+    yours = combinations.replace("(Anne)", f"({YOU[lang]})")
+    assert yours in [p.strip() for p in parts]
 
 
 DECLARED = {  # a gleek of Aces, said as it is declared and as the choice offers it

@@ -67,3 +67,51 @@ def test_the_status_line_names_the_keys_awaited_at_each_stage(lang: str) -> None
                 assert status.startswith(line), status
                 seen.setdefault(table.stage, set()).add(status.removeprefix(line))
     assert seen == {stage: {w} for stage, w in zip(STAGES, words, strict=True)}
+
+
+FORMING = {
+    "en": ("waiting for 2 more players to take a seat", "waiting for 1 more player to take a seat",
+           "every player is here: agreeing on the seats…", "seated: starting the session…"),
+    "fr": ("on attend encore 2 joueurs à la table", "on attend encore 1 joueur à la table",
+           "tous les joueurs sont là\u00a0: on s'accorde sur les places…",
+           "tout le monde est assis\u00a0: la session commence…"),
+    "it": ("si aspettano ancora 2 giocatori al tavolo", "si aspetta ancora 1 giocatore al tavolo",
+           "ci sono tutti i giocatori: si concordano i posti…",
+           "tutti seduti: la sessione comincia…"),
+    "pt": ("esperando mais 2 jogadores sentarem à mesa", "esperando mais 1 jogador sentar à mesa",
+           "todos os jogadores chegaram: combinando os lugares…",
+           "todos sentados: a sessão está começando…"),
+    "nl": ("wacht nog op 2 spelers aan tafel", "wacht nog op 1 speler aan tafel",
+           "alle spelers zijn er: de plaatsen worden afgesproken…",
+           "iedereen zit: de sessie begint…"),
+}
+"""The status line while a table forms: nobody else yet, one missing, all here, seated."""
+
+
+@pytest.mark.parametrize("lang", i18n.LANGUAGES)
+def test_a_forming_table_says_it_waits_for_players_not_connecting(lang: str) -> None:
+    """Before the first deal the status line said "connecting…" while the table waited for
+    players to take the free seats: it says what the lobby knows, on the 80x24 screen."""
+    from gleek_p2p.session.lobby_status import LobbyStatus, PeerStatus
+
+    me = PeerStatus("Anne", "a1b2-c471-3acc-4299")
+    tom = PeerStatus("Thomas", "048b-5668-7f86-8fa5")
+    mary = PeerStatus("Mary", "9c0d-1e2f-3a4b-5c6d")
+    stages = (LobbyStatus("gleek", 3, me, ()),
+              LobbyStatus("gleek", 3, me, (tom, PeerStatus("Mary", mary.fingerprint,
+                                                           connected=False))),
+              LobbyStatus("gleek", 3, me, (tom, mary)),
+              LobbyStatus("gleek", 3, PeerStatus("Anne", me.fingerprint, seat=0),
+                          (PeerStatus("Thomas", tom.fingerprint, seat=1),
+                           PeerStatus("Mary", mary.fingerprint, seat=2)), formed=True))
+    i18n.set_language(lang, {})
+    with create_pipe_input() as inp:
+        human = HumanPlayer(input=inp, output=DummyOutput())
+        said = []
+        for status in stages:
+            human.show_lobby(status)
+            bar = human.screen.dump(80, 24).split("\n")[-1]
+            said.append(human._status_text())
+            # The screen draws the no-break space as a space.
+            assert bar.startswith(" " + said[-1].replace("\u00a0", " ") + " "), bar
+    assert tuple(said) == FORMING[lang]

@@ -435,7 +435,8 @@ def test_an_unknown_kind_is_named_as_such_whoever_signs_it() -> None:
 @pytest.mark.parametrize(("commit", "code"), [
     (["commit", 1, bytes(31), 2], ViolationCode.DECK_BAD_COMMITMENT),
     (["commit", 1, bytes(31)], ViolationCode.DECK_BAD_COMMITMENT),
-    (["commit", 1, bytes(32), 4], ViolationCode.DECK_WRONG_VERSION),
+    (["commit", 1, bytes(32), 5], ViolationCode.DECK_WRONG_VERSION),
+    (["commit", 1, bytes(32), 3], ViolationCode.DECK_WRONG_VERSION),
     (["commit", 1, bytes(32), 2, 0], ViolationCode.FORM_DECK_MESSAGE),
 ])
 def test_a_malformed_commit_gets_the_code_the_list_gives(

@@ -17,6 +17,7 @@ from prompt_toolkit.input import PipeInput, create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
 from gleek_p2p.base.errors import ProtocolError
+from gleek_p2p.base.seat_names import distinct_names
 from gleek_p2p.bots.strategy import RandomStrategy
 from gleek_p2p.log.keys import fingerprint
 from gleek_p2p.log.store import LogStore
@@ -38,7 +39,6 @@ from gleek_p2p.table.verify import verify_records
 from gleek_p2p.tools.selfplay import make_seats
 from gleek_p2p.ui.app import HumanPlayer, UserQuit, end_lines, run_with_ui
 from gleek_p2p.ui.choices import FAR_ABOVE, Chooser
-from gleek_p2p.ui.words import distinct_names
 
 RIGHT = "\x1b[C"
 ENTER = "\r"
@@ -333,6 +333,6 @@ def test_a_name_made_to_look_like_another_seats_label_is_still_told_apart() -> N
     publics = [bytes([n]) * 32 for n in range(3)]
     prints = [fingerprint(p) for p in publics]
     mimic = f"Bob {prints[1][:4]}"
-    labels = distinct_names(["Bob", "Bob", mimic], publics)
+    labels = distinct_names(["Bob", "Bob", mimic], prints)
     assert len(set(labels)) == 3 and labels[2] == mimic
-    assert distinct_names(["Ann", "Bob", "Cat"], publics) == ("Ann", "Bob", "Cat")
+    assert distinct_names(["Ann", "Bob", "Cat"], prints) == ("Ann", "Bob", "Cat")

@@ -132,6 +132,10 @@ def test_the_ruff_prompt_offers_see_only_when_see_is_a_choice(lang: str) -> None
 GLEEK_OF_ACES = {"en": "gleek of Aces", "fr": "gleek d'As", "it": "gleek di Assi",
                  "pt": "gleek de Ases", "nl": "gleek van Azen"}
 A_GLEEK = {"en": "a", "fr": "un", "it": "un", "pt": "um", "nl": "een"}
+COMBOS = {"en": "Combos  ", "fr": "Combis   ", "it": "Combin.  ", "pt": "Combos  ",
+          "nl": "Meldingen "}
+"""The table pane's combinations label, as wide as its label column in each language."""
+YOU = {"en": "you", "fr": "vous", "it": "tu", "pt": "você", "nl": "jij"}
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -148,7 +152,10 @@ def test_the_table_and_the_hand_summary_say_a_gleek_of_aces_as_the_narration_doe
     names = ("Anne", "Bob", "Carol")
     i18n.set_language(lang, {})
     pane = plain(table_pane(Scene(s, names, 0), 51))
-    assert f"Bob {GLEEK_OF_ACES[lang]}" in pane, pane
+    assert f"{COMBOS[lang]}{GLEEK_OF_ACES[lang]} (Bob)" in pane.split("\n"), pane
+    # Bob's own screen: "Combis vous gleek d'As" read as a verb; his gleek is his in brackets.
+    pane = plain(table_pane(Scene(s, names, 1), 51))
+    assert f"{COMBOS[lang]}{GLEEK_OF_ACES[lang]} ({YOU[lang]})" in pane.split("\n"), pane
     rng = random.Random(0)
     while s.phase not in (Phase.HAND_OVER, Phase.SESSION_OVER):
         seat = to_act(s)

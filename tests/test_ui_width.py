@@ -12,6 +12,7 @@ from __future__ import annotations
 import copy
 import functools
 import random
+import re
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -22,6 +23,7 @@ from prompt_toolkit.output import DummyOutput
 from gleek_p2p.base import i18n
 from gleek_p2p.bots import RandomStrategy
 from gleek_p2p.rules import Phase, State, Variant, apply, legal_actions, new_session, to_act
+from gleek_p2p.rules.cards import SUIT_SYMBOLS
 from gleek_p2p.rules.simulate import random_session
 from gleek_p2p.session.lobby_status import LobbyStatus, PeerStatus
 from gleek_p2p.session.peer import Outcome
@@ -289,3 +291,69 @@ def test_what_the_table_waits_for_is_worded_from_its_kind(lang: str) -> None:
             assert exp.what not in status, status
         assert status
     assert len(seen) >= 6
+
+
+TRUMP_WORDS = {"en": ("Trump", ("spades", "hearts", "diamonds", "clubs")),
+               "fr": ("Atout", ("pique", "cœur", "carreau", "trèfle")),
+               "it": ("Briscola", ("picche", "cuori", "quadri", "fiori")),
+               "pt": ("Trunfo", ("espadas", "copas", "ouros", "paus")),
+               "nl": ("Troef", ("schoppen", "harten", "ruiten", "klaveren"))}
+"""The trump line's label and the suits' names, as each language reads them."""
+
+
+@functools.cache
+def _tiddy_claimed() -> tuple[State, int, dict[str, int]]:
+    """A hand at its tricks where another seat than the one to play claimed Tiddy, and
+    Tib and Tom fell to others than that player too: every honour named on the trump
+    line is a name, not "you"."""
+    from gleek_p2p.rules import ClaimTiddy
+    from gleek_p2p.ui.words import honours
+
+    for seed in range(400):
+        _final, events = random_session(Variant(), 1, random.Random(seed))
+        s = new_session(Variant(), 1)
+        claimant = None
+        for e in events:
+            claimant = e.seat if isinstance(e, ClaimTiddy) else claimant
+            s = apply(s, e)
+            seat = to_act(s)
+            if claimant is None or s.phase is not Phase.TRICKS or seat in (None, claimant):
+                continue
+            took = honours(s)
+            if all(t is not None and t != seat for t in took.values()):
+                assert seat is not None and took["Tiddy"] == claimant
+                return s, seat, {h: t for h, t in took.items() if t is not None}
+    raise AssertionError("no session had Tiddy claimed with every honour taken")
+
+
+def _name_or_cut(name: str) -> str:
+    """The whole name, or its first 5 characters or more and an ellipsis."""
+    return "(?:" + "|".join(re.escape(name[:k]) + "…" for k in range(5, len(name))) + \
+        "|" + re.escape(name) + ")"
+
+
+@pytest.mark.parametrize("lang", i18n.LANGUAGES)
+def test_the_trump_line_names_every_honours_taker_at_80x24(lang: str, cuts: list[str]) -> None:
+    """Long names taking Tib, Tom and Tiddy: the line used to be cut at 80 columns, on the
+    last honour's taker ("Tiddy Ali…"). Each taker stays named (a long name shortened)."""
+    full, seat, took = _tiddy_claimed()
+    others = iter(("Bartholomew", "Alexandria"))
+    names = tuple("Ali Mohammed" if i == took["Tiddy"] else next(others) for i in range(3))
+    i18n.set_language(lang, {})
+    human = HumanPlayer(input=DummyInput(), output=DummyOutput(), names=names)
+    human.seat = seat
+    s = mask_state(full, seat)
+    human.screen.scene = Scene(s, names, seat, Chooser(legal_actions(s, seat), s, seat),
+                               status="")
+    human.screen.log = [("", "x")]
+    text = human.screen.dump(80, 24)
+    assert len(text.split("\n")) == 24 and max(len(row) for row in text.split("\n")) <= 80
+    # No line cut (a long name is shortened where it stands: the ledger's "Ali M…" is no cut).
+    assert cuts == []
+    label, suits = TRUMP_WORDS[lang]
+    rows = [row.split("│")[0].rstrip() for row in text.split("\n") if row.startswith(label)]
+    assert len(rows) == 1
+    assert full.trump is not None
+    suit = SUIT_SYMBOLS[full.trump]
+    honours = "  ".join(f"{h} {_name_or_cut(names[took[h]])}" for h in ("Tib", "Tom", "Tiddy"))
+    assert re.fullmatch(rf"{label} +{suit}(?: {suits[full.trump]})?  {honours}", rows[0]), rows

@@ -1,8 +1,10 @@
 """The wire version: peers of different releases never sit together, nobody is blamed.
 
-``Hello.version`` is ``WIRE_VERSION`` (2), apart from the log's envelope version
-(1): two lobbies (or a lobby and a watcher) of different wire versions refuse
-each other on the Hellos, say so in the person's language, and form nothing. A
+``Hello.version`` is ``WIRE_VERSION`` (3, from deck protocol version 4 on), apart
+from the log's envelope version (2): two lobbies (or a lobby and a watcher) of
+different wire versions refuse each other on the Hellos, say so in the person's
+language, and form nothing. The older peer here speaks version 2 (the release
+before deck version 4, which refuses a v4 commit and blames its honest signer). A
 Hello that claims another version (older, 0, huge) is refused; one whose version
 is not an integer of 0..65535 is malformed. Everything on 127.0.0.1.
 """
@@ -35,8 +37,11 @@ STANDARD = VARIANTS["standard"]
 LIMITS = Limits(handshake_timeout=2.0, read_timeout=2.0, write_timeout=2.0, ping_interval=None)
 ACCUSING = ("cheat", "lied", "caught", "does not match", "does not open", "kept out")
 
-#: The mismatch words (link_words.mismatch) for a version-1 peer named "old"
-#: as a version-2 program reads them, and the reverse, in every language.
+#: The wire version of the release before this one (deck protocol version 3).
+OLDER = 2
+
+#: The mismatch words (link_words.mismatch) for a version-2 peer named "old"
+#: as a version-3 program reads them, and the reverse, in every language.
 WORDS = {
     "en": ("{n} speaks protocol version {t}, this program {o}: update the older one."),
     "fr": ("{n} parle la version {t} du protocole, ce programme la {o} : mettez à jour le "
@@ -98,11 +103,11 @@ async def _until(predicate: object, seconds: float = 20.0) -> None:
 # -- the constants -------------------------------------------------------------------
 
 
-def test_the_wire_version_is_raised_and_the_logs_is_not() -> None:
-    # Every log and vector written so far stays version 1 (and verifies as before);
-    # the wire moved past every release that misread the coded abort.
-    assert PROTOCOL_VERSION == 1
-    assert WIRE_VERSION == 2
+def test_the_wire_version_and_the_logs_are_raised_with_deck_v4() -> None:
+    # Deck v4's bodies are refused by the release before it: the wire moved past it
+    # (version 3) and its logs are version 2; every log before stays version 1.
+    assert PROTOCOL_VERSION == 2
+    assert WIRE_VERSION == 3 == OLDER + 1
 
 
 async def test_the_lobby_offers_and_announces_the_wire_version() -> None:
@@ -119,7 +124,7 @@ async def test_the_lobby_offers_and_announces_the_wire_version() -> None:
 # -- the handshake, sans IO --------------------------------------------------------------
 
 
-@pytest.mark.parametrize("claimed", [0, 1, WIRE_VERSION + 1, 0xFFFF])
+@pytest.mark.parametrize("claimed", [0, 1, OLDER, WIRE_VERSION + 1, 0xFFFF])
 def test_a_hello_claiming_another_version_is_refused_before_any_proof(claimed: int) -> None:
     ours = Handshake(_ident(1), _offer(), b"c" * 32, bytes([1]) * 32)
     theirs = _offer(claimed, "old").hello(_ident(2).public, b"d" * 32, bytes([2]) * 32)
@@ -136,9 +141,9 @@ def test_a_hello_claiming_another_version_is_refused_before_any_proof(claimed: i
 
 
 def test_a_claimed_older_version_gains_no_fallback() -> None:
-    """Both sides of one version-1 claim refuse: there is no version to fall back to."""
+    """Both sides of one version-2 claim refuse: there is no version to fall back to."""
     new = Handshake(_ident(1), _offer(), b"c" * 32, bytes([1]) * 32)
-    liar = Handshake(_ident(2), _offer(1, "liar"), b"d" * 32, bytes([2]) * 32)
+    liar = Handshake(_ident(2), _offer(OLDER, "liar"), b"d" * 32, bytes([2]) * 32)
     to_liar = new.receive(liar.hello)
     to_new = liar.receive(new.hello)
     assert new.failed and liar.failed and not new.done and not liar.done
@@ -166,13 +171,12 @@ def test_the_mismatch_is_worded_in_every_language(lang: str) -> None:
     from gleek_p2p.session.link_words import mismatch
 
     i18n.set_language(lang, {})
-    old = _offer(1, "old").hello(b"k" * 32, b"c" * 32, b"r" * 32)
-    assert _plain(mismatch(_offer(), old) or "") == WORDS[lang].format(
-        n="old", t=1, o=WIRE_VERSION)
+    old = _offer(OLDER, "old").hello(b"k" * 32, b"c" * 32, b"r" * 32)
+    assert _plain(mismatch(_offer(), old) or "") == WORDS[lang].format(n="old", t=2, o=3)
     new = _offer(name="new").hello(b"k" * 32, b"c" * 32, b"r" * 32)
     # What the older release says of us, from its side, in the same words.
-    assert _plain(mismatch(_offer(1, "old"), new) or "") == WORDS[lang].format(
-        n="new", t=WIRE_VERSION, o=1)
+    assert _plain(mismatch(_offer(OLDER, "old"), new) or "") == WORDS[lang].format(
+        n="new", t=3, o=2)
 
 
 # -- two lobbies of different versions ------------------------------------------------------
@@ -186,13 +190,13 @@ async def test_lobbies_of_different_versions_refuse_each_other_and_form_nothing(
     new_notes, old_notes = Notes(), Notes()
     new = _lobby(1, "new", new_notes)
     await new.start()
-    old = _lobby(2, "old", old_notes, version=1, peers=(("127.0.0.1", new.port),))
+    old = _lobby(2, "old", old_notes, version=OLDER, peers=(("127.0.0.1", new.port),))
     await old.start()
     try:
-        assert old._offer(old.port).version == 1 and new._offer(new.port).version == 2
+        assert old._offer(old.port).version == 2 and new._offer(new.port).version == 3
         # The older one dials (a --peer it was given): both ends word the refusal.
-        said_by_new = WORDS[lang].format(n="old", t=1, o=WIRE_VERSION)
-        said_by_old = WORDS[lang].format(n="new", t=WIRE_VERSION, o=1)
+        said_by_new = WORDS[lang].format(n="old", t=2, o=3)
+        said_by_old = WORDS[lang].format(n="new", t=3, o=2)
         await _until(lambda: any(said_by_new in n for n in new_notes)
                      and any(said_by_old in n for n in old_notes))
         # It keeps dialling; each refusal is told once, and no table forms.
@@ -217,17 +221,17 @@ async def test_a_watcher_of_another_version_is_refused_with_the_words(
     seat = _lobby(1, "seat", seat_notes)
     await seat.start()
     try:
-        # A watcher of the older release: its own offer speaks version 1.
-        monkeypatch.setattr(watch_module, "WIRE_VERSION", 1)
+        # A watcher of the older release: its own offer speaks version 2.
+        monkeypatch.setattr(watch_module, "WIRE_VERSION", OLDER)
         config = WatchConfig(name="w", table="ver/1", variant=STANDARD,
                              peers=(("127.0.0.1", seat.port),), data_dir=tmp_path,
                              timeout=1.0, retry=0.1, limits=LIMITS)
         result = await asyncio.wait_for(watch(_ident(9), config, watcher_notes), 20)
-        said = WORDS["en"].format(n="seat", t=WIRE_VERSION, o=1)
+        said = WORDS["en"].format(n="seat", t=3, o=2)
         assert any(said in _plain(n) for n in watcher_notes), watcher_notes
         assert not any(n.startswith("watching through") for n in watcher_notes)
         assert result.table is None
-        await _until(lambda: any(WORDS["en"].format(n="w", t=1, o=WIRE_VERSION) in n
+        await _until(lambda: any(WORDS["en"].format(n="w", t=2, o=3) in n
                                  for n in seat_notes))
         assert seat.status().watchers == ()
     finally:
@@ -238,7 +242,7 @@ async def test_a_watcher_hello_of_another_version_is_refused_before_admission() 
     seat = _lobby(1, "seat", Notes())
     await seat.start()
     try:
-        for claimed in (0, 1, 0xFFFF):
+        for claimed in (0, 1, OLDER, 0xFFFF):
             with pytest.raises(Refused) as refused:
                 await connect("127.0.0.1", seat.port, identity=_ident(9),
                               offer=_offer(claimed, "w", watcher=True),
@@ -316,16 +320,16 @@ def _record(version: str | None, fp: str, name: str) -> dict[str, str]:
 
 
 TABLE_WORDS = {
-    "en": ("its players speak protocol version 1, this program 2: update the older one",
+    "en": ("its players speak protocol version 2, this program 3: update the older one",
            "its players do not say which protocol version they speak"),
-    "fr": ("ses joueurs parlent la version 1 du protocole, ce programme la 2 : mettez à jour "
+    "fr": ("ses joueurs parlent la version 2 du protocole, ce programme la 3 : mettez à jour "
            "le plus ancien", "ses joueurs ne disent pas quelle version du protocole ils parlent"),
-    "it": ("i suoi giocatori parlano la versione 1 del protocollo, questo programma la 2: "
+    "it": ("i suoi giocatori parlano la versione 2 del protocollo, questo programma la 3: "
            "aggiorna il più vecchio",
            "i suoi giocatori non dicono quale versione del protocollo parlano"),
-    "pt": ("seus jogadores falam a versão 1 do protocolo, este programa a 2: atualize o mais "
+    "pt": ("seus jogadores falam a versão 2 do protocolo, este programa a 3: atualize o mais "
            "antigo", "seus jogadores não dizem qual versão do protocolo falam"),
-    "nl": ("de spelers spreken protocolversie 1, dit programma 2: werk de oudste bij",
+    "nl": ("de spelers spreken protocolversie 2, dit programma 3: werk de oudste bij",
            "de spelers zeggen niet welke protocolversie ze spreken"),
 }
 
@@ -337,9 +341,9 @@ def test_a_table_of_another_version_is_listed_apart_and_not_joinable(lang: str) 
 
     fps = ("0000-0000-0000-0001", "0000-0000-0000-0002", "0000-0000-0000-0003")
     claims = [parse_record(_record(str(WIRE_VERSION), fps[0], "ann"), ("h", 1)),
-              parse_record(_record("1", fps[1], "old"), ("h", 2)),
+              parse_record(_record(str(OLDER), fps[1], "old"), ("h", 2)),
               parse_record(_record(None, fps[2], "mute"), ("h", 3))]
-    assert [c.version for c in claims if c is not None] == [WIRE_VERSION, 1, None]
+    assert [c.version for c in claims if c is not None] == [3, 2, None]
     tables = group_tables(c for c in claims if c is not None)
     # One name, three tables: a peer of another release never merges with ours.
     assert len(tables) == 3 and {t.table for t in tables} == {"oak"}
@@ -369,14 +373,14 @@ def test_a_record_whose_version_is_unreadable_is_listed_not_joinable(v: str) -> 
 
 
 @pytest.mark.parametrize(("lang", "said"), [
-    ("en", "'oak': its players speak protocol version 1, this program 2: update the older one"),
-    ("fr", "'oak' : ses joueurs parlent la version 1 du protocole, ce programme la 2 : "
+    ("en", "'oak': its players speak protocol version 2, this program 3: update the older one"),
+    ("fr", "'oak' : ses joueurs parlent la version 2 du protocole, ce programme la 3 : "
            "mettez à jour le plus ancien"),
-    ("it", "'oak': i suoi giocatori parlano la versione 1 del protocollo, questo programma "
-           "la 2: aggiorna il più vecchio"),
-    ("pt", "'oak': seus jogadores falam a versão 1 do protocolo, este programa a 2: "
+    ("it", "'oak': i suoi giocatori parlano la versione 2 del protocollo, questo programma "
+           "la 3: aggiorna il più vecchio"),
+    ("pt", "'oak': seus jogadores falam a versão 2 do protocolo, este programa a 3: "
            "atualize o mais antigo"),
-    ("nl", "'oak': de spelers spreken protocolversie 1, dit programma 2: werk de oudste bij"),
+    ("nl", "'oak': de spelers spreken protocolversie 2, dit programma 3: werk de oudste bij"),
 ])
 def test_gleek_watch_says_a_playing_table_of_another_version_cannot_be_watched(
     lang: str, said: str,
@@ -389,7 +393,7 @@ def test_gleek_watch_says_a_playing_table_of_another_version_cannot_be_watched(
         return TableListing("oak", 2, "standard", 3, True, True, (SeatClaim(fp, "ann"),),
                             (("h", 1),), version)
 
-    old = table(1, "0000-0000-0000-0001")
+    old = table(OLDER, "0000-0000-0000-0001")
     i18n.set_language(lang, {})
     with pytest.raises(GleekError) as refused:
         choose_watched([old], "oak")

@@ -48,6 +48,7 @@ class ViolationCode(Enum):
     FORM_DECK_MESSAGE = "form.deck-message"
     FORM_ABORT = "form.abort"
     FORM_DISPUTE = "form.dispute"
+    FORM_LOG_VERSION = "form.log-version"
     # deck: the mental-poker steps, checked live
     DECK_CUT_MISMATCH = "deck.cut-mismatch"
     DECK_OUT_OF_TURN = "deck.out-of-turn"

@@ -49,6 +49,7 @@ VIOLATION_WORDS: dict[ViolationCode, str] = {
     C.FORM_DECK_MESSAGE: N_("signed a malformed step of the shuffle"),
     C.FORM_ABORT: N_("signed a malformed abort"),
     C.FORM_DISPUTE: N_("signed a malformed dispute"),
+    C.FORM_LOG_VERSION: N_("signed an event of another log version than its log's"),
     C.DECK_CUT_MISMATCH: N_("revealed a cut that does not match its commitment"),
     C.DECK_OUT_OF_TURN: N_("sent a step of the shuffle out of turn"),
     C.DECK_BAD_COMMITMENT: N_("sent a malformed commitment to the shuffle"),

@@ -21,6 +21,7 @@ from typing import Any, TextIO
 from gleek_p2p.base.errors import GleekError, IllegalMove, ProtocolError
 from gleek_p2p.base.i18n import _
 from gleek_p2p.base.os_words import os_error_words
+from gleek_p2p.base.terminal import put
 from gleek_p2p.base.timeouts import within
 from gleek_p2p.bots.json_codec import (
     MalformedMove,
@@ -118,7 +119,7 @@ class ExecStrategy(Strategy):
         return _("bot program {command}").format(command=repr(self.command))
 
     def _note(self, text: str) -> None:
-        print(f"gleek: {text}", file=self._log or sys.stderr, flush=True)
+        put(f"gleek: {text}", self._log or sys.stderr)
 
     async def _process(self) -> asyncio.subprocess.Process:
         if self._proc is None:

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from gleek_p2p.base.errors import GleekError, ViolationCode
 from gleek_p2p.base.i18n import _, ngettext
+from gleek_p2p.base.terminal import put
 from gleek_p2p.bots.registry import make_strategies
 from gleek_p2p.log.store import LogError, LogStore, read_log_file
 from gleek_p2p.rules import parse_variant
@@ -40,7 +41,7 @@ def run_selfplay(args: argparse.Namespace) -> int:
     events = ngettext("{n} event", "{n} events", len(result.records)).format(
         n=len(result.records))
     hands = len(result.tables[0].hands)
-    print(_("{events}, {hands}; totals: {totals}").format(
+    put(_("{events}, {hands}; totals: {totals}").format(
         events=events, hands=ngettext("{n} hand", "{n} hands", hands).format(n=hands),
         totals=", ".join(f"{n} {pence(t, True, leading_zero=True)}"
                          for n, t in zip(names, totals, strict=True))))
@@ -84,7 +85,7 @@ def run_verify(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(json_report(report), indent=2))
     else:
-        print(text_report(report))
+        put(text_report(report))
     return report.exit_code
 
 
@@ -130,7 +131,7 @@ def run_results(args: argparse.Namespace) -> int:
         if not files:
             print(_("No session log found."))
         else:
-            print(text_results(night))
+            put(text_results(night))
     return 0 if any(s.counted for s in night.sessions) else 1
 
 

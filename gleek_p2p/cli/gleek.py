@@ -15,6 +15,7 @@ from collections.abc import Sequence
 
 from gleek_p2p.base.errors import GleekError
 from gleek_p2p.base.i18n import N_, _, set_language, translate_argparse
+from gleek_p2p.base.terminal import put
 
 DEFAULT_HANDS = 12
 
@@ -466,7 +467,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("\n" + _("Interrupted."), file=sys.stderr)
         return 130
     except GleekError as exc:
-        print(f"gleek: {exc}", file=sys.stderr)
+        put(f"gleek: {exc}", sys.stderr)
         return 1
     except BrokenPipeError:
         # The reader stopped reading (`gleek verify LOG | head`): nothing went wrong
@@ -479,7 +480,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         # The system's English (``strerror``) is for a log: the person reads its number worded.
         listen: str | None = getattr(args, "listen", None)
-        print("gleek: " + os_error_words(exc, listen), file=sys.stderr)
+        put("gleek: " + os_error_words(exc, listen), sys.stderr)
         return 1
     except Exception as exc:  # a bug: say so in a sentence, keep the details in a file
         report = _save_traceback()

@@ -18,6 +18,7 @@ from typing import Any, Protocol
 
 from gleek_p2p.base.errors import GleekError
 from gleek_p2p.base.i18n import _, ngettext
+from gleek_p2p.base.terminal import put
 from gleek_p2p.base.text import printable
 from gleek_p2p.net.discovery import PeerHint
 from gleek_p2p.net.handshake import WIRE_VERSION
@@ -258,5 +259,5 @@ def run_tables(args: argparse.Namespace) -> int:
         print(listing_json(tables), flush=True)
     else:
         for line in listing_lines(tables, args.seconds):
-            print(line, flush=True)
+            put(line)
     return 0 if tables else 1

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from gleek_p2p.base.errors import GleekError
 from gleek_p2p.base.i18n import _, pgettext
+from gleek_p2p.base.terminal import put
 from gleek_p2p.base.text import printable
 from gleek_p2p.log.keys import Identity, load_or_create_identity
 from gleek_p2p.net.tables import TableListing
@@ -114,7 +115,7 @@ def run_watch(args: argparse.Namespace) -> int:
     if result.report is None or result.path is None:
         say(_("no event was received: no log kept"))
         return 3
-    print(text_report(result.report), flush=True)
+    put(text_report(result.report))
     print(result.path, flush=True)
     return result.report.exit_code
 

@@ -86,7 +86,8 @@ class Chain:
         """Verify ``env`` and add it at the end; return False for an exact duplicate.
 
         Checks: well-formed fields, this session, author in the roster with a
-        safe key, seq == len(chain), prev == head_hash, valid signature.
+        safe key, seq == len(chain), prev == head_hash, valid signature, and
+        the log version of the first event (one program writes a whole log).
         Raises ProtocolError on any failure, or Cheating if ``env`` and the
         event already held at its seq are a validly signed equivocation by
         one seat. The chain is unchanged whenever this raises.
@@ -116,6 +117,10 @@ class Chain:
         if env.prev != self._head:
             raise ProtocolError(f"event {env.seq} does not follow the last event (wrong prev)")
         verify_envelope(env, public)
+        if self._envelopes and env.version != self._envelopes[0].version:
+            raise ProtocolError(
+                f"event {env.seq} is of log version {env.version}, the log of version "
+                f"{self._envelopes[0].version}", code=ViolationCode.FORM_LOG_VERSION)
         self._envelopes.append(env)
         self._head = event_hash(env)
         return True

@@ -20,12 +20,18 @@ from gleek_p2p.base.errors import ProtocolError, ViolationCode
 from gleek_p2p.log import canonical
 from gleek_p2p.log.keys import SIGNATURE_SIZE, Identity, check_public_key, verify
 
-PROTOCOL_VERSION = 1
-"""The log's version, signed into every event: raised (with the wire version,
+PROTOCOL_VERSION = 2
+"""The newest log version, signed into every event: raised (with the wire version,
 ``net.handshake.WIRE_VERSION``) whenever an event's body changes so that a reader
-of this version would refuse it (a new kind, a new body item, a value it checks),
-so that such a reader says "written by a newer program" (``NewerLog``) rather
-than blame the seat that signed it. Every existing log is version 1."""
+of the previous version would refuse it (a new kind, a new body item, a value it
+checks), so that such a reader says "written by a newer program" (``NewerLog``)
+rather than blame the seat that signed it. Version 1: every log up to deck
+protocol version 3 (its hands are of deck versions 1 to 3, and it verifies
+forever). Version 2: deck protocol version 4 (its commit names 4, its ``keys``
+carry proved strips); its hands are of deck version 4 only. Every event of a log
+is of the version of its first (the roster): the table checks that."""
+LOG_VERSIONS: tuple[int, ...] = (1, PROTOCOL_VERSION)
+"""Every log version this program reads (and may sign, continuing such a log)."""
 SIGNED_DOMAIN = b"gleek-p2p/event/v1\x00"
 HASH_SIZE = 32
 SESSION_ID_SIZE = 32
@@ -139,8 +145,9 @@ def _check_fields(
     """Raise ProtocolError unless the unsigned fields have their wire types and sizes."""
     if type(version) is int and PROTOCOL_VERSION < version <= canonical.INT_MAX:
         raise NewerLog(version)
-    if type(version) is not int or version != PROTOCOL_VERSION:
-        raise ProtocolError(f"unsupported protocol version {version!r} (expected 1)")
+    if type(version) is not int or version not in LOG_VERSIONS:
+        raise ProtocolError(f"unsupported protocol version {version!r} "
+                            f"(expected 1 to {PROTOCOL_VERSION})")
     if not isinstance(session_id, bytes) or len(session_id) != SESSION_ID_SIZE:
         raise ProtocolError(f"the session id must be {SESSION_ID_SIZE} bytes")
     if type(seq) is not int or not 0 <= seq <= canonical.INT_MAX:
@@ -180,10 +187,14 @@ def sign_envelope(
     seat: int,
     kind: str,
     body: list[Any] | tuple[Any, ...],
+    *,
+    version: int = PROTOCOL_VERSION,
 ) -> Envelope:
     """Build and sign an event.
 
     ``body`` must be a canonical value list (tuples allowed, stored as lists).
+    ``version`` is the log's version (one of ``LOG_VERSIONS``): every event of a
+    log carries its roster's, so a table continuing a log passes that one.
     Raises ProtocolError if a field is malformed or the envelope would be
     larger than the decoder accepts, so everything signed here decodes.
     """
@@ -197,10 +208,14 @@ def sign_envelope(
         max_items=MAX_ENVELOPE_ITEMS,
     )
     assert isinstance(body_list, list)
-    _check_fields(PROTOCOL_VERSION, session_id, seq, prev, seat, kind, body_list)
-    unsigned = Envelope(PROTOCOL_VERSION, session_id, seq, prev, seat, kind, body_list, b"")
+    if type(version) is not int or version not in LOG_VERSIONS:
+        raise ProtocolError(f"cannot sign an event of log version {version!r}: this program "
+                            f"writes versions 1 to {PROTOCOL_VERSION}",
+                            code=ViolationCode.LOCAL_MISUSE)
+    _check_fields(version, session_id, seq, prev, seat, kind, body_list)
+    unsigned = Envelope(version, session_id, seq, prev, seat, kind, body_list, b"")
     env = Envelope(
-        PROTOCOL_VERSION,
+        version,
         session_id,
         seq,
         prev,

@@ -50,7 +50,7 @@ __all__ = [
 
 HANDSHAKE_DOMAIN = b"gleek-p2p/handshake/v2\x00"
 
-WIRE_VERSION = 2
+WIRE_VERSION = 3
 """The version of what peers say to each other, sent as ``Hello.version`` (and as
 the ``v`` of a discovery record): two peers of different versions never form a
 table, nor does a watcher watch one (wire.md §3, "The version").
@@ -61,6 +61,10 @@ one is raised whenever a peer of the previous release could misread anything a
 peer of this one sends or signs at a table (a message, a code, an event body).
 Version 1 was every release up to the coded abort and new Bye and Refuse codes,
 which an older peer took as a malformed abort and blamed on an honest signer.
+Version 2 was every release from those up to deck protocol version 4; version 3
+starts with it (its commit names 4 and its ``keys`` carry proved strips, which a
+version 2 peer refuses as ``deck.wrong-version`` and blames on the honest signer;
+its logs are of log version 2).
 There is no fallback: a peer never speaks an older version, so claiming one gains
 nothing but a refusal."""
 

@@ -23,6 +23,7 @@ import platformdirs
 
 from gleek_p2p.base.errors import GleekError
 from gleek_p2p.base.i18n import _, ngettext
+from gleek_p2p.base.terminal import put
 from gleek_p2p.base.text import printable
 from gleek_p2p.log import canonical
 from gleek_p2p.log.envelope import decode_envelope
@@ -263,9 +264,10 @@ async def play_session(
 def say(text: str) -> None:
     """A line for the person running the peer (stderr, so stdout keeps the log's path).
 
-    Peer-provided text in it (names, reasons) is shown inert.
+    Peer-provided text in it (names, reasons) is shown inert; on a terminal it is
+    wrapped between words.
     """
-    print(printable(text), file=sys.stderr, flush=True)
+    put(printable(text), sys.stderr)
 
 
 def check_seat_words(name: str, table: str, hands: int) -> str:

@@ -17,7 +17,7 @@ from typing import Any
 
 from gleek_p2p.base.errors import ViolationCode
 from gleek_p2p.log import canonical
-from gleek_p2p.log.envelope import MAX_KIND_LEN, KindBound, KindBounds
+from gleek_p2p.log.envelope import MAX_KIND_LEN, PROTOCOL_VERSION, KindBound, KindBounds
 from gleek_p2p.rules import LEGACY_SWITCHES, FieldSpec, Variant, event_declarations
 from gleek_p2p.table import events as ev
 from gleek_p2p.table.roster import MAX_HANDS, MAX_NAME
@@ -170,10 +170,11 @@ def _envelope() -> dict[str, Any]:
                "'gleek-p2p/event/v1\\0' || canonical(first 7).",
         "type": "tuple",
         "items": [
-            {"name": "version", "type": "const", "value": 1,
-             "doc": "the log's version; a reader that meets a higher one says a newer "
-                    "program wrote the log and judges nothing (log.newer-version, "
-                    "SPEC 3 'The log's version')"},
+            {"name": "version", "type": "int", "min": 1, "max": PROTOCOL_VERSION,
+             "doc": "the log's version: 1 for a log of deck versions 1 to 3, 2 for deck "
+                    "version 4; every event carries its roster's (form.log-version); a "
+                    "reader that meets a higher one says a newer program wrote the log and "
+                    "judges nothing (log.newer-version, SPEC 3 'The log's version')"},
             {"name": "session_id", "ref": "hash"},
             {"name": "seq", "type": "int", "min": 0, "max": 2**63 - 1},
             {"name": "prev", "ref": "hash",
@@ -337,7 +338,7 @@ def _cost(spec: dict[str, Any], types: dict[str, Any]) -> Cost:
 
 _ENVELOPE_FIXED = (
     1                                  # the 8-list's header
-    + 1                                # version 1
+    + 1                                # the version (a positive fixint)
     + 2 * (2 + 32)                     # session_id and prev, bin8 of 32
     + _int_size(canonical.INT_MAX)     # seq
     + _int_size(255)                   # seat

@@ -25,7 +25,8 @@ from enum import Enum
 from typing import Any
 
 from gleek_p2p.base.errors import Cheating, GleekError, IllegalMove, ProtocolError, ViolationCode
-from gleek_p2p.deck import DealDispute, DeckProtocol, Keys
+from gleek_p2p.deck import Commit, DealDispute, DeckProtocol, Keys
+from gleek_p2p.deck import protocol as deck_protocol
 from gleek_p2p.log import canonical
 from gleek_p2p.log.chain import check_equivocation
 from gleek_p2p.log.envelope import (
@@ -60,6 +61,7 @@ from gleek_p2p.table.draw import cut_cards
 from gleek_p2p.table.roster import Roster
 from gleek_p2p.table.secrets import cut_commitment, cut_nonce, hand_seed
 from gleek_p2p.table.shown import shown_slots_of
+from gleek_p2p.table.versions import DECK_VERSIONS_OF_LOG, log_version_for
 
 
 class Stage(Enum):
@@ -242,6 +244,11 @@ class Table:
     ``receive`` takes every event of the log in order, the local seat's own
     included; it raises ``ProtocolError`` or ``Cheating`` and then leaves the
     table exactly as it was.
+
+    A seat runs the deck protocol version current when its table is made
+    (``deck.protocol.CURRENT_VERSION``) and writes the log version that goes
+    with it (``table.versions``): version 2 for deck version 4, version 1 for
+    deck versions 1 to 3. It continues only a log of that version.
     """
 
     def __init__(
@@ -261,6 +268,14 @@ class Table:
         self.session_id = roster.session_id
         self._identity = identity
         self._secret = secret
+        # Read when the table is made, as a seat's deck version is fixed for
+        # the whole session: the log's version goes with it.
+        self._deck_version: int | None = None
+        self._writes: int | None = None
+        if seat is not None:
+            # The module's attribute, read now: the vectors and tests pin it there.
+            self._deck_version = deck_protocol.CURRENT_VERSION
+            self._writes = log_version_for(self._deck_version)
         self.envelopes: list[Envelope] = []
         self.encoded: list[bytes] = []
         self._head = bytes(32)
@@ -313,6 +328,14 @@ class Table:
     def head(self) -> bytes:
         """The hash the next event must chain to."""
         return self._head
+
+    @property
+    def log_version(self) -> int | None:
+        """The log's version: its roster event's; before that, the one this seat
+        writes (None for an observer, which takes the roster's)."""
+        if self.envelopes:
+            return self.envelopes[0].version
+        return self._writes
 
     @property
     def order(self) -> tuple[int, ...]:
@@ -407,6 +430,8 @@ class Table:
     def _sign(self, kind: str, body: list[Any]) -> Envelope:
         if self.seat is None or self._identity is None:
             raise ProtocolError("an observer cannot sign events", code=ViolationCode.LOCAL_MISUSE)
+        version = self.log_version
+        assert version is not None
         return sign_envelope(
             self._identity,
             self.session_id,
@@ -415,6 +440,7 @@ class Table:
             self.seat,
             kind,
             body,
+            version=version,
         )
 
     def roster_event(self) -> Envelope:
@@ -615,6 +641,7 @@ class Table:
         self._m.hands = list(saved.hands)
         self._m.deck = _fork(saved.deck)
         try:
+            self._check_version(envelope)
             self._check_turn(envelope)
             applied = self._take(envelope)
         except Cheating as exc:
@@ -697,6 +724,26 @@ class Table:
             raise ProtocolError(f"event {envelope.seq} names seat {envelope.seat}, which is empty",
                                 code=ViolationCode.CHAIN_EMPTY_SEAT)
         verify_envelope(envelope, self.roster.publics[envelope.seat])
+        if (not self.envelopes and self._writes is not None
+                and envelope.version != self._writes):
+            # The roster's version is the log's, chosen by its signer: not a fault
+            # of anyone's, but this seat cannot sign a hand that log may hold.
+            raise ProtocolError(
+                f"the log is of version {envelope.version}, this seat writes version "
+                f"{self._writes} (deck protocol version {self._deck_version}): the "
+                "programs are of different releases, update the older one",
+                code=ViolationCode.LOCAL_MISUSE)
+
+    def _check_version(self, envelope: Envelope) -> None:
+        # One program writes a whole log: an event of another version than the
+        # roster's was signed so by its seat (both versions decode, so it is
+        # no altered record), and a hand of the log may not run its deck version.
+        version = self.log_version
+        if self.envelopes and envelope.version != version:
+            raise ProtocolError(
+                f"signed event {envelope.seq} as log version {envelope.version} in a log of "
+                f"version {version} (every event carries its roster's)",
+                code=ViolationCode.FORM_LOG_VERSION)
 
     def _check_turn(self, envelope: Envelope) -> None:
         # A kind no table knows is named as such before whose turn it is: the
@@ -870,7 +917,21 @@ class Table:
     def _take_deck_step(self, envelope: Envelope) -> list[Event]:
         m = self._m
         assert m.deck is not None
-        m.deck.receive(ev.deck_from_body(envelope.kind, envelope.seat, envelope.body))
+        message = ev.deck_from_body(envelope.kind, envelope.seat, envelope.body)
+        if isinstance(message, Commit):
+            # The log's version fixes its hands' deck versions: a commit of another
+            # is a provable downgrade, whichever commit of the hand it is.
+            log_version = self.log_version
+            assert log_version is not None
+            allowed = DECK_VERSIONS_OF_LOG[log_version]
+            if message.version not in allowed:
+                held = (f"{min(allowed)} to {max(allowed)}" if len(allowed) > 1
+                        else f"{min(allowed)} only")
+                raise ProtocolError(
+                    f"committed to deck protocol version {message.version} in a log of "
+                    f"version {log_version}, whose hands run deck version {held}",
+                    code=ViolationCode.DECK_WRONG_VERSION)
+        m.deck.receive(message)
         if m.deck.expected() is None:
             m.stage = Stage.DEAL_KEYS
         return []
@@ -909,7 +970,8 @@ class Table:
             assert self._secret is not None
             seed = hand_seed(self._secret, self.session_id, m.hand)
         m.deck = DeckProtocol(
-            self.seat, self.roster.seats, pack(self.roster.variant), hand_id, self.order, seed
+            self.seat, self.roster.seats, pack(self.roster.variant), hand_id, self.order, seed,
+            self._deck_version,
         )
         m.stage = Stage.DECK
         return [Deal()]

@@ -36,6 +36,7 @@ from gleek_p2p.table import events as ev
 from gleek_p2p.table.session import Retake, SeatChange
 from gleek_p2p.table.verify import Ending, Judgement, VerifyReport, Violation
 from gleek_p2p.tools.card_words import card_label
+from gleek_p2p.tools.seat_words import seat_labels
 from gleek_p2p.tools.verdict_words import detail_words, stop_words, violation_words
 
 # Whole phrases, one per rank: the rank's article and elision differ by language.
@@ -141,9 +142,9 @@ def describe_hand(state: State, names: Sequence[str]) -> list[str]:
                      + (then + shows if shows else "") + winner)
     if state.declarations:
         decl = ", ".join(
-            f"{who(s)} "
-            + _((MOURNIVAL_WORDS if len(slots) == 4 else GLEEK_WORDS)[
-                card_rank(state.cards[slots[0]])])
+            _("{combination} ({name})").format(
+                combination=_((MOURNIVAL_WORDS if len(slots) == 4 else GLEEK_WORDS)[
+                    card_rank(state.cards[slots[0]])]), name=who(s))
             for s, slots in state.declarations
             if state.cards[slots[0]] >= 0
         )
@@ -305,7 +306,7 @@ def text_report(report: VerifyReport) -> str:
                 + "\n"
                 + _("Verdict: UNREADABLE"))
     assert report.roster is not None
-    names = report.roster.names
+    names = seat_labels(report.roster)
     out = [
         _("Session of {hands}, {players}, {events}.").format(
             hands=ngettext("{n} hand", "{n} hands", report.roster.hands).format(
@@ -355,7 +356,7 @@ def verdict_lines(report: VerifyReport) -> list[str]:
     """The verdict in words: fair (complete, or how it ended early), NOT FAIR with
     each proven violation, or STOPPED with where it stops or the claim it ends on."""
     assert report.roster is not None
-    names = report.roster.names
+    names = seat_labels(report.roster)
     judgement = report.judgement
     out: list[str] = []
     if judgement is Judgement.FAIR and report.complete:
@@ -406,7 +407,8 @@ def handover_lines(report: VerifyReport) -> list[str]:
     signed ``handover`` or ``retake``), in log order."""
     if report.roster is None:
         return []
-    return ["  - " + handover_sentence(h, report.roster.names) for h in report.seat_changes]
+    names = seat_labels(report.roster)
+    return ["  - " + handover_sentence(h, names) for h in report.seat_changes]
 
 
 def handover_sentence(change: SeatChange, names: Sequence[str]) -> str:

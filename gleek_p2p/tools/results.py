@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from gleek_p2p.base.i18n import _, ngettext, pgettext
+from gleek_p2p.base.seat_names import distinct_names
 from gleek_p2p.base.text import display_width, pad, printable
 from gleek_p2p.log.keys import fingerprint
 from gleek_p2p.rules.money import pence
@@ -182,12 +183,17 @@ def text_results(night: Evening) -> str:
         sessions=ngettext("{n} session", "{n} sessions", len(night.sessions)).format(
             n=len(night.sessions)),
         counted=counted)]
+    # Two players may have used one name: each then carries a piece of its key, as
+    # in gleek verify's report (the chart's legend has no key column beside it).
+    labels = distinct_names([_label(p) for p in night.players],
+                            [p.fingerprint for p in night.players])
     if night.players:
         head = [pgettext("column", "player"), pgettext("column", "key"),
                 pgettext("column", "sessions"), pgettext("column", "hands"),
                 pgettext("column", "pence"), pgettext("column", "wins")]
-        rows = [[_label(p), p.fingerprint, str(p.sessions), str(p.hands),
-                 pence(p.total, True, leading_zero=True), str(p.wins)] for p in night.players]
+        rows = [[label, p.fingerprint, str(p.sessions), str(p.hands),
+                 pence(p.total, True, leading_zero=True), str(p.wins)]
+                for label, p in zip(labels, night.players, strict=True)]
         widths = [max(display_width(row[i]) for row in [head, *rows])
                   for i in range(len(head))]
 
@@ -208,8 +214,7 @@ def text_results(night: Evening) -> str:
     if night.running:
         out.append("")
         out.append(_("Running totals after each session (pence):"))
-        out.extend(chart(night.running, [_label(p) for p in night.players],
-                         per_session=True))
+        out.extend(chart(night.running, labels, per_session=True))
     return "\n".join(out)
 
 

@@ -16,6 +16,7 @@ from gleek_p2p.base.violation_words import VIOLATION_WORDS, violation_words
 from gleek_p2p.table import events as ev
 from gleek_p2p.table.session import Stage
 from gleek_p2p.table.verify import VerifyReport
+from gleek_p2p.tools.seat_words import seat_labels
 
 __all__ = ["AWAITED", "VIOLATION_WORDS", "awaited", "detail_words", "stop_words",
            "violation_words"]
@@ -66,7 +67,7 @@ def stop_words(report: VerifyReport) -> str:
     exp = None if table is None else table.expected()
     if table is None or exp is None:
         return _("it stops before the end")
-    names = table.roster.names
+    names = seat_labels(table.roster)
     kind = exp.kinds[0] if exp.kinds else ""
     words = N_("a move") if kind == ev.ACT else awaited(kind, table.stage)
     name = one_line(names[exp.seat]) if 0 <= exp.seat < len(names) else \

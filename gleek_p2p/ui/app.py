@@ -53,6 +53,7 @@ from gleek_p2p.session.peer import Outcome, SessionRunner
 from gleek_p2p.table import events as ev
 from gleek_p2p.table.session import Decision, Expectation, Stage, Table
 from gleek_p2p.tools.report import handover_sentence
+from gleek_p2p.tools.seat_words import seat_labels
 from gleek_p2p.tools.verdict_words import awaited
 
 from .choices import Chooser, made_at_once
@@ -60,7 +61,7 @@ from .narrate import narrate
 from .render import Fragments, phase_words
 from .screen import Panel, TableScreen
 from .summary import history_lines, summary_lines
-from .words import Namer, distinct_names, pence
+from .words import Namer, pence
 
 __all__ = ["HELP", "HumanPlayer", "UserQuit", "end_lines", "run_with_ui"]
 
@@ -321,7 +322,7 @@ class HumanPlayer:
             self._table = table
             self._state = None
             self.seat = table.seat
-            self.names = distinct_names(table.roster.names, table.roster.publics)
+            self.names = seat_labels(table.roster)
         if note:
             self.note(note)
         if table.finished and self._future is not None and not self._future.done():
@@ -456,7 +457,7 @@ class HumanPlayer:
         if self._chooser is not None:
             return _("your turn")
         if self._waiting is None:
-            return _("connecting…") if self._state is None else ""
+            return forming_words(self.screen.scene.lobby) if self._state is None else ""
         what, since = self._waiting
         waited = int(time.monotonic() - since)
         return f"{what} ({waited} s)" if waited >= 2 else what
@@ -534,12 +535,31 @@ def _expected(exp: Expectation, state: State | None, stage: Stage) -> str:
     return _(words) if words else exp.what
 
 
+def forming_words(lobby: LobbyStatus | None) -> str:
+    """The status line before the first deal: what the table waits for, as the lobby knows it.
+
+    A forming table is not "connecting": it waits for players to take the seats
+    still free (the count the lobby pane's head gives), then for them to agree on
+    the seating, then starts the session; only with no word from the lobby yet is
+    the peer connecting.
+    """
+    if lobby is None:
+        return _("connecting…")
+    if lobby.formed:
+        return _("seated: starting the session…")
+    if lobby.missing:
+        return ngettext("waiting for {n} more player to take a seat",
+                        "waiting for {n} more players to take a seat",
+                        lobby.missing).format(n=lobby.missing)
+    return _("every player is here: agreeing on the seats…")
+
+
 def end_lines(
     table: Table, outcome: Outcome | None, log_path: Path | str | None = None,
     error: str | None = None,
 ) -> list[tuple[str, str]]:
     """The end box: how the session ended, the totals, the verdict and where the log is."""
-    names = distinct_names(table.roster.names, table.roster.publics)
+    names = seat_labels(table.roster)
     who = Namer(names, table.seat)
     lines: list[tuple[str, str]] = []
     if error:

@@ -333,13 +333,15 @@ def hand_line(state: State, names: Sequence[str], you: int | None = None) -> str
         for seat, slots in s.declarations:
             c = _card(state, slots[0])
             if c is None:
-                kind = (N_("{name} mournival of {ranks}") if len(slots) == 4
-                        else N_("{name} gleek of {ranks}"))
+                kind = (N_("mournival of {ranks} ({name})") if len(slots) == 4
+                        else N_("gleek of {ranks} ({name})"))
                 combos.append(_(kind).format(name=who(seat), ranks="?"))
                 continue
             # The report's whole phrases: each language elides its own way ("gleek d'As").
+            # Its holder after it, in brackets: "vous gleek de Neuf" read as a verb.
             words = MOURNIVAL_WORDS if len(slots) == 4 else GLEEK_WORDS
-            combos.append(f"{who(seat)} " + _(words[c % RANKS_PER_SUIT]))
+            combos.append(_("{combination} ({name})").format(
+                combination=_(words[c % RANKS_PER_SUIT]), name=who(seat)))
         parts.append(_("combinations: {combinations}").format(combinations=", ".join(combos)))
     if s.trump_named:
         parts.append(_("trump: {trump}").format(

@@ -20,6 +20,7 @@ from prompt_toolkit.output import Output
 
 from gleek_p2p.base.errors import GleekError
 from gleek_p2p.base.i18n import N_, _
+from gleek_p2p.base.terminal import put
 from gleek_p2p.base.text import printable
 from gleek_p2p.log.store import LogError, read_log_file
 from gleek_p2p.rules import (
@@ -43,6 +44,7 @@ from gleek_p2p.tools.report import (
     unreadable_words,
     violation_sentence,
 )
+from gleek_p2p.tools.seat_words import seat_labels
 from gleek_p2p.tools.verdict_words import stop_words
 
 from .narrate import narrate
@@ -99,6 +101,8 @@ class Replay:
 
     def __init__(self, roster: Roster, steps: list[Step], report: VerifyReport) -> None:
         self.roster = roster
+        self.names = seat_labels(roster)
+        """Every seat's name, two seats of one name told apart as the report tells them."""
         self.steps = steps
         self.report = report
         self._said: dict[tuple[int | None, int], str | None] = {}
@@ -168,7 +172,7 @@ class Replay:
             step = self.steps[i]
             # Every seat by its name: the reader of a replay is none of them.
             self._said[key] = narrate(step.event, self.state(i, viewer, True),
-                                      self.state(i, viewer), self.roster.names, None)
+                                      self.state(i, viewer), self.names, None)
         return self._said[key]
 
     def hand_starts(self) -> list[int]:
@@ -177,12 +181,12 @@ class Replay:
 
     def verdict(self) -> list[str]:
         """What the verification found, in sentences (with each signed hand-over)."""
-        return [*self._verdict(), *(handover_sentence(h, self.roster.names)
+        return [*self._verdict(), *(handover_sentence(h, self.names)
                                     for h in self.report.seat_changes)]
 
     def _verdict(self) -> list[str]:
         report = self.report
-        names = self.roster.names
+        names = self.names
         if report.fair:
             ended = [] if report.ending is None else [ending_sentence(report.ending, names)]
             return [_("The log verifies: every deal was fair and every move legal."), *ended]
@@ -233,7 +237,7 @@ class ReplayScreen:
 
     def _status(self) -> str:
         n = len(self.replay.steps)
-        names = self.replay.roster.names
+        names = self.replay.names
         view = (_("all cards") if self.viewer is None
                 else _("{name}'s view").format(name=names[self.viewer]))
         judgement = self.replay.report.judgement
@@ -246,7 +250,7 @@ class ReplayScreen:
         """Put the current step on the screen."""
         scene = self.screen.scene
         replay = self.replay
-        scene.names = replay.roster.names
+        scene.names = replay.names
         scene.viewer = self.viewer
         if not replay.steps:
             scene.status = _("The log holds no move.")
@@ -316,7 +320,7 @@ def run_replay(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return 2
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
-        print("\n".join(printable(line) for line in replay.transcript(seat)))
+        put("\n".join(printable(line) for line in replay.transcript(seat)))
         return 0
     ReplayScreen(replay, seat).screen.app.run()
     return 0

@@ -10,7 +10,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from gleek_p2p.base.i18n import N_, _, ngettext
-from gleek_p2p.log.keys import fingerprint
 from gleek_p2p.rules import State
 from gleek_p2p.rules.cards import SUIT_SYMBOLS
 from gleek_p2p.rules.honours import honours as honour_takers
@@ -65,25 +64,6 @@ def and_list(items: Sequence[str]) -> str:
     if len(items) <= 1:
         return "".join(items)
     return _("{items} and {last}").format(items=", ".join(items[:-1]), last=items[-1])
-
-
-def distinct_names(names: Sequence[str], publics: Sequence[bytes]) -> tuple[str, ...]:
-    """The seats' names, each told apart: a name two seats share gets its key's fingerprint.
-
-    Names are chosen freely, so two friends may both be "Bob" (or a peer may copy a
-    name on purpose): every sentence and score column would then name two seats
-    alike. A shared name is followed by as much of the seat's key fingerprint (the
-    one the keys panel shows, to check by voice) as tells the labels apart; a
-    name made to look like another's label ("Bob 15e0") only lengthens it. The
-    seat's number ends a label as a last resort, so the labels always differ.
-    """
-    prints = [fingerprint(public) for public in publics]
-    for length in range(4, 20):
-        labels = tuple(name if names.count(name) == 1 else f"{name} {prints[seat][:length]}"
-                       for seat, name in enumerate(names))
-        if len(set(labels)) == len(labels):
-            return labels
-    return tuple(f"{name} {prints[seat]} #{seat}" for seat, name in enumerate(names))
 
 
 class Namer:

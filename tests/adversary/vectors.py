@@ -61,7 +61,7 @@ def _second_implementation_cases(base: list[bytes]) -> list[Vector]:
     last = decode_envelope(base[-1])
     seat0 = Identity.generate(_derive(b"vector-standard", "identity", 0))
     late = sign_envelope(seat0, last.session_id, last.seq + 1, event_hash(last), 0, ev.ABORT,
-                         ev.Abort(None, "one more word", ()).to_body())
+                         ev.Abort(None, "one more word", ()).to_body(), version=last.version)
     out.append(Vector("after-the-end", [*base, late.encode()], {
         "exit_code": 1, "event": len(base), "seat": None, "says": "over",
         "code": "chain.after-end"}))
@@ -334,7 +334,7 @@ def _build() -> list[Vector]:
     env = decode_envelope(base[k])
     impostor = Identity.generate(_derive(b"someone else", "identity", 9))
     forged = sign_envelope(impostor, env.session_id, env.seq, env.prev, env.seat, env.kind,
-                           env.body)
+                           env.body, version=env.version)
     out.append(Vector("forged-author", [*base[:k], forged.encode(), *base[k + 1:]],
                       broken(k, "signature", "chain.bad-signature")))
     # The code of the first violation: a proof found in an abort's evidence

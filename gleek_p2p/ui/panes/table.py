@@ -152,30 +152,57 @@ def _bidding_lines(s: State, namer: Namer, width: int) -> list[Fragments]:
             c = _known(s, slots[0])
             if c is not None:
                 # The report's whole phrases: each language elides its own way ("gleek d'As").
+                # Its holder after it, in brackets: "vous gleek de Neuf" read as a verb.
                 words = MOURNIVAL_WORDS if len(slots) == 4 else GLEEK_WORDS
-                combos.append(f"{who(seat)} " + _(words[card_rank(c)]))
+                combos.append(_("{combination} ({name})").format(
+                    combination=_(words[card_rank(c)]), name=who(seat)))
                 continue
-            kind = (N_("{name} mournival of {ranks}") if len(slots) == 4
-                    else N_("{name} gleek of {ranks}"))
+            kind = (N_("mournival of {ranks} ({name})") if len(slots) == 4
+                    else N_("gleek of {ranks} ({name})"))
             combos.append(_(kind).format(name=who(seat), ranks="?"))
         text = fit("", combos or [_("none")], "", width - lw)
         lines.append([*_label(N_("Combos"), lw), ("", text)])
     if s.trump_named:
-        trump = (_("Kiss, no trump") if s.trump is None
-                 else f"{SUIT_SYMBOLS[s.trump]} {suit_name(s.trump)}")
-        took = honours(s)
-        names = "  ".join(
-            f"{h} {who(seat) if seat is not None else '-'}"
-            for h in honour_names(s.variant) for seat in (took[h],)
-        )
-        body = trump if s.trump is None else f"{trump}   {names}"
-        lines.append(clip([*_label(N_("Trump"), lw), ("class:trump", body)], width))
+        lines.append([*_label(N_("Trump"), lw), ("class:trump", _trump_text(s, namer, width - lw))])
     return [clip(line, width) for line in lines]
 
 
+def _trump_text(s: State, namer: Namer, width: int) -> str:
+    """The trump and who took each honour, in ``width`` columns.
+
+    Beside the ledger at 80 columns the line has some 43: three names cut to 10
+    overflowed it, and the cut fell on the last honour's taker ("Tiddy Ali…").
+    Whose honour it is must stay, so the names shorten first (to 7), then the
+    suit keeps only its symbol and the names get back what that frees.
+    """
+    if s.trump is None:
+        return _("Kiss, no trump")
+    took = honours(s)
+    symbol = SUIT_SYMBOLS[s.trump]
+
+    def text(suit: str, name_width: int) -> str:
+        who = _Short(namer, name_width)
+        return suit + "  " + "  ".join(
+            f"{h} {who(seat) if seat is not None else '-'}"
+            for h in honour_names(s.variant) for seat in (took[h],))
+
+    tries = [*(text(f"{symbol} {suit_name(s.trump)}", n) for n in range(10, 6, -1)),
+             *(text(symbol, n) for n in range(10, 2, -1))]
+    return next((t for t in tries if len(t) <= width), tries[-1])
+
+
 def _trick_lines(s: State, namer: Namer, width: int) -> list[Fragments]:
+    """The trick under way and the last one, each on one line: with long names the
+    names shorten (down to 4) before a card or the trick's taker would be cut."""
+    for name_width in range(10, 3, -1):
+        lines = _tricks_named(s, _Short(namer, name_width))
+        if all(sum(len(f[1]) for f in line) <= width for line in lines):
+            break
+    return [clip(line, width) for line in lines]
+
+
+def _tricks_named(s: State, who: _Short) -> list[Fragments]:
     lines: list[Fragments] = []
-    who = _Short(namer)
     lw = _label_width(_TABLE_LABELS)
     n = s.variant.players
     if s.phase is Phase.TRICKS:
@@ -189,7 +216,7 @@ def _trick_lines(s: State, namer: Namer, width: int) -> list[Fragments]:
             c = _known(s, slot)
             line.append(("", f"  {who(seat)} "))
             line.append((_card_style(c), card_text(c)))
-        lines.append(clip(line, width))
+        lines.append(line)
     if s.tricks:
         leader, plays, winner = s.tricks[-1]
         line = _label(N_("Last"), lw)
@@ -200,5 +227,5 @@ def _trick_lines(s: State, namer: Namer, width: int) -> list[Fragments]:
             line.append((_card_style(c), card_text(c)))
             line.append(("", "  "))
         line.append(("", f"→ {who(winner)}"))
-        lines.append(clip(line, width))
+        lines.append(line)
     return lines
