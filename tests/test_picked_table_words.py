@@ -13,7 +13,8 @@ import pytest
 
 from gleek_p2p.base import i18n
 from gleek_p2p.cli import peer, tables
-from gleek_p2p.cli.gleek import build_parser, given
+from gleek_p2p.cli.given import given
+from gleek_p2p.cli.gleek import build_parser
 from gleek_p2p.cli.tables import Chosen
 
 NB = "\u00a0"

@@ -16,31 +16,9 @@ from collections.abc import Sequence
 from gleek_p2p.base.errors import GleekError
 from gleek_p2p.base.i18n import N_, _, set_language, translate_argparse
 from gleek_p2p.base.terminal import put
+from gleek_p2p.cli.given import Given
 
 DEFAULT_HANDS = 12
-
-GIVEN = "given_on_command_line"
-"""The namespace attribute naming the table settings the command line gave (``given``)."""
-
-
-class _Given(argparse.Action):
-    """Stores the value, as ``store`` does, and notes that the command line gave it.
-
-    A default and a value typed equal to it look alike afterwards; a table
-    picked from the LAN (``cli.peer.choose_table``) must tell them apart: only
-    what the person asked for is worth a word when the table plays otherwise.
-    """
-
-    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
-                 values: object, option_string: str | None = None) -> None:
-        setattr(namespace, self.dest, values)
-        setattr(namespace, GIVEN, given(namespace) | {self.dest})
-
-
-def given(args: argparse.Namespace) -> frozenset[str]:
-    """The table settings (``hands``, ``variant``) the command line gave, not defaulted."""
-    return frozenset(getattr(args, GIVEN, ()))
-
 
 class _Help(argparse.ArgumentDefaultsHelpFormatter):
     """Every option's help ends with its default; each line of a text is wrapped alone."""
@@ -137,7 +115,7 @@ def _add_variant(parser: argparse.ArgumentParser, watched: bool = False) -> None
         said = _("with --peer or --no-mdns: the watched table's rules variant (else the "
                  "LAN's records give it)")
     parser.add_argument("--variant", default=STANDARD, type=variant_text, metavar="NAME",
-                        action=_Given, help=said)
+                        action=Given, help=said)
 
 
 def _add_hands(parser: argparse.ArgumentParser, checked_later: bool = False,
@@ -149,7 +127,7 @@ def _add_hands(parser: argparse.ArgumentParser, checked_later: bool = False,
         said = _("with --peer or --no-mdns: the watched table's hands (else the LAN's "
                  "records give them)")
     parser.add_argument("--hands", type=int if checked_later else positive_int,
-                        default=DEFAULT_HANDS, action=_Given, help=said)
+                        default=DEFAULT_HANDS, action=Given, help=said)
 
 
 def yes_no(text: str) -> bool:

@@ -21,7 +21,9 @@ from pathlib import Path
 
 from gleek_p2p.base.errors import GleekError
 from gleek_p2p.base.i18n import _, current_language, ngettext
+from gleek_p2p.base.text import printable
 from gleek_p2p.bots.registry import make_strategy
+from gleek_p2p.cli.given import given
 from gleek_p2p.log.keys import ensure_private_dir, load_or_create_identity
 from gleek_p2p.rules import parse_variant
 from gleek_p2p.session.config import PeerConfig
@@ -118,13 +120,10 @@ def differences(table: str, hands: int | None, variant: str | None,
                 args: argparse.Namespace) -> tuple[str, ...]:
     """A sentence for each table setting ``args`` was given that the table plays otherwise.
 
-    Only what the command line gave counts (``gleek.given``): a default is
+    Only what the command line gave counts (``cli.given``): a default is
     nobody's wish. ``hands`` or ``variant`` None is a new table, which plays
     the flags.
     """
-    from gleek_p2p.base.text import printable
-    from gleek_p2p.cli.gleek import given
-
     asked = given(args)
     told = []
     if "hands" in asked and hands is not None and hands != args.hands:
