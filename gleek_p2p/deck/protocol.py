@@ -446,8 +446,6 @@ class DeckProtocol:
                                (msg,), code=ViolationCode.DECK_WRONG_VERSION)
             if self.version == 4 and msg.keys:
                 self._receive_strips(msg)
-            elif self.version == 4:
-                self._receive_keys(msg)
             else:
                 self._receive_keys(msg)
         else:
@@ -601,7 +599,8 @@ class DeckProtocol:
         ahead = self._make_ahead(message.points, len(self._setup) + 1)
         if ahead is None and next_keys and len(self._setup) + 1 == len(self._schedule):
             # The last shuffle: this seat's first deal keys strip the deck it makes.
-            ahead = self._strips_ahead(tuple(next_keys), dict(enumerate(message.points)))
+            ahead = self._strips_ahead(tuple(next_keys), dict(enumerate(message.points)),
+                                       whole_deck=True)
         return job if ahead is None else _beside(job, ahead)
 
     def _precheck_strips(
@@ -640,31 +639,29 @@ class DeckProtocol:
 
         after = dict(self._slot_points)
         after.update(zip(slots, outs, strict=True))
-        ahead = self._strips_ahead(next_keys, after, extra=1)
+        ahead = self._strips_ahead(next_keys, after)
         return job if ahead is None else _beside(job, ahead)
 
     def _strips_ahead(
-        self, slots: tuple[int, ...], points: dict[int, bytes], extra: int = 0
+        self, slots: tuple[int, ...], points: dict[int, bytes], whole_deck: bool = False
     ) -> Callable[[], None] | None:
         """Version 4: a job making this seat's keys for ``slots`` on ``points`` (each
         slot's point once the message being checked is accepted; the slot's current
         one where ``points`` has none), at the place after that message (or None).
-
-        ``extra`` is 1 after a keys message (it will count in the context), 0 after
-        the last shuffle (``points`` is then the whole deck it makes).
+        ``whole_deck``: ``points`` is the deck the last shuffle makes.
         """
         if self.seat is None or self._seed is None or self.version != 4 or not slots:
             return None
         big_e = self._shuffle_keys.get(self.seat)
         if big_e is None or any(type(s) is not int or not 0 <= s < self.n_slots for s in slots):
             return None
-        if not extra and (len(points) != self.n_slots
-                          or any(type(p) is not bytes for p in points.values())):
+        if whole_deck and (len(points) != self.n_slots
+                           or any(type(p) is not bytes for p in points.values())):
             return None
         ins = tuple(points[s] if s in points else self._slot_point(s) for s in slots)
         me, seed, hand_id, suite = self.seat, self._seed, self.hand_id, self._v4
-        named = sum(1 for k in self._key_messages if k.keys)
-        ctx = context(hand_id, me, len(self._schedule) + named + extra)
+        # The place after the message being checked, which is where this seat's is due.
+        ctx = context(hand_id, me, self._place() + 1)
         key: _AheadKey = (ctx, slots, ins)
         if key in self._ahead:
             return None
@@ -863,9 +860,6 @@ class DeckProtocol:
     def _receive_strips(self, msg: Keys) -> None:
         """Version 4's keys: each slot's point with the sender's layer stripped, proved."""
         seat = msg.seat
-        if not self.setup_done:
-            raise Cheating(seat, "published keys before the deck was locked", (msg,),
-                           code=ViolationCode.DECK_KEYS_EARLY)
         if type(msg.keys) is not tuple:
             raise ProtocolError("the keys must be a tuple of (slot, point) pairs",
                                 code=ViolationCode.FORM_DECK_MESSAGE)
@@ -963,11 +957,15 @@ class DeckProtocol:
         point = self._slot_points.get(slot)
         return self._current_deck()[slot] if point is None else point
 
+    def _place(self) -> int:
+        """The index in the hand of the message due now: every set-up message and
+        every keys message before it (one naming no slot, harmless and unproved,
+        does not count)."""
+        return len(self._setup) + sum(1 for k in self._key_messages if k.keys)
+
     def _keys_context(self, seat: int) -> bytes:
-        """What a version 4 strip proof binds: the hand, the seat, its index in the hand."""
-        # A keys message naming no slot (harmless, unproved) does not count.
-        named = sum(1 for k in self._key_messages if k.keys)
-        return context(self.hand_id, seat, len(self._setup) + named)
+        """What a version 4 strip proof binds: the hand, the seat, its place in the hand."""
+        return context(self.hand_id, seat, self._place())
 
     def _strip_evidence(self, seat: int, slots: set[int], msg: Keys) -> list[DeckMessage]:
         """What re-checks a version 4 keys message from the log: the seat's shuffle (its
