@@ -209,3 +209,26 @@ def test_data_dir_writable_by_others_refused(tmp_path: Path) -> None:
     with pytest.raises(GleekError, match="writable by other users"):
         load_or_create_identity(data_dir, os.urandom)
     assert not (data_dir / IDENTITY_FILE_NAME).exists()
+
+
+def test_a_signature_checked_once_is_not_taken_for_another_message_key_or_signature() -> None:
+    # verify keeps the triples that verified (a peer's lobby and its table check
+    # each event): a kept answer must never stand for a triple that differs.
+    from gleek_p2p.log.keys import Identity, verify
+
+    alice, bob = Identity.generate(b"\x01" * 32), Identity.generate(b"\x02" * 32)
+    data = b"an event's signed bytes"
+    signature = alice.sign(data)
+    for _ in range(2):  # the second time from what was kept
+        assert verify(alice.public, data, signature)
+    assert not verify(alice.public, data + b"!", signature)
+    assert not verify(alice.public, data[:-1], signature)
+    assert not verify(bob.public, data, signature)
+    assert not verify(alice.public, data, bytes([signature[0] ^ 1]) + signature[1:])
+    # The key and signature have fixed sizes: moving bytes between them and the
+    # message is another triple.
+    assert not verify(alice.public, signature[-1:] + data, signature[:-1] + data[:1])
+    # An unsafe key stays unsafe however often it is asked about.
+    small_order = bytes([1]) + bytes(31)
+    for _ in range(2):
+        assert not verify(small_order, data, signature)

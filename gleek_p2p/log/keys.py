@@ -11,6 +11,7 @@ the keys that honest key generation produces.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 import stat
@@ -35,6 +36,54 @@ IDENTITY_FILE_NAME = "identity.key"
 IDENTITY_FILE_MAGIC = b"gleek-p2p identity v1\n"
 
 
+@functools.lru_cache(maxsize=256)
+def _safe_key(public: bytes) -> Ed25519PublicKey | None:
+    """The key of a safe public key (``check_public_key``), or None.
+
+    A pure function of 32 bytes, kept for the few keys a peer meets: a
+    session checks its roster's keys on every event it takes, and the
+    subgroup check alone cost about as much as the signature's.
+    """
+    if not crypto_core_ed25519_is_valid_point(public):
+        return None
+    try:
+        return Ed25519PublicKey.from_public_bytes(public)
+    except ValueError:
+        return None
+
+
+class _Verified:
+    """Digests of (key, signature, message) triples that verified, at most a few thousand.
+
+    A peer checks an event's signature when it arrives and again when its
+    table takes it (each layer checks what it is given); the second finds
+    the first here. Only a triple that verified is kept, under a
+    collision-resistant digest of all of it, so a hit is the same answer
+    the check would give.
+    """
+
+    LIMIT = 4096
+
+    def __init__(self) -> None:
+        self._seen: set[bytes] = set()
+
+    @staticmethod
+    def digest(public: bytes, signature: bytes, data: bytes) -> bytes:
+        # The key and the signature have fixed sizes: the concatenation is injective.
+        return hashlib.blake2b(public + signature + data, digest_size=32).digest()
+
+    def __contains__(self, digest: bytes) -> bool:
+        return digest in self._seen
+
+    def add(self, digest: bytes) -> None:
+        if len(self._seen) >= self.LIMIT:
+            self._seen.clear()
+        self._seen.add(digest)
+
+
+_VERIFIED = _Verified()
+
+
 def check_public_key(public: bytes) -> None:
     """Raise ProtocolError unless ``public`` is a safe Ed25519 public key.
 
@@ -45,7 +94,7 @@ def check_public_key(public: bytes) -> None:
     """
     if not isinstance(public, bytes) or len(public) != PUBLIC_KEY_SIZE:
         raise ProtocolError(f"a public key must be {PUBLIC_KEY_SIZE} bytes")
-    if not crypto_core_ed25519_is_valid_point(public):
+    if _safe_key(bytes(public)) is None:
         raise ProtocolError(
             "the public key is not a canonical Ed25519 point of prime order "
             "(small-order and malformed keys are refused)"
@@ -58,16 +107,25 @@ def verify(public: bytes, data: bytes, signature: bytes) -> bool:
     False for anything else, including an unsafe key (see check_public_key)
     or a signature of the wrong length; never raises for bad input.
     """
-    try:
-        check_public_key(public)
-    except ProtocolError:
+    if not isinstance(public, bytes) or len(public) != PUBLIC_KEY_SIZE:
+        return False
+    key = _safe_key(bytes(public))
+    if key is None:
         return False
     if not isinstance(signature, bytes) or len(signature) != SIGNATURE_SIZE:
         return False
     try:
-        Ed25519PublicKey.from_public_bytes(public).verify(signature, bytes(data))
+        message = bytes(data)
+    except TypeError:
+        return False
+    digest = _Verified.digest(public, signature, message)
+    if digest in _VERIFIED:
+        return True
+    try:
+        key.verify(signature, message)
     except (InvalidSignature, ValueError, TypeError):
         return False
+    _VERIFIED.add(digest)
     return True
 
 

@@ -7,6 +7,7 @@ number of hands: an event cannot be spliced in from another session.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from dataclasses import dataclass
 from typing import Any
@@ -96,8 +97,10 @@ class Roster:
                                 code=ViolationCode.FORM_ROSTER) from exc
         return cls(variant, hands, tuple(publics), tuple(names), nonce)
 
-    @property
+    @functools.cached_property
     def session_id(self) -> bytes:
+        """SHA-256 of the tagged roster body (derived once: a roster never changes, and
+        every event a peer takes names it)."""
         return hashlib.sha256(SESSION_TAG + canonical.encode(self.to_body())).digest()
 
     def seat_of(self, public: bytes) -> int | None:
