@@ -775,37 +775,19 @@ class DeckProtocol:
         if not self.setup_done:
             raise Cheating(seat, "published keys before the deck was locked", (msg,),
                            code=ViolationCode.DECK_KEYS_EARLY)
-        if type(msg.keys) is not tuple:
-            raise ProtocolError("the keys must be a tuple of (slot, key) pairs",
-                                code=ViolationCode.FORM_DECK_MESSAGE)
-        new: dict[int, bytes] = {}
-        for pair in msg.keys:
-            if type(pair) is not tuple or len(pair) != 2:
-                raise ProtocolError("a key is a (slot, key) pair",
-                                    code=ViolationCode.FORM_DECK_MESSAGE)
-            slot, key = pair
-            if type(slot) is not int or not 0 <= slot < self.n_slots:
-                raise Cheating(
-                    seat, f"published a key for slot {slot!r}, which does not exist", (msg,),
-                    code=ViolationCode.DECK_KEYS_SLOTS,
-                )
-            if not self._suite.is_valid_scalar(key):
-                raise Cheating(
-                    seat, f"its key for slot {slot} is not a canonical non-zero scalar", (msg,),
-                    code=ViolationCode.DECK_BAD_KEY,
-                )
-            if (seat, slot) in self._keys or slot in new:
-                raise Cheating(seat, f"published its key for slot {slot} twice", (msg,),
-                               code=ViolationCode.DECK_KEYS_SLOTS)
-            # A seat does not check its own keys against its own commitments.
-            committed = self._key_commitments.get(seat) if seat != self.seat else None
+        # A seat does not check its own keys against its own commitments.
+        committed = self._key_commitments.get(seat) if seat != self.seat else None
+
+        def matches(slot: int, key: bytes) -> None:
             if committed is not None and not self._suite.key_matches(key, committed[slot]):
                 raise Cheating(
                     seat,
                     f"its key for slot {slot} does not match the commitment of its lock pass",
                     (self._lock_messages[seat], msg),
-                 code=ViolationCode.DECK_KEY_COMMITMENT)
-            new[slot] = key
+                    code=ViolationCode.DECK_KEY_COMMITMENT)
+
+        new = self._pairs(msg, "key", self._suite.is_valid_scalar,
+                          "not a canonical non-zero scalar", matches)
 
         keys_after = dict(self._keys)
         keys_after.update(((seat, slot), key) for slot, key in new.items())
@@ -847,7 +829,47 @@ class DeckProtocol:
                                code=ViolationCode.DECK_KEY_OPENS_WRONG)
             else:
                 disputes.append((slot, problem))
+        self._take(msg, keys_after, openings, going_public, disputes)
 
+    def _pairs(
+        self, msg: Keys, value: str, valid: Callable[[bytes], bool], invalid: str,
+        more: Callable[[int, bytes], None] | None = None,
+    ) -> dict[int, bytes]:
+        """A keys message's pairs, slot -> value, checked pair by pair in the message's
+        order (SPEC 2.6): the slot exists, the value is ``valid`` (else "its key for slot
+        s is ``invalid``"), the slot is not keyed twice by the seat, then ``more``."""
+        seat = msg.seat
+        if type(msg.keys) is not tuple:
+            raise ProtocolError(f"the keys must be a tuple of (slot, {value}) pairs",
+                                code=ViolationCode.FORM_DECK_MESSAGE)
+        new: dict[int, bytes] = {}
+        for pair in msg.keys:
+            if type(pair) is not tuple or len(pair) != 2:
+                raise ProtocolError(f"a key is a (slot, {value}) pair",
+                                    code=ViolationCode.FORM_DECK_MESSAGE)
+            slot, key = pair
+            if type(slot) is not int or not 0 <= slot < self.n_slots:
+                raise Cheating(
+                    seat, f"published a key for slot {slot!r}, which does not exist", (msg,),
+                    code=ViolationCode.DECK_KEYS_SLOTS,
+                )
+            if not valid(key):
+                raise Cheating(seat, f"its key for slot {slot} is {invalid}", (msg,),
+                               code=ViolationCode.DECK_BAD_KEY)
+            if (seat, slot) in self._keys or slot in new:
+                raise Cheating(seat, f"published its key for slot {slot} twice", (msg,),
+                               code=ViolationCode.DECK_KEYS_SLOTS)
+            if more is not None:
+                more(slot, key)
+            new[slot] = key
+        return new
+
+    def _take(
+        self, msg: Keys, keys_after: dict[tuple[int, int], bytes], openings: dict[int, int],
+        going_public: set[int], disputes: list[tuple[int, str]],
+    ) -> None:
+        """Commit an accepted keys message and what it opened; a dispute is raised
+        only now, with the message recorded (the class docstring's exception)."""
         self._keys = keys_after
         self._key_messages.append(msg)
         self._opened.update(openings)
@@ -860,28 +882,13 @@ class DeckProtocol:
     def _receive_strips(self, msg: Keys) -> None:
         """Version 4's keys: each slot's point with the sender's layer stripped, proved."""
         seat = msg.seat
-        if type(msg.keys) is not tuple:
-            raise ProtocolError("the keys must be a tuple of (slot, point) pairs",
-                                code=ViolationCode.FORM_DECK_MESSAGE)
-        new: dict[int, bytes] = {}
-        for pair in msg.keys:
-            if type(pair) is not tuple or len(pair) != 2:
-                raise ProtocolError("a key is a (slot, point) pair",
-                                    code=ViolationCode.FORM_DECK_MESSAGE)
-            slot, point = pair
-            if type(slot) is not int or not 0 <= slot < self.n_slots:
-                raise Cheating(
-                    seat, f"published a key for slot {slot!r}, which does not exist", (msg,),
-                    code=ViolationCode.DECK_KEYS_SLOTS,
-                )
-            if (type(point) is not bytes or len(point) != self._suite.point_bytes
-                    or not self._suite.is_valid_point(point)):
-                raise Cheating(seat, f"its key for slot {slot} is not a point of the group",
-                               (msg,), code=ViolationCode.DECK_BAD_KEY)
-            if (seat, slot) in self._keys or slot in new:
-                raise Cheating(seat, f"published its key for slot {slot} twice", (msg,),
-                               code=ViolationCode.DECK_KEYS_SLOTS)
-            new[slot] = point
+        size = self._suite.point_bytes
+
+        def point_ok(point: bytes) -> bool:
+            return (type(point) is bytes and len(point) == size
+                    and self._suite.is_valid_point(point))
+
+        new = self._pairs(msg, "point", point_ok, "not a point of the group")
         ins = [self._slot_point(slot) for slot in new]
         # A seat does not check its own proof again, if made for this place and these points.
         ctx = self._keys_context(seat)
@@ -934,16 +941,8 @@ class DeckProtocol:
                                self._strip_evidence(seat, {slot}, msg),
                                code=ViolationCode.DECK_KEY_OPENS_WRONG)
             disputes.append((slot, problem))
-
-        self._keys = keys_after
         self._slot_points.update(new)
-        self._key_messages.append(msg)
-        self._opened.update(openings)
-        self._public |= going_public
-        for slot, _ in disputes:
-            self._disputed.add(slot)
-        if disputes:
-            raise DealDispute(*disputes[0])
+        self._take(msg, keys_after, openings, going_public, disputes)
 
     @property
     def _v4(self) -> Secp256k1Suite:
