@@ -1050,13 +1050,20 @@ class DeckProtocol:
                         (self._commits[km.seat], self._seeds[km.seat], km),
                      code=ViolationCode.AUDIT_KEY_DIFFERS)
 
+        return self._audited_deal(deck, lambda slot, point: suite.unlock(
+            point, [all_keys[s][slot] for s in range(self.n_seats)]))
+
+    def _audited_deal(
+        self, deck: tuple[bytes, ...], opened: Callable[[int, bytes], bytes]
+    ) -> dict[int, int]:
+        """The whole deal, slot -> card, each final point opened with every seat's layer
+        taken off (``opened``), and checked against what was opened during the hand."""
         if not self.setup_done:
             return {}
         deal: dict[int, int] = {}
         pack = self._pack
         for slot, point in enumerate(deck):
-            opened = suite.unlock(point, [all_keys[s][slot] for s in range(self.n_seats)])
-            card = pack.get(opened)
+            card = pack.get(opened(slot, point))
             # Unreachable once every pass matched its seed; kept as a guard.
             if card is None or card in deal.values():
                 raise ProtocolError(f"slot {slot} does not open to a card of the pack",
@@ -1081,21 +1088,8 @@ class DeckProtocol:
                         (self._commits[km.seat], self._seeds[km.seat], km),
                         code=ViolationCode.AUDIT_KEY_DIFFERS)
                 points[slot] = out
-        if not self.setup_done:
-            return {}
-        deal: dict[int, int] = {}
-        pack = self._pack
-        for slot, point in enumerate(deck):
-            card = pack.get(suite.unstrip_all(point, list(keys.values())))
-            if card is None or card in deal.values():
-                raise ProtocolError(f"slot {slot} does not open to a card of the pack",
-                                    code=ViolationCode.AUDIT_CARDS_DIFFER)
-            deal[slot] = card
-        for slot, card in self._opened.items():
-            if deal[slot] != card:
-                raise ProtocolError(f"slot {slot} opened to a different card during the hand",
-                                    code=ViolationCode.AUDIT_CARDS_DIFFER)
-        return deal
+        layers = list(keys.values())
+        return self._audited_deal(deck, lambda _slot, point: suite.unstrip_all(point, layers))
 
     # ---------------------------------------------------------------- helpers
 
