@@ -335,6 +335,19 @@ class Lobby:
                       tuple(a[0] if a else "" for a in where),
                       tuple(a[1] if a else 0 for a in where))
 
+    def _first_refusal(self, public: bytes) -> bool:
+        """True the first time a refusal between this peer and ``public`` is told, either
+        way (we refused it, or it refused our link): one mention per key. A refused
+        peer redials, maybe for minutes, and keys are free to make, so only the
+        latest few are remembered."""
+        if public in self._refusals_told:
+            self._refusals_told.move_to_end(public)
+            return False
+        self._refusals_told[public] = None
+        if len(self._refusals_told) > REMEMBERED_REFUSALS:
+            self._refusals_told.popitem(last=False)
+        return True
+
     def _tell_refusal(self, refused: Refused) -> None:
         """Mention each refusal once per peer, not once per redial (within bounds)."""
         if refused.by_peer:
@@ -343,14 +356,8 @@ class Lobby:
             return
         who = refused.peer
         if who is not None:
-            # One mention per key: a refused peer redials, maybe for minutes. Keys
-            # are free to make, so only the latest few are remembered.
-            if who.public in self._refusals_told:
-                self._refusals_told.move_to_end(who.public)
+            if not self._first_refusal(who.public):
                 return
-            self._refusals_told[who.public] = None
-            if len(self._refusals_told) > REMEMBERED_REFUSALS:
-                self._refusals_told.popitem(last=False)
             offer = self._listener.offer if self._listener is not None else None
             why = mismatch(offer, who) if offer is not None else None
             self._noisy(NoteKind.REFUSED, _("refused {name} (key {key}): {reason}").format(
@@ -575,10 +582,13 @@ class Lobby:
                 self._peer_moved_on(conn)
             if self.conns.get(public) is conn and not self._closing:
                 # In words from the close code: a peer that closes after the
-                # last hand is news, not bad news.
+                # last hand is news, not bad news. A refusal is told once per key,
+                # whichever side refused (a fourth player refused by our table may
+                # also refuse our link to it, "table full").
                 over = farewell is not None and farewell.meaning is ByeCode.SESSION_OVER
-                self.notes(Note(link_down(conn.peer.name, conn),
-                                Severity.INFO if over else Severity.BAD_NEWS))
+                if conn.refusal is None or self._first_refusal(public):
+                    self.notes(Note(link_down(conn.peer.name, conn),
+                                    Severity.INFO if over else Severity.BAD_NEWS))
                 self._status_changed()
                 if self._forming():
                     self._spawn(self._forget_later(conn))
