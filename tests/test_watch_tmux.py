@@ -17,8 +17,6 @@ from pathlib import Path
 import pytest
 from test_ui_local import TMUX, _Local, _tmux
 
-from gleek_p2p.cli.peer import free_port
-
 pytestmark = pytest.mark.skipif(TMUX is None, reason="tmux is not installed")
 
 NAMES = ("ann", "ben", "cat")
@@ -43,16 +41,34 @@ def _private(screen: str) -> bool:
     return "YOUR TURN" in screen or re.search(r"^worth ", screen, re.MULTILINE) is not None
 
 
+def _bot_listening(tmp: Path, name: str, peers: list[int]) -> tuple[subprocess.Popen[bytes], int]:
+    """A bot peer listening on a port of the system's choosing, and that port once it
+    listens (its ready file says): no port picked beforehand that another process
+    could take between the picking and the bind (a fresh-clone run saw nothing listen)."""
+    ready = tmp / f"{name}.port"
+    argv = [sys.executable, "-m", "gleek_p2p", "bot", "--name", name, "--no-mdns",
+            "--listen", "127.0.0.1:0", "--ready-file", str(ready),
+            "--data-dir", str(tmp / name), "--table", "tw", "--hands", "2",
+            "--strategy", "random", "--timeout", "60",
+            *(a for p in peers for a in ("--peer", f"127.0.0.1:{p}"))]
+    bot = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                           stdin=subprocess.DEVNULL)
+    deadline = time.monotonic() + 60
+    while not (ready.exists() and ready.read_text().strip().isdigit()):
+        if bot.poll() is not None:
+            pytest.fail(f"bot {name} exited ({bot.returncode}) before it listened")
+        assert time.monotonic() < deadline, f"bot {name} did not listen within 60 s"
+        time.sleep(0.05)
+    return bot, int(ready.read_text())
+
+
 def test_gleek_watch_shows_the_table_face_down_to_the_end_box(tmp_path: Path) -> None:
-    ports = [free_port() for _name in NAMES]
+    ports: list[int] = []
     bots = []
-    for i, name in enumerate(NAMES):
-        argv = [sys.executable, "-m", "gleek_p2p", "bot", "--name", name, "--no-mdns",
-                "--listen", f"127.0.0.1:{ports[i]}", "--data-dir", str(tmp_path / name),
-                "--table", "tw", "--hands", "2", "--strategy", "random", "--timeout", "60",
-                *(a for p in ports[:i] for a in ("--peer", f"127.0.0.1:{p}"))]
-        bots.append(subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                                     stdin=subprocess.DEVNULL))
+    for name in NAMES:
+        bot, port = _bot_listening(tmp_path, name, list(ports))
+        bots.append(bot)
+        ports.append(port)
     watcher = _Watch(tmp_path, ports[0])
     try:
         screen = watcher.wait_for(lambda s: "Gleek, watching · hand" in s, 60, "the table")
