@@ -12,10 +12,10 @@ import contextlib
 import logging
 import os
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
+import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -202,21 +202,15 @@ def print_result(table: Table | None) -> None:
             say(line)
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
-
-
 def bot_command(
     name: str, port: int, peers: Sequence[int], data_dir: Path, args: argparse.Namespace,
-    table: str,
+    table: str, ready: Path | None = None,
 ) -> list[str]:
     """The command line of one of ``gleek local``'s bot peers.
 
     It speaks the language chosen for this run (``--lang`` or the locale), so
-    the notes it prints match the person's screen.
+    the notes it prints match the person's screen. With ``ready`` it writes
+    there the port it listens on (``port`` 0: one the system chooses).
     """
     command = [
         sys.executable, "-m", "gleek_p2p", "--lang", current_language(),
@@ -227,9 +221,35 @@ def bot_command(
     ]
     if args.think is not None:
         command += ["--think", str(args.think)]
+    if ready is not None:
+        command += ["--ready-file", str(ready)]
     for peer in peers:
         command += ["--peer", f"127.0.0.1:{peer}"]
     return command
+
+
+BOT_START_S = 60.0
+"""How long ``gleek local`` waits for a bot peer to listen (it starts Python and
+imports the game: about a second on an idle machine)."""
+
+
+def _listening(proc: subprocess.Popen[bytes], ready: Path, name: str, log: Path) -> int:
+    """The port a bot peer listens on, once its ready file says it (GleekError, in words,
+    if it ends first or takes longer than ``BOT_START_S``)."""
+    deadline = time.monotonic() + BOT_START_S
+    while True:
+        text = ready.read_text().strip() if ready.exists() else ""
+        if text.isdigit():
+            return int(text)
+        if proc.poll() is not None:
+            raise GleekError(_("the bot {name} stopped before it could play (exit code "
+                               "{code}); what it said is in {log}").format(
+                name=name, code=proc.returncode, log=log))
+        if time.monotonic() > deadline:
+            raise GleekError(_("the bot {name} did not start within {seconds} s; what it "
+                               "said is in {log}").format(
+                name=name, seconds=round(BOT_START_S), log=log))
+        time.sleep(0.02)
 
 
 def run_local(args: argparse.Namespace) -> int:
@@ -239,7 +259,11 @@ def run_local(args: argparse.Namespace) -> int:
     ensure_private_dir(data_dir)
     identity = load_or_create_identity(data_dir, os.urandom)
     table = f"local-{os.urandom(4).hex()}"
-    ports = [free_port() for _seat in range(variant.players)]
+    # The bots' ports, each once it listens. Every peer listens on a port the
+    # system chooses and dials only ports that already listen: a port picked
+    # beforehand and dialled before its owner binds it can be taken meanwhile,
+    # even by the dialling socket itself (a connection to its own port).
+    ports: list[int] = []
     bot_dirs = [data_dir / "local-bots" / f"bot-{i}" for i in range(1, variant.players)]
     names = ["Anne", "Thomas", "Mary"][1:variant.players]
     procs: list[subprocess.Popen[bytes]] = []
@@ -247,10 +271,12 @@ def run_local(args: argparse.Namespace) -> int:
     try:
         for i, bot_dir in enumerate(bot_dirs):
             bot_dir.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-            command = bot_command(names[i], ports[i + 1], ports[: i + 1], bot_dir, args, table)
-            with open(log_dir / f"{names[i]}.log", "wb") as out:
+            ready, said = log_dir / f"{names[i]}.port", log_dir / f"{names[i]}.log"
+            command = bot_command(names[i], 0, ports, bot_dir, args, table, ready)
+            with open(said, "wb") as out:
                 procs.append(subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT,
                                               stdin=subprocess.DEVNULL))
+            ports.append(_listening(procs[-1], ready, names[i], said))
         if args.autoplay:
             player: Player = BotPlayer(
                 make_strategy(args.autoplay, os.urandom(8), think_ms=args.think)
@@ -268,7 +294,7 @@ def run_local(args: argparse.Namespace) -> int:
         _say_if_left_unfinished(data_dir, notes)
         config = LobbyConfig(
             name=args.name, table=f"{table}/{args.hands}", variant=variant,
-            listen=("127.0.0.1", ports[0]), peers=(),
+            listen=("127.0.0.1", 0), peers=tuple(("127.0.0.1", p) for p in ports),
         )
 
         async def main() -> SessionResult:
