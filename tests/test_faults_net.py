@@ -310,6 +310,12 @@ def scenario_partition(out: Path, timeout: float) -> dict[str, Any]:
                     hands=1)
 
 
+INTRUDERS_HANDS = 3
+"""Hands of the table the intruders knock at: long enough that it still plays when
+they knock on a loaded machine (one hand of deck v4 could end before a fourth
+Python process had started and dialled: nothing listened any more)."""
+
+
 def scenario_intruders(out: Path) -> dict[str, Any]:
     """A fourth bot at a formed table, and a client of protocol version 99."""
     net = Bridge(4)
@@ -321,7 +327,7 @@ def scenario_intruders(out: Path) -> dict[str, Any]:
         peers = [f"{net.addr(j)}:{PORT}" for j in range(1, 4)]
         fourth = Bot("dan", net.wrap(4, bot_argv(
             "dan", out / "intr" / "dan", listen=f"{net.addr(4)}:{PORT}", peers=peers,
-            table="t-intr", timeout=6, hands=1)), out / "intr")
+            table="t-intr", timeout=6, hands=INTRUDERS_HANDS)), out / "intr")
         fourth.start()
         version = subprocess.run(
             net.wrap(4, [sys.executable, str(HERE.parent / "adversary" / "net_clients.py"),
@@ -333,7 +339,8 @@ def scenario_intruders(out: Path) -> dict[str, Any]:
         knocks["version"] = {"rc": version.returncode, "out": version.stdout.strip()}
         return {"formed": True}
 
-    result = _session(net, out, "intr", timeout=30, limit=120, fault=fault, hands=1)
+    result = _session(net, out, "intr", timeout=30, limit=180, fault=fault,
+                      hands=INTRUDERS_HANDS)
     return dict(result, **knocks)
 
 
