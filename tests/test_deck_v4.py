@@ -21,6 +21,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from prepared import once
+from test_deck_adversarial import snapshot as adversarial_snapshot
 
 from gleek_p2p.base.errors import Cheating, GleekError, ProtocolError, ViolationCode
 from gleek_p2p.deck import (
@@ -64,19 +65,15 @@ def suite_of(hand: LocalHand) -> Secp256k1Suite:
     return suite
 
 
+def slot_points(obj: DeckProtocol) -> tuple[bytes, ...]:
+    """Every slot's point as the object's log has left it (none before the deck is done)."""
+    return tuple(obj._slot_point(j) for j in range(obj.n_slots)) if obj.setup_done else ()
+
+
 def snapshot(obj: DeckProtocol) -> Any:
-    """Everything a refused message must leave as it was."""
-    points = tuple(obj._slot_point(j) for j in range(obj.n_slots)) if obj.setup_done else ()
-    return (
-        obj.messages(),
-        obj.visible_cards(),
-        obj.public_cards(),
-        obj.expected(),
-        dict(obj._keys),
-        dict(obj._slot_points),
-        points,
-        set(obj._disputed),
-    )
+    """Everything a refused message must leave as it was: the versions' common state
+    (``test_deck_adversarial.snapshot``) and v4's slot points."""
+    return (*adversarial_snapshot(obj), dict(obj._slot_points), slot_points(obj))
 
 
 def assert_refused(
@@ -587,7 +584,7 @@ def test_a_seat_lying_differently_to_each_peer_is_blamed_by_each_and_alone(
         assert found and all(v.seat == 0 for v in found), seat
         assert all(lie in v.evidence for v in found)
     # Every view is one again: the deal goes on and seat 2 opens its true cards.
-    assert len({snapshot(obj)[6] for obj in hand.everyone}) == 1
+    assert len({slot_points(obj) for obj in hand.everyone}) == 1
     for obj in hand.everyone:
         assert obj.messages() == hand.observer.messages()
     hand.log.append(honest)
@@ -638,7 +635,7 @@ def test_two_valid_proofs_of_one_strip_sent_to_two_peers_part_no_view() -> None:
         obj.receive(deal_on)
     truth = hand.full_deal()
     assert two.visible_cards() == {slot: truth[slot] for slot in range(24, 36)}
-    assert len({snapshot(obj)[6] for obj in hand.everyone}) == 1
+    assert len({slot_points(obj) for obj in hand.everyone}) == 1
     for obj, relayed in ((one, twin), (two, honest)):
         with pytest.raises(Cheating) as caught:
             obj.receive(relayed)

@@ -49,18 +49,24 @@ def test_the_port_is_read_from_the_ready_file_once_written(tmp_path: Path) -> No
         proc.wait()
 
 
+def _said(lang: str, proc: subprocess.Popen[bytes], log: Path) -> str:
+    """What ``_listening`` tells the person, in ``lang``, of a bot that never listens."""
+    i18n.set_language(lang, {})
+    try:
+        with pytest.raises(GleekError) as caught:
+            peer._listening(proc, log.with_suffix(".port"), "Thomas", log)
+    finally:
+        i18n.set_language("en", {})
+        proc.kill()
+        proc.wait()
+    return str(caught.value)
+
+
 @pytest.mark.parametrize("lang", sorted(STOPPED))
 def test_a_bot_that_stops_before_it_listens_is_said_in_words(
         lang: str, tmp_path: Path) -> None:
     log = tmp_path / "Thomas.log"
-    proc = _python("raise SystemExit(3)")
-    i18n.set_language(lang, {})
-    try:
-        with pytest.raises(GleekError) as caught:
-            peer._listening(proc, tmp_path / "Thomas.port", "Thomas", log)
-    finally:
-        i18n.set_language("en", {})
-    assert str(caught.value) == STOPPED[lang] + str(log)
+    assert _said(lang, _python("raise SystemExit(3)"), log) == STOPPED[lang] + str(log)
 
 
 @pytest.mark.parametrize("lang", sorted(SILENT))
@@ -68,16 +74,7 @@ def test_a_bot_that_never_listens_is_given_up_in_words(
         lang: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(peer, "BOT_START_S", 0.0)
     log = tmp_path / "Thomas.log"
-    proc = _python("import time; time.sleep(30)")
-    i18n.set_language(lang, {})
-    try:
-        with pytest.raises(GleekError) as caught:
-            peer._listening(proc, tmp_path / "Thomas.port", "Thomas", log)
-    finally:
-        i18n.set_language("en", {})
-        proc.kill()
-        proc.wait()
-    assert str(caught.value) == SILENT[lang] + str(log)
+    assert _said(lang, _python("import time; time.sleep(30)"), log) == SILENT[lang] + str(log)
 
 
 def test_a_bot_listens_on_a_port_of_the_systems_choosing_and_says_which(
